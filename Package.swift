@@ -1,0 +1,79 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "StickerCatalog",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "stickerd", targets: ["stickerd"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+    ],
+    targets: [
+        /// libpng, as Debian's libpng-dev installs it.
+        .systemLibrary(
+            name: "CLibPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        /// Sticker image rules: PNG/APNG structure, libpng decode, drawing the demo art. No HTTP, no SQL.
+        .target(
+            name: "StickerImage",
+            dependencies: [
+                "CLibPNG",
+            ]
+        ),
+        /// The catalog service: domain, PostgreSQL store, HTTP API.
+        .target(
+            name: "StickerCatalog",
+            dependencies: [
+                "StickerImage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            plugins: ["EmbedMigrations"]
+        ),
+        .executableTarget(
+            name: "stickerd",
+            dependencies: [
+                "StickerCatalog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        /// Turns `sql/*.sql` into Swift string literals so the binary carries its migrations.
+        .executableTarget(name: "EmbedMigrationsTool"),
+        .plugin(
+            name: "EmbedMigrations",
+            capability: .buildTool(),
+            dependencies: ["EmbedMigrationsTool"]
+        ),
+        .testTarget(
+            name: "StickerImageTests",
+            dependencies: ["StickerImage"]
+        ),
+        .testTarget(
+            name: "StickerCatalogTests",
+            dependencies: [
+                "StickerCatalog",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,59 @@
+import CLibPNG
+
+/// One chunk of a PNG stream: its four-letter type and where its data lies in the file.
+public struct PNGChunk: Sendable, Equatable {
+    public let type: String
+    /// Offset of the chunk's data (after length and type) in the file.
+    public let dataOffset: Int
+    public let length: Int
+
+    /// Critical chunks have an upper-case first letter; a decoder must understand them.
+    public var isCritical: Bool { type.first?.isUppercase ?? false }
+}
+
+/// Walks a PNG file chunk by chunk, checking every length and CRC, without decoding anything.
+public enum PNGChunkWalker {
+    /// The chunks from the signature up to and including `IEND`, or the reason the stream is broken.
+    public static func chunks(of bytes: [UInt8]) -> Result<[PNGChunk], StickerRejection> {
+        guard bytes.starts(with: ImageFormat.pngSignature) else {
+            return .failure(.unsupportedFormat(.unknown))
+        }
+        var chunks: [PNGChunk] = []
+        var offset = ImageFormat.pngSignature.count
+        while offset < bytes.count {
+            guard bytes.count - offset >= 12 else {
+                return .failure(.corrupt("truncated chunk header at byte \(offset)"))
+            }
+            let length = Int(bigEndian32(bytes, offset))
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            guard length <= 0x7FFF_FFFF, length <= bytes.count - offset - 12 else {
+                return .failure(.corrupt("chunk \(type) at byte \(offset) runs past the end of the file"))
+            }
+            guard type.utf8.allSatisfy({ (65...90).contains($0) || (97...122).contains($0) }) else {
+                return .failure(.corrupt("invalid chunk type at byte \(offset)"))
+            }
+            let stored = bigEndian32(bytes, offset + 8 + length)
+            let computed = bytes.withUnsafeBufferPointer { buffer in
+                UInt32(crc32(0, buffer.baseAddress! + offset + 4, UInt32(length + 4)))
+            }
+            guard stored == computed else {
+                return .failure(.corrupt("CRC mismatch in chunk \(type) at byte \(offset)"))
+            }
+            if chunks.isEmpty, type != "IHDR" || length != 13 {
+                return .failure(.corrupt("the first chunk must be a 13-byte IHDR"))
+            }
+            chunks.append(PNGChunk(type: type, dataOffset: offset + 8, length: length))
+            offset += 12 + length
+            if type == "IEND" { break }
+        }
+        guard chunks.last?.type == "IEND" else {
+            return .failure(.corrupt("the file ends before its IEND chunk"))
+        }
+        return .success(chunks)
+    }
+
+    /// Reads a big-endian 32-bit value at `offset`.
+    static func bigEndian32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+    }
+}
