@@ -1,0 +1,75 @@
+import StickerImage
+
+/// What a client downloads: the groups and stickers it may use, in display order.
+public struct Manifest: Codable, Sendable, Equatable {
+    public var revision: Int64
+    public var filter: String?
+    public var flags: [String]
+    public var size: SizeClass?
+    public var scale: Int?
+    public var locale: String?
+    public var groups: [ManifestGroup]
+}
+
+/// A group as clients see it; a locked group lists its cover but no stickers.
+public struct ManifestGroup: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var sizeClass: SizeClass
+    public var flags: [String]
+    public var position: Int
+    public var locked: Bool
+    public var productId: String?
+    public var cover: AssetLink?
+    public var stickers: [ManifestSticker]
+
+    /// Keeps `productId` and `cover` as explicit nulls so every client sees the same keys.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(name, forKey: .name)
+        try c.encode(sizeClass, forKey: .sizeClass)
+        try c.encode(flags, forKey: .flags)
+        try c.encode(position, forKey: .position)
+        try c.encode(locked, forKey: .locked)
+        try c.encode(productId, forKey: .productId)
+        try c.encode(cover, forKey: .cover)
+        try c.encode(stickers, forKey: .stickers)
+    }
+}
+
+public struct ManifestSticker: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var description: String
+    public var flags: [String]
+    public var keywords: [String]
+    public var emoji: [String]
+    public var animated: Bool
+    public var asset: AssetLink
+}
+
+/// An image as clients fetch it: where, how big, and its digest.
+public struct AssetLink: Codable, Sendable, Equatable {
+    public var url: String
+    public var width: Int
+    public var height: Int
+    public var bytes: Int
+    public var sha256: String
+}
+
+/// Makes asset URLs: paths on this service, or absolute under a public base URL such as a CDN.
+public struct AssetLinker: Sendable {
+    public let baseURL: String
+
+    public init(publicBaseURL: String?) {
+        var base = publicBaseURL ?? ""
+        while base.hasSuffix("/") { base.removeLast() }
+        self.baseURL = base
+    }
+
+    public func link(_ asset: Asset) -> AssetLink {
+        AssetLink(url: "\(baseURL)/v1/assets/\(asset.sha256).png", width: asset.width, height: asset.height,
+                  bytes: asset.bytes, sha256: asset.sha256)
+    }
+}

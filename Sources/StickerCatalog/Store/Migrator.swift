@@ -1,0 +1,106 @@
+import Logging
+import PostgresNIO
+
+/// One numbered file of `sql/`, carried inside the binary.
+public struct Migration: Sendable, Equatable {
+    public let version: Int
+    public let name: String
+    public let sql: String
+    public var checksum: String { sha256Hex(Array(sql.utf8)) }
+
+    /// The migrations compiled into this binary, oldest first.
+    public static let bundled: [Migration] = embeddedMigrations.map { file, sql in
+        let stem = file.dropLast(".sql".count)
+        let number = stem.prefix { $0.isNumber }
+        return Migration(version: Int(number)!, name: String(stem.dropFirst(number.count + 1)), sql: sql)
+    }
+}
+
+public enum MigrationError: Error, CustomStringConvertible, Equatable {
+    case checksumMismatch(version: Int, name: String)
+    case unknownVersion(Int)
+
+    public var description: String {
+        switch self {
+        case .checksumMismatch(let version, let name):
+            "Migration \(version) (\(name)) was edited after it was applied: its checksum differs from the one recorded. "
+                + "Migrations are append-only; restore the file and add a new numbered migration instead."
+        case .unknownVersion(let version):
+            "The database has migration \(version), which this stickerd does not know: it was migrated by a newer release."
+        }
+    }
+}
+
+/// Applies pending migrations under an advisory lock, so replicas starting together take turns.
+public struct Migrator: Sendable {
+    /// The advisory lock key: "STIK" in ASCII.
+    static let lockKey: Int64 = 0x5354_494B
+    public let migrations: [Migration]
+
+    public init(migrations: [Migration] = Migration.bundled) {
+        self.migrations = migrations
+    }
+
+    /// Applies what is missing and returns it; refuses to go on if an applied migration was edited.
+    @discardableResult
+    public func migrate(_ client: PostgresClient, logger: Logger) async throws -> [Migration] {
+        try await client.withConnection { connection in
+            try await connection.query("SELECT pg_advisory_lock(\(Self.lockKey))", logger: logger)
+            do {
+                let applied = try await apply(connection, logger: logger)
+                try await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+                return applied
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// True when every bundled migration is applied with its recorded checksum.
+    public func isCurrent(_ client: PostgresClient, logger: Logger) async throws -> Bool {
+        let rows = try await client.query("SELECT version, checksum FROM schema_migrations", logger: logger)
+        var recorded: [Int: String] = [:]
+        for try await (version, checksum) in rows.decode((Int, String).self) { recorded[version] = checksum }
+        return migrations.allSatisfy { recorded[$0.version] == $0.checksum }
+    }
+
+    private func apply(_ connection: PostgresConnection, logger: Logger) async throws -> [Migration] {
+        try await connection.query("""
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL,
+                applied_at timestamptz NOT NULL DEFAULT now())
+            """, logger: logger)
+        var recorded: [Int: String] = [:]
+        let rows = try await connection.query("SELECT version, checksum FROM schema_migrations", logger: logger)
+        for try await (version, checksum) in rows.decode((Int, String).self) { recorded[version] = checksum }
+        for version in recorded.keys.sorted() where !migrations.contains(where: { $0.version == version }) {
+            throw MigrationError.unknownVersion(version)
+        }
+        var applied: [Migration] = []
+        for migration in migrations {
+            if let checksum = recorded[migration.version] {
+                guard checksum == migration.checksum else {
+                    throw MigrationError.checksumMismatch(version: migration.version, name: migration.name)
+                }
+                continue
+            }
+            // The extended protocol takes one statement; a DO block runs the whole file as one, in one transaction.
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                try await connection.query(PostgresQuery(unsafeSQL: "DO $stickerd_migration$ BEGIN\n\(migration.sql)\nEND $stickerd_migration$"), logger: logger)
+                try await connection.query("""
+                    INSERT INTO schema_migrations (version, name, checksum)
+                    VALUES (\(migration.version), \(migration.name), \(migration.checksum))
+                    """, logger: logger)
+                try await connection.query("COMMIT", logger: logger)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+            logger.info("Applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+            applied.append(migration)
+        }
+        return applied
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import StickerImage
+
+/// Groups as admins manage them.
+public protocol GroupRepository: Sendable {
+    func createGroup(_ draft: GroupDraft) async throws -> StickerGroup
+    /// Groups with how many stickers each holds, drafts included, in display order.
+    func groups(limit: Int, offset: Int) async throws -> [(group: StickerGroup, stickerCount: Int)]
+    func group(id: String) async throws -> StickerGroup?
+    func updateGroup(id: String, _ patch: GroupPatch) async throws -> StickerGroup?
+    func deleteGroup(id: String) async throws -> Bool
+    func stickers(inGroup id: String) async throws -> [Sticker]
+    /// Sets the order of a group's stickers; `ids` must be exactly the group's stickers.
+    func orderStickers(inGroup id: String, _ ids: [UUID]) async throws -> [Sticker]
+}
+
+/// Stickers as admins manage them. An upload stores the image and the sticker row together or not at all.
+public protocol StickerRepository: Sendable {
+    func group(id: String) async throws -> StickerGroup?
+    func addSticker(to groupId: String, _ draft: StickerDraft, image: [UInt8], info: StickerImageInfo) async throws -> Sticker
+    func sticker(id: UUID) async throws -> Sticker?
+    func updateSticker(id: UUID, _ patch: StickerPatch) async throws -> Sticker?
+    func deleteSticker(id: UUID) async throws -> Bool
+}
+
+/// Named client filters.
+public protocol FilterRepository: Sendable {
+    /// Creates or replaces a filter; true when it was created.
+    func putFilter(_ filter: StickerFilter) async throws -> Bool
+    func deleteFilter(name: String) async throws -> Bool
+}
+
+/// What clients read: the whole visible catalog at one revision, and image bytes.
+public protocol CatalogReader: Sendable {
+    func snapshot() async throws -> CatalogSnapshot
+    func assetBytes(sha256: String) async throws -> [UInt8]?
+}
+
+/// Admin tokens, kept as SHA-256 digests.
+public protocol AdminTokenRepository: Sendable {
+    func adminTokenName(digest: [UInt8]) async throws -> String?
+    func createAdminToken(name: String, digest: [UInt8]) async throws
+}
+
+/// A field a PATCH may set to a value, set to null, or leave alone.
+public enum FieldUpdate<Value: Sendable>: Sendable {
+    case unchanged
+    case set(Value?)
+}
