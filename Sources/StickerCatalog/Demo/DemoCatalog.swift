@@ -1,0 +1,53 @@
+import Logging
+import NIOPosix
+import StickerImage
+
+/// The candy catalog every newcomer sees first (BRIEF.md): three groups, nine stickers, the chocoholic filter.
+enum DemoCatalog {
+    struct Item {
+        let name: String
+        let description: String
+        let keywords: [String]
+        let emoji: [String]
+    }
+
+    static let groups: [(id: String, name: String, flags: [String], localized: [String: String], items: [Item])] = [
+        ("chewy", "Chewy", [], ["fr": "Moelleux", "de": "Weich"], [
+            Item(name: "Caramel", description: "A golden caramel square in its twisted wrapper", keywords: ["caramel", "toffee"], emoji: ["🍮"]),
+            Item(name: "GummiBear", description: "A red gummi bear", keywords: ["gummy", "bear"], emoji: ["🧸"]),
+            Item(name: "SourCandy", description: "A round green sour candy dusted with sugar", keywords: ["sour", "lime"], emoji: ["🍋"]),
+        ]),
+        ("chocolate", "Chocolate", ["chocolate"], ["fr": "Chocolat", "de": "Schokolade"], [
+            Item(name: "ChocolateBar", description: "A milk chocolate bar half out of its red wrapper", keywords: ["bar", "milk"], emoji: ["🍫"]),
+            Item(name: "ChocolateChip", description: "A cookie studded with chocolate chips", keywords: ["cookie", "chip"], emoji: ["🍪"]),
+            Item(name: "DarkChocolate", description: "A bar of dark chocolate", keywords: ["dark", "cocoa"], emoji: ["🍫"]),
+        ]),
+        ("crunchy", "Crunchy", [], ["fr": "Croquant", "de": "Knusprig"], [
+            Item(name: "CandyCane", description: "A red and white striped candy cane", keywords: ["cane", "peppermint"], emoji: ["🍬"]),
+            Item(name: "JawBreaker", description: "A jawbreaker cut open to show its colourful layers", keywords: ["jawbreaker", "gobstopper"], emoji: ["🍬"]),
+            Item(name: "Lollipop", description: "A pink and yellow swirl lollipop", keywords: ["lollipop", "swirl"], emoji: ["🍭"]),
+        ]),
+    ]
+
+    /// Loads the demo when no group exists yet; the art is drawn by `DemoArt` and validated like any upload.
+    static func loadIfEmpty(into catalog: PostgresCatalog, validator: StickerValidator, logger: Logger) async throws {
+        guard try await catalog.groups(limit: 1, offset: 0).isEmpty else {
+            logger.info("Catalog is not empty; demo catalog not loaded")
+            return
+        }
+        for group in groups {
+            _ = try await catalog.createGroup(GroupDraft(id: group.id, name: group.name, localizedNames: group.localized, flags: group.flags))
+            for item in group.items {
+                let (png, info) = try await NIOThreadPool.singleton.runIfActive {
+                    let png = DemoArt.png(item.name)!
+                    return (png, try validator.validate(png))
+                }
+                var draft = StickerDraft(name: item.name, description: item.description)
+                (draft.keywords, draft.emoji) = (item.keywords, item.emoji)
+                _ = try await catalog.addSticker(to: group.id, draft, image: png, info: info)
+            }
+        }
+        _ = try await catalog.putFilter(StickerFilter(name: "chocoholic", title: "Chocoholic mode", flags: ["chocolate"]))
+        logger.info("Loaded the demo catalog: Chewy, Chocolate and Crunchy, with the chocoholic filter")
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import StickerImage
+
+/// A sticker as the admin API shows it, with a downloadable asset and any upload warnings.
+struct AdminSticker: ResponseEncodable {
+    var id: String
+    var groupId: String
+    var name: String
+    var description: String
+    var localizedDescriptions: [String: String]
+    var flags: [String]
+    var keywords: [String]
+    var emoji: [String]
+    var position: Int
+    var animated: Bool
+    var frames: Int
+    var asset: AssetLink
+    var createdAt: Date
+    var updatedAt: Date
+    var warnings: [StickerWarning]?
+
+    init(_ s: Sticker, linker: AssetLinker, warnings: [StickerWarning]? = nil) {
+        (id, groupId, name, description, localizedDescriptions) = (s.id.uuidString.lowercased(), s.groupId, s.name, s.description, s.localizedDescriptions)
+        (flags, keywords, emoji, position) = (s.flags, s.keywords, s.emoji, s.position)
+        (animated, frames, asset) = (s.asset.animated, s.asset.frames, linker.link(s.asset))
+        (createdAt, updatedAt, self.warnings) = (s.createdAt, s.updatedAt, warnings)
+    }
+}
+
+/// A group as the admin API shows it: all its fields, its sticker count and, for a single group, its stickers.
+struct AdminGroup: ResponseEncodable {
+    var group: StickerGroup
+    var stickerCount: Int
+    var stickers: [AdminSticker]?
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, localizedNames, sizeClass, flags, productId, position, published, coverStickerId, createdAt, updatedAt
+        case stickerCount, stickers
+    }
+
+    /// Every key present (nulls included), ids in lowercase like everywhere else in the API.
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(group.id, forKey: .id)
+        try c.encode(group.name, forKey: .name)
+        try c.encode(group.localizedNames, forKey: .localizedNames)
+        try c.encode(group.sizeClass, forKey: .sizeClass)
+        try c.encode(group.flags, forKey: .flags)
+        try c.encode(group.productId, forKey: .productId)
+        try c.encode(group.position, forKey: .position)
+        try c.encode(group.published, forKey: .published)
+        try c.encode(group.coverStickerId?.uuidString.lowercased(), forKey: .coverStickerId)
+        try c.encode(group.createdAt, forKey: .createdAt)
+        try c.encode(group.updatedAt, forKey: .updatedAt)
+        try c.encode(stickerCount, forKey: .stickerCount)
+        try c.encodeIfPresent(stickers, forKey: .stickers)
+    }
+}
+
+/// A page of groups; `nextOffset` is null on the last page.
+struct AdminGroupPage: ResponseEncodable {
+    var groups: [AdminGroup]
+    var limit: Int
+    var offset: Int
+    var nextOffset: Int?
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(groups, forKey: .groups)
+        try c.encode(limit, forKey: .limit)
+        try c.encode(offset, forKey: .offset)
+        try c.encode(nextOffset, forKey: .nextOffset)
+    }
+
+    enum CodingKeys: String, CodingKey { case groups, limit, offset, nextOffset }
+}
+
+/// `PUT /v1/admin/groups/{id}/order`.
+struct StickerOrder: Decodable {
+    var stickerIds: [UUID]
+}
+
+/// `PUT /v1/admin/filters/{name}`.
+struct FilterBody: Decodable {
+    var title: String?
+    var flags: [String]
+}
+
+extension StickerFilter: ResponseEncodable {}

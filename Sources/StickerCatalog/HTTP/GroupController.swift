@@ -1,0 +1,78 @@
+import Foundation
+import Hummingbird
+
+/// `/v1/admin/groups`: create, list, read, change and delete groups, and order their stickers.
+struct GroupController {
+    let repository: any GroupRepository
+    let linker: AssetLinker
+
+    func addRoutes(to group: RouterGroup<AdminRequestContext>) {
+        group.post(use: create)
+        group.get(use: list)
+        group.get("{id}", use: show)
+        group.patch("{id}", use: update)
+        group.delete("{id}", use: delete)
+        group.put("{id}/order", use: order)
+    }
+
+    @Sendable func create(_ request: Request, context: AdminRequestContext) async throws -> EditedResponse<AdminGroup> {
+        let draft = try await request.decode(as: GroupDraft.self, context: context)
+        try draft.validate()
+        let group = try await repository.createGroup(draft)
+        context.logger.info("Group created", metadata: ["group": "\(group.id)"])
+        return EditedResponse(status: .created, headers: [.location: "/v1/admin/groups/\(group.id)"],
+                              response: AdminGroup(group: group, stickerCount: 0, stickers: []))
+    }
+
+    @Sendable func list(_ request: Request, context: AdminRequestContext) async throws -> AdminGroupPage {
+        let limit = try Self.integer(request, "limit", default: 50, range: 1...200)
+        let offset = try Self.integer(request, "offset", default: 0, range: 0...Int(Int32.max))
+        // One extra row tells whether another page follows.
+        let rows = try await repository.groups(limit: limit + 1, offset: offset)
+        return AdminGroupPage(groups: rows.prefix(limit).map { AdminGroup(group: $0.group, stickerCount: $0.stickerCount) },
+                              limit: limit, offset: offset, nextOffset: rows.count > limit ? offset + limit : nil)
+    }
+
+    @Sendable func show(_ request: Request, context: AdminRequestContext) async throws -> AdminGroup {
+        let id = try context.parameters.require("id")
+        guard let group = try await repository.group(id: id) else { throw Problem.notFound("Group '\(id)'") }
+        let stickers = try await repository.stickers(inGroup: id)
+        return AdminGroup(group: group, stickerCount: stickers.count, stickers: stickers.map { AdminSticker($0, linker: linker) })
+    }
+
+    @Sendable func update(_ request: Request, context: AdminRequestContext) async throws -> AdminGroup {
+        let id = try context.parameters.require("id")
+        let patch = try await request.decode(as: GroupPatch.self, context: context)
+        try patch.validate()
+        guard let group = try await repository.updateGroup(id: id, patch) else { throw Problem.notFound("Group '\(id)'") }
+        context.logger.info("Group updated", metadata: ["group": "\(id)"])
+        let stickers = try await repository.stickers(inGroup: id)
+        return AdminGroup(group: group, stickerCount: stickers.count, stickers: stickers.map { AdminSticker($0, linker: linker) })
+    }
+
+    @Sendable func delete(_ request: Request, context: AdminRequestContext) async throws -> HTTPResponse.Status {
+        let id = try context.parameters.require("id")
+        guard try await repository.deleteGroup(id: id) else { throw Problem.notFound("Group '\(id)'") }
+        context.logger.info("Group deleted with its stickers", metadata: ["group": "\(id)"])
+        return .noContent
+    }
+
+    @Sendable func order(_ request: Request, context: AdminRequestContext) async throws -> [AdminSticker] {
+        let id = try context.parameters.require("id")
+        let order = try await request.decode(as: StickerOrder.self, context: context)
+        guard try await repository.group(id: id) != nil else { throw Problem.notFound("Group '\(id)'") }
+        let stickers = try await repository.orderStickers(inGroup: id, order.stickerIds)
+        context.logger.info("Stickers reordered", metadata: ["group": "\(id)", "count": "\(stickers.count)"])
+        return stickers.map { AdminSticker($0, linker: linker) }
+    }
+
+    /// An integer query parameter within `range`, or a 400 problem.
+    static func integer(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text = request.uri.queryParameters[Substring(name)] else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw Problem.invalidParameter(name, "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+}
+
