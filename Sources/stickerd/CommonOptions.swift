@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PostgresNIO
+import StickerCatalog
+
+/// Options every command that touches the database shares.
+struct DatabaseOptions: ParsableArguments {
+    @Option(help: "Folder of the embedded PostgreSQL cluster, used when DATABASE_URL is not set.")
+    var dataDir = ".stickerd"
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical (env LOG_LEVEL).")
+    var logLevel: String = ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info"
+
+    /// A logger at the chosen level; bootstraps swift-log once per process.
+    func logger(_ label: String) throws -> Logger {
+        guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
+            throw ValidationError("--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        return Logger(label: label)
+    }
+
+    func open(logger: Logger) throws -> Database {
+        let database = try Database.open(databaseURL: ProcessInfo.processInfo.environment["DATABASE_URL"],
+                                         dataDirectory: dataDir, logger: logger)
+        logger.info("Using \(database.description)")
+        return database
+    }
+
+    /// Runs `body` with a connected client, then stops the client and any embedded cluster this process started.
+    func withClient<T: Sendable>(logger: Logger, _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
+        let database = try open(logger: logger)
+        defer { database.embedded?.stop() }
+        let client = PostgresClient(configuration: database.configuration, backgroundLogger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await body(client)
+        }
+    }
+}
