@@ -65,13 +65,10 @@ let package = Package(
             dependencies: ["EmbedMigrationsTool"]
         ),
         .testTarget(
-            name: "StickerImageTests",
-            dependencies: ["StickerImage"]
-        ),
-        .testTarget(
             name: "StickerCatalogTests",
             dependencies: [
                 "StickerCatalog",
+                "StickerImage",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -8,9 +8,11 @@ public enum DemoArt {
 
     /// The sticker `name` as PNG bytes, or nil for a name it cannot draw.
     public static func png(_ name: String) -> [UInt8]? {
-        guard names.contains(name) else { return nil }
-        return PNGCodec.encode(draw(name).image)
+        rendered[name]
     }
+
+    /// Every sticker drawn once per process, on first use: the art never changes.
+    private static let rendered: [String: [UInt8]] = Dictionary(uniqueKeysWithValues: names.map { ($0, PNGCodec.encode(draw($0).image)) })
 
     /// The sticker `name` drawn on a transparent canvas, with its name underneath.
     static func draw(_ name: String) -> Canvas {

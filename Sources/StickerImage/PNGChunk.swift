@@ -52,6 +52,12 @@ public enum PNGChunkWalker {
         return .success(chunks)
     }
 
+    /// The CRC-32 a chunk of `type` with `data` must carry.
+    public static func crc(type: String, data: [UInt8]) -> UInt32 {
+        let bytes = Array(type.utf8) + data
+        return UInt32(bytes.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) })
+    }
+
     /// Reads a big-endian 32-bit value at `offset`.
     static func bigEndian32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])

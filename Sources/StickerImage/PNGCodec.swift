@@ -38,20 +38,21 @@ public enum PNGCodec {
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
-    /// Encodes RGBA pixels as a PNG.
-    public static func encode(_ picture: RGBAImage) -> [UInt8] {
+    /// Encodes RGBA pixels as a PNG; without `alpha` the alpha channel is dropped (an opaque RGB PNG).
+    public static func encode(_ picture: RGBAImage, alpha: Bool = true) -> [UInt8] {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         image.width = UInt32(picture.width)
         image.height = UInt32(picture.height)
-        image.format = rgba
+        image.format = alpha ? rgba : UInt32(PNG_FORMAT_FLAG_COLOR)
+        let pixels = alpha ? picture.pixels : picture.pixels.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)
         var size = 0
-        picture.pixels.withUnsafeBytes { pixels in
+        pixels.withUnsafeBytes { pixels in
             _ = png_image_write_to_memory(&image, nil, &size, 0, pixels.baseAddress, 0, nil)
         }
         var output = [UInt8](repeating: 0, count: size)
         let written = output.withUnsafeMutableBytes { out in
-            picture.pixels.withUnsafeBytes { pixels in
+            pixels.withUnsafeBytes { pixels in
                 png_image_write_to_memory(&image, out.baseAddress, &size, 0, pixels.baseAddress, 0, nil)
             }
         }

@@ -58,6 +58,12 @@ public final class EmbeddedPostgres: Sendable {
         return PostgresClient.Configuration(unixSocketPath: socketPath, username: Self.user, password: nil, database: Self.database)
     }
 
+    /// Stops a cluster that a process which is gone left running.
+    public func stopAbandoned() {
+        startedHere.withLock { $0 = true }
+        stop()
+    }
+
     /// Stops the cluster if this process started it.
     public func stop() {
         guard startedHere.withLock({ $0 }), let tools = try? PostgresTools.find() else { return }

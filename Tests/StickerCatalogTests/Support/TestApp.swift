@@ -1,0 +1,122 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PostgresNIO
+import Prometheus
+@testable import StickerCatalog
+import StickerImage
+
+/// The bootstrap admin token every test app accepts.
+let adminToken = "test-admin-token"
+let admin: HTTPFields = [.authorization: "Bearer \(adminToken)"]
+
+/// Runs `body` against a full app (router, services, migrations) on a fresh clone of the test database,
+/// in memory or, `live`, over real HTTP on a loopback port.
+/// `db` is the app's own client, for checks straight in SQL.
+func withApp(
+    demo: Bool = false,
+    live: Bool = false,
+    options configure: @Sendable (inout ServiceOptions) -> Void = { _ in },
+    _ body: @Sendable (_ client: any TestClientProtocol, _ db: PostgresClient) async throws -> Void
+) async throws {
+    let (configuration, drop) = try await TestDatabase.shared.clone(demo: demo)
+    var options = ServiceOptions()
+    options.bootstrapAdminToken = adminToken
+    configure(&options)
+    let db = PostgresClient(configuration: configuration, backgroundLogger: TestDatabase.logger)
+    var logger = Logger(label: "test-app")
+    logger.logLevel = .warning
+    let app = buildApplication(client: db, options: options, registry: PrometheusCollectorRegistry(), logger: logger)
+    do {
+        try await app.test(live ? .live : .router) { client in try await body(client, db) }
+    } catch {
+        await drop()
+        throw error
+    }
+    await drop()
+}
+
+/// Two replicas serving one database (with the demo catalog), for checks across replicas.
+func withReplicas(_ body: @Sendable (_ first: any TestClientProtocol, _ second: any TestClientProtocol) async throws -> Void) async throws {
+    let (configuration, drop) = try await TestDatabase.shared.clone(demo: true)
+    func replica() -> some ApplicationProtocol {
+        var options = ServiceOptions()
+        options.bootstrapAdminToken = adminToken
+        var logger = Logger(label: "replica")
+        logger.logLevel = .warning
+        let client = PostgresClient(configuration: configuration, backgroundLogger: TestDatabase.logger)
+        return buildApplication(client: client, options: options, registry: PrometheusCollectorRegistry(), logger: logger)
+    }
+    let (first, second) = (replica(), replica())
+    do {
+        try await first.test(.router) { a in try await second.test(.router) { b in try await body(a, b) } }
+    } catch {
+        await drop()
+        throw error
+    }
+    await drop()
+}
+
+extension TestResponse {
+    /// The body parsed as a JSON object.
+    var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:]
+    }
+
+    /// The body parsed as a JSON array.
+    var jsonArray: [[String: Any]] {
+        (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [[String: Any]] ?? []
+    }
+
+    /// The `code` of a problem answer, after checking it is one.
+    var problemCode: String? {
+        headers[.contentType] == "application/problem+json" ? json["code"] as? String : nil
+    }
+}
+
+/// Request bodies used across tests.
+enum Body {
+    static func json(_ object: Any) -> ByteBuffer {
+        ByteBuffer(bytes: try! JSONSerialization.data(withJSONObject: object))
+    }
+
+    static let boundary = "sticker-test-boundary"
+
+    /// A multipart/form-data body with text `fields` and image `files` (each a part with a filename).
+    static func form(_ fields: [(String, String)], files: [(name: String, bytes: [UInt8])] = []) -> ByteBuffer {
+        var body = ByteBuffer()
+        for (name, value) in fields {
+            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
+        }
+        for file in files {
+            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"s.png\"\r\n")
+            body.writeString("Content-Type: image/png\r\n\r\n")
+            body.writeBytes(file.bytes)
+            body.writeString("\r\n")
+        }
+        body.writeString("--\(boundary)--\r\n")
+        return body
+    }
+
+    static let formHeaders: HTTPFields = {
+        var headers = admin
+        headers[.contentType] = "multipart/form-data; boundary=\(boundary)"
+        return headers
+    }()
+
+    static let pngHeaders: HTTPFields = {
+        var headers = admin
+        headers[.contentType] = "image/png"
+        return headers
+    }()
+}
+
+extension PostgresClient {
+    /// A single integer from `sql`, for checks straight in the database.
+    func count(_ sql: String) async throws -> Int {
+        let rows = try await query(PostgresQuery(unsafeSQL: sql))
+        for try await value in rows.decode(Int.self) { return value }
+        return 0
+    }
+}
