@@ -69,6 +69,16 @@ struct ManifestAPITests {
             #expect(groups[1]["locked"] as? Bool == true && (groups[1]["stickers"] as? [Any])?.isEmpty == true)
             #expect((groups[1]["cover"] as? [String: Any])?["sha256"] != nil)
             #expect(groups[0]["productId"] is NSNull)
+            let crunchy = try await client.execute(uri: "/v1/admin/groups/crunchy", method: .get, headers: admin)
+            let last = try #require((crunchy.json["stickers"] as? [[String: Any]])?.last)
+            let chosen = try await client.execute(uri: "/v1/admin/groups/crunchy", method: .patch, headers: admin,
+                                                  body: Body.json(["coverStickerId": last["id"] as Any]))
+            #expect(chosen.json["coverStickerId"] as? String == last["id"] as? String)
+            let cover = try await client.execute(uri: "/v1/groups/crunchy", method: .get).json["cover"] as? [String: Any]
+            #expect(cover?["sha256"] as? String == (last["asset"] as? [String: Any])?["sha256"] as? String)
+            let foreign = try await client.execute(uri: "/v1/admin/groups/chocolate", method: .patch, headers: admin,
+                                                   body: Body.json(["coverStickerId": last["id"] as Any]))
+            #expect(foreign.problemCode == "validation_failed")
             let german = try await client.execute(uri: "/v1/groups/crunchy?locale=de", method: .get)
             #expect(german.json["name"] as? String == "Knusprig")
             #expect(try await client.execute(uri: "/v1/groups/crunchy?locale=ja", method: .get).json["name"] as? String == "Crunchy")

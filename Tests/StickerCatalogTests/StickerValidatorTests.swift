@@ -38,6 +38,19 @@ struct StickerValidatorTests {
         #expect(error?.code == code, "\(error?.detail ?? "")")
     }
 
+    @Test("An APNG's default image passes the same checks, and the sticker is reported as animated")
+    func apngDefaultImage() throws {
+        let chunks = Samples.chunks(Samples.sticker)
+        let actl = (type: "acTL", data: Samples.bigEndian(1) + Samples.bigEndian(0))
+        let fctl = (type: "fcTL", data: Samples.bigEndian(0) + Samples.bigEndian(408) + Samples.bigEndian(408)
+                        + Samples.bigEndian(0) + Samples.bigEndian(0) + [0, 1, 0, 10, 0, 0])
+        let apng = Samples.assemble([chunks[0], actl, fctl] + chunks.dropFirst())
+        let info = try validator.validate(apng)
+        #expect(info.animated && info.frames == 1 && info.width == 408)
+        let broken = Samples.assemble([chunks[0], actl, fctl] + Samples.chunks(Samples.corruptPixels).dropFirst())
+        #expect(throws: StickerRejection.self) { try validator.validate(broken) }
+    }
+
     @Test("Files over 500 KiB are refused before they are parsed")
     func tooLarge() {
         let bytes = Samples.sticker + [UInt8](repeating: 0, count: 500 * 1024)

@@ -1,0 +1,33 @@
+# StickerCatalog: `make run` starts the service with the demo catalog, `make test` runs the whole suite.
+SWIFT ?= swift
+PORT ?= 8080
+RELEASE_BIN := .build/release/stickerd
+
+.PHONY: deps build run test bench clean help
+
+help:
+	@echo "make run    install what is missing, build, start stickerd on http://127.0.0.1:$(PORT) with the demo catalog"
+	@echo "make test   install what is missing, build, run every test on a throwaway PostgreSQL"
+	@echo "make bench  measure the manifest and an asset with wrk, side by side with nginx"
+	@echo "make clean  remove build output and the local .stickerd database"
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build -c release --product stickerd
+
+run: build
+	$(RELEASE_BIN) serve --demo --port $(PORT)
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	@scripts/check-openapi.sh
+
+bench: build
+	@scripts/install-deps.sh --bench
+	@scripts/bench.sh $(RELEASE_BIN)
+
+clean:
+	rm -rf .build .stickerd
