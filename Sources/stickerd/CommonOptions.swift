@@ -36,11 +36,6 @@ struct DatabaseOptions: ParsableArguments {
     func withClient<T: Sendable>(logger: Logger, _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
         let database = try open(logger: logger)
         defer { database.embedded?.stop() }
-        let client = PostgresClient(configuration: database.configuration, backgroundLogger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            return try await body(client)
-        }
+        return try await withRunning(PostgresClient(configuration: database.configuration, backgroundLogger: logger), body)
     }
 }

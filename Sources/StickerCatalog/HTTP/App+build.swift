@@ -47,7 +47,7 @@ public func buildRouter(catalog: PostgresCatalog, client: PostgresClient, option
     router.addMiddleware {
         ProblemMiddleware()
         LogRequestsMiddleware(.debug)
-        MetricsMiddleware()
+        RequestMetricsMiddleware()
     }
     HealthController(client: client, migrator: Migrator(), registry: registry).addRoutes(to: router)
     let manifests = ManifestService(reader: catalog, revision: catalog.revision, linker: linker)

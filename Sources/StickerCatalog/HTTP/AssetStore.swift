@@ -21,9 +21,20 @@ final class AssetStore: Sendable {
 
     /// The image, or nil when no asset has that digest.
     func bytes(sha256: String) async throws -> ByteBuffer? {
-        if let hit = state.withLock({ $0.bytes[sha256] }) { return hit }
+        if let hit = cached(sha256) { return hit }
         guard let stored = try await reader.assetBytes(sha256: sha256) else { return nil }
         let buffer = ByteBuffer(bytes: stored)
+        keep(buffer, as: sha256)
+        return buffer
+    }
+
+    // The lock is taken only in these synchronous helpers, never across an await.
+
+    private func cached(_ sha256: String) -> ByteBuffer? {
+        state.withLock { $0.bytes[sha256] }
+    }
+
+    private func keep(_ buffer: ByteBuffer, as sha256: String) {
         state.withLock { state in
             guard state.bytes[sha256] == nil else { return }
             while state.total + buffer.readableBytes > capacity, !state.order.isEmpty {
@@ -34,6 +45,5 @@ final class AssetStore: Sendable {
             state.order.append(sha256)
             state.total += buffer.readableBytes
         }
-        return buffer
     }
 }

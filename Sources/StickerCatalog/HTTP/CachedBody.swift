@@ -30,6 +30,7 @@ struct CachedBody: Sendable {
 enum ETag {
     static func matches(_ ifNoneMatch: String?, _ etag: String) -> Bool {
         guard let ifNoneMatch else { return false }
+        if ifNoneMatch == etag { return true }
         return ifNoneMatch.split(separator: ",").contains { candidate in
             var tag = candidate.trimmingCharacters(in: .whitespaces)
             if tag == "*" { return true }

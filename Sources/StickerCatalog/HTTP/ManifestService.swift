@@ -30,33 +30,55 @@ final class ManifestService: Sendable {
     /// The cached body for `key`, building it from the current snapshot on a miss.
     func body(for key: Key) async throws -> CachedBody {
         let wanted = revision.current
-        if let hit = state.withLock({ $0.snapshot.map { $0.revision >= wanted } == true ? $0.bodies[key] : nil }) {
-            return hit
-        }
+        if let hit = cached(key, revision: wanted) { return hit }
         let snapshot = try await currentSnapshot(atLeast: wanted)
         let body = try CachedBody(encoding: try Self.build(key, from: snapshot, linker: linker))
-        state.withLock { state in
-            guard state.snapshot?.revision == snapshot.revision else { return }
-            if state.bodies.count >= Self.maxEntries { state.bodies.removeAll(keepingCapacity: true) }
-            state.bodies[key] = body
-        }
+        store(body, for: key, revision: snapshot.revision)
         return body
     }
 
     /// The snapshot in memory if it is recent enough, else a fresh one from the database.
     private func currentSnapshot(atLeast wanted: Int64) async throws -> CatalogSnapshot {
-        if let snapshot = state.withLock({ $0.snapshot }), snapshot.revision >= wanted { return snapshot }
+        if let snapshot = snapshot(atLeast: wanted) { return snapshot }
         let snapshot = try await reader.snapshot()
         revision.advance(to: snapshot.revision)
-        state.withLock { state in
-            if (state.snapshot?.revision ?? -1) < snapshot.revision {
-                state = State(snapshot: snapshot)
-            }
-        }
+        keep(snapshot)
         return snapshot
     }
 
+    // The lock is taken only in these synchronous helpers, never across an await.
+
+    private func cached(_ key: Key, revision wanted: Int64) -> CachedBody? {
+        state.withLock { state in
+            guard let snapshot = state.snapshot, snapshot.revision >= wanted else { return nil }
+            return state.bodies[key]
+        }
+    }
+
+    private func snapshot(atLeast wanted: Int64) -> CatalogSnapshot? {
+        state.withLock { state in
+            guard let snapshot = state.snapshot, snapshot.revision >= wanted else { return nil }
+            return snapshot
+        }
+    }
+
+    private func keep(_ snapshot: CatalogSnapshot) {
+        state.withLock { state in
+            if (state.snapshot?.revision ?? -1) < snapshot.revision { state = State(snapshot: snapshot) }
+        }
+    }
+
+    private func store(_ body: CachedBody, for key: Key, revision: Int64) {
+        state.withLock { state in
+            guard state.snapshot?.revision == revision else { return }
+            if state.bodies.count >= Self.maxEntries { state.bodies.removeAll(keepingCapacity: true) }
+            state.bodies[key] = body
+        }
+    }
+
     /// The value each key names, as a plain function of the snapshot.
+    /// Not inlined: inlining its typed throws into the async caller crashes Swift 6.3's optimizer (LLVM CoroSplit).
+    @inline(never)
     static func build(_ key: Key, from snapshot: CatalogSnapshot, linker: AssetLinker) throws -> any Encodable & Sendable {
         switch key {
         case .manifest(let query):

@@ -62,3 +62,12 @@ extension TLSConfiguration {
         return tls
     }
 }
+
+/// Runs `body` while `client` runs, then shuts the client down: for commands and tests that are not a server.
+public func withRunning<T: Sendable>(_ client: PostgresClient, _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { await client.run() }
+        defer { group.cancelAll() }
+        return try await body(client)
+    }
+}

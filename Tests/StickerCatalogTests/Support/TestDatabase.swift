@@ -72,12 +72,7 @@ actor TestDatabase {
 
     /// Runs `body` with a running client, then shuts the client down.
     static func withClient<T: Sendable>(_ configuration: PostgresClient.Configuration, _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            return try await body(client)
-        }
+        try await withRunning(PostgresClient(configuration: configuration, backgroundLogger: logger), body)
     }
 
     static func execute(_ configuration: PostgresClient.Configuration, _ sql: String) async throws {
