@@ -7,13 +7,16 @@ public struct PNGChunk: Sendable, Equatable {
     public let dataOffset: Int
     public let length: Int
 
+    public var data: Range<Int> { dataOffset..<(dataOffset + length) }
+    /// The whole chunk: length, type, data and CRC.
+    public var whole: Range<Int> { (dataOffset - 8)..<(dataOffset + length + 4) }
     /// Critical chunks have an upper-case first letter; a decoder must understand them.
-    public var isCritical: Bool { type.first?.isUppercase ?? false }
+    public var isCritical: Bool { type.utf8.first.map { $0 < 97 } ?? false }
 }
 
 /// Walks a PNG file chunk by chunk, checking every length and CRC, without decoding anything.
 public enum PNGChunkWalker {
-    /// The chunks from the signature up to and including `IEND`, or the reason the stream is broken.
+    /// The chunks from the signature to `IEND`, which must end the file, or the reason the stream is broken.
     public static func chunks(of bytes: [UInt8]) -> Result<[PNGChunk], StickerRejection> {
         guard bytes.starts(with: ImageFormat.pngSignature) else {
             return .failure(.unsupportedFormat(.unknown))
@@ -25,12 +28,13 @@ public enum PNGChunkWalker {
                 return .failure(.corrupt("truncated chunk header at byte \(offset)"))
             }
             let length = Int(bigEndian32(bytes, offset))
-            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
-            guard length <= 0x7FFF_FFFF, length <= bytes.count - offset - 12 else {
-                return .failure(.corrupt("chunk \(type) at byte \(offset) runs past the end of the file"))
-            }
-            guard type.utf8.allSatisfy({ (65...90).contains($0) || (97...122).contains($0) }) else {
+            let typeBytes = bytes[(offset + 4)..<(offset + 8)]
+            guard typeBytes.allSatisfy({ (65...90).contains($0) || (97...122).contains($0) }) else {
                 return .failure(.corrupt("invalid chunk type at byte \(offset)"))
+            }
+            let type = String(decoding: typeBytes, as: UTF8.self)
+            guard length <= 0x7FFF_FFFF, length <= bytes.count - offset - 12 else {
+                return .failure(.corrupt("chunk \(type) at byte \(offset) claims \(length) bytes, past the end of the file"))
             }
             let stored = bigEndian32(bytes, offset + 8 + length)
             let computed = bytes.withUnsafeBufferPointer { buffer in
@@ -39,17 +43,16 @@ public enum PNGChunkWalker {
             guard stored == computed else {
                 return .failure(.corrupt("CRC mismatch in chunk \(type) at byte \(offset)"))
             }
-            if chunks.isEmpty, type != "IHDR" || length != 13 {
-                return .failure(.corrupt("the first chunk must be a 13-byte IHDR"))
-            }
             chunks.append(PNGChunk(type: type, dataOffset: offset + 8, length: length))
             offset += 12 + length
-            if type == "IEND" { break }
+            if type == "IEND" {
+                guard offset == bytes.count else {
+                    return .failure(.corrupt("\(bytes.count - offset) bytes follow the IEND chunk"))
+                }
+                return .success(chunks)
+            }
         }
-        guard chunks.last?.type == "IEND" else {
-            return .failure(.corrupt("the file ends before its IEND chunk"))
-        }
-        return .success(chunks)
+        return .failure(.corrupt("the file ends before its IEND chunk"))
     }
 
     /// The CRC-32 a chunk of `type` with `data` must carry.
@@ -61,5 +64,9 @@ public enum PNGChunkWalker {
     /// Reads a big-endian 32-bit value at `offset`.
     static func bigEndian32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+    }
+
+    static func bigEndian16(_ bytes: [UInt8], _ offset: Int) -> Int {
+        Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
     }
 }

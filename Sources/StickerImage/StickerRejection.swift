@@ -5,6 +5,9 @@ public enum StickerRejection: Error, Sendable, Equatable {
     case unsupportedFormat(ImageFormat)
     case dimensionsOutOfRange(width: Int, height: Int, range: ClosedRange<Int>)
     case corrupt(String)
+    case invalidAnimation(String)
+    case tooManyFrames(String)
+    case animationTooLong(milliseconds: Int, limit: Int)
 
     /// The stable problem code clients match on.
     public var code: String {
@@ -14,6 +17,9 @@ public enum StickerRejection: Error, Sendable, Equatable {
         case .unsupportedFormat: "unsupported_format"
         case .dimensionsOutOfRange: "dimensions_out_of_range"
         case .corrupt: "corrupt_image"
+        case .invalidAnimation: "invalid_animation"
+        case .tooManyFrames: "too_many_frames"
+        case .animationTooLong: "animation_too_long"
         }
     }
 
@@ -26,14 +32,19 @@ public enum StickerRejection: Error, Sendable, Equatable {
             "The file is \(bytes) bytes; a sticker must be at most \(limit) bytes."
         case .unsupportedFormat(let format):
             switch format {
-            case .png: "Unexpected PNG variant."
-            case .unknown: "The file is not a PNG or APNG image; only PNG and APNG stickers are accepted."
+            case .png, .unknown: "The file is not a PNG or APNG image; only PNG and APNG stickers are accepted."
             default: "The file is a \(format.rawValue.uppercased()) image; only PNG and APNG stickers are accepted."
             }
         case .dimensionsOutOfRange(let width, let height, let range):
             "The image is \(width) x \(height) pixels; each side must be \(range.lowerBound) to \(range.upperBound) pixels."
         case .corrupt(let reason):
             "The PNG data is corrupt: \(reason)."
+        case .invalidAnimation(let reason):
+            "The APNG animation is invalid: \(reason)."
+        case .tooManyFrames(let reason):
+            "The animation is too big: \(reason)."
+        case .animationTooLong(let milliseconds, let limit):
+            "The animation plays for \(milliseconds) ms; a sticker animation may last at most \(limit) ms."
         }
     }
 }

@@ -6,28 +6,32 @@ public struct StickerValidator: Sendable {
         self.rules = rules
     }
 
-    /// Validates a whole upload: size, format, chunk structure, dimensions from IHDR, then a full libpng decode.
+    /// Validates an upload: size, format, the whole chunk stream and APNG layer, dimensions from IHDR,
+    /// animation limits, then a bounded inflate and a full libpng decode of every frame.
     public func validate(_ bytes: [UInt8]) throws(StickerRejection) -> StickerImageInfo {
         guard !bytes.isEmpty else { throw .empty }
         guard bytes.count <= rules.maxBytes else { throw .tooLarge(bytes: bytes.count, limit: rules.maxBytes) }
-        let format = ImageFormat(sniffing: bytes)
-        guard format == .png else { throw .unsupportedFormat(format) }
-        let chunks = try PNGChunkWalker.chunks(of: bytes).get()
-        let ihdr = chunks[0].dataOffset
-        let width = Int(PNGChunkWalker.bigEndian32(bytes, ihdr))
-        let height = Int(PNGChunkWalker.bigEndian32(bytes, ihdr + 4))
-        let colorType = bytes[ihdr + 9]
-        // Dimensions come from IHDR so that a hostile header never reaches an allocation.
-        guard rules.sideRange.contains(width), rules.sideRange.contains(height) else {
-            throw .dimensionsOutOfRange(width: width, height: height, range: rules.sideRange)
-        }
-        guard chunks.contains(where: { $0.type == "IDAT" }) else { throw .corrupt("the file has no IDAT chunk") }
+        let file = try PNGFile(bytes, rules: rules)
+        // Dimensions come from IHDR, so that a hostile header never reaches an allocation.
+        try checkStickerLimits(file)
         let side = rules.sideRange.upperBound
-        _ = try PNGCodec.decode(bytes, maxPixels: side * side)
-        let actl = chunks.first { $0.type == "acTL" && $0.length == 8 }
-        let frames = actl.map { Int(PNGChunkWalker.bigEndian32(bytes, $0.dataOffset)) } ?? 1
-        let hasAlpha = colorType & 4 != 0 || chunks.contains { $0.type == "tRNS" }
-        return StickerImageInfo(width: width, height: height, animated: actl != nil, frames: frames, hasAlpha: hasAlpha)
+        try file.decodeAllFrames(maxPixels: side * side, rules: rules)
+        return StickerImageInfo(width: file.width, height: file.height, animated: file.animation != nil, frames: file.frameCount,
+                                durationMs: file.animation?.durationMs ?? 0, loops: file.animation?.loops ?? 0,
+                                hasAlpha: file.hasAlpha, storedBytes: file.strippedBytes)
+    }
+
+    /// The sticker rules beyond the PNG format: dimensions, frame count, play time.
+    func checkStickerLimits(_ file: PNGFile) throws(StickerRejection) {
+        guard rules.sideRange.contains(file.width), rules.sideRange.contains(file.height) else {
+            throw .dimensionsOutOfRange(width: file.width, height: file.height, range: rules.sideRange)
+        }
+        guard file.frameCount <= rules.maxFrames else {
+            throw .tooManyFrames("it has \(file.frameCount) frames; a sticker may have at most \(rules.maxFrames)")
+        }
+        if let duration = file.animation?.durationMs, duration > rules.maxDurationMs {
+            throw .animationTooLong(milliseconds: duration, limit: rules.maxDurationMs)
+        }
     }
 
     /// Advice for an accepted image that will show in a group of `sizeClass`.
