@@ -38,13 +38,10 @@ enum DemoCatalog {
         for group in groups {
             _ = try await catalog.createGroup(GroupDraft(id: group.id, name: group.name, localizedNames: group.localized, flags: group.flags))
             for item in group.items {
-                let (png, info) = try await NIOThreadPool.singleton.runIfActive {
-                    let png = DemoArt.png(item.name)!
-                    return (png, try validator.validate(png))
-                }
+                let info = try await NIOThreadPool.singleton.runIfActive { try validator.validate(DemoArt.png(item.name)!) }
                 var draft = StickerDraft(name: item.name, description: item.description)
                 (draft.keywords, draft.emoji) = (item.keywords, item.emoji)
-                _ = try await catalog.addSticker(to: group.id, draft, image: png, info: info)
+                _ = try await catalog.addSticker(to: group.id, draft, image: info.storedBytes, info: info)
             }
         }
         _ = try await catalog.putFilter(StickerFilter(name: "chocoholic", title: "Chocoholic mode", flags: ["chocolate"]))

@@ -46,6 +46,9 @@ public struct ManifestSticker: Codable, Sendable, Equatable {
     public var keywords: [String]
     public var emoji: [String]
     public var animated: Bool
+    public var frames: Int
+    public var durationMs: Int
+    public var loops: Int
     public var asset: AssetLink
 }
 

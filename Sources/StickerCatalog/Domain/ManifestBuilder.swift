@@ -39,6 +39,9 @@ extension Manifest {
                     keywords: sticker.keywords,
                     emoji: sticker.emoji,
                     animated: sticker.asset.animated,
+                    frames: sticker.asset.frames,
+                    durationMs: sticker.asset.durationMs,
+                    loops: sticker.asset.loops,
                     asset: linker.link(sticker.asset))
             })
     }

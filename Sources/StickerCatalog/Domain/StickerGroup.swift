@@ -46,6 +46,10 @@ public struct Asset: Codable, Sendable, Equatable {
     public var bytes: Int
     public var animated: Bool
     public var frames: Int
+    /// One loop's play time; 0 for a still image.
+    public var durationMs: Int
+    /// Times an animation plays; 0 is forever.
+    public var loops: Int
 }
 
 /// A named client mode such as `chocoholic`: it shows only stickers carrying every required flag.

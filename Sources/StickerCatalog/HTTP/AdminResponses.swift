@@ -15,6 +15,8 @@ struct AdminSticker: ResponseEncodable {
     var position: Int
     var animated: Bool
     var frames: Int
+    var durationMs: Int
+    var loops: Int
     var asset: AssetLink
     var createdAt: Date
     var updatedAt: Date
@@ -23,7 +25,8 @@ struct AdminSticker: ResponseEncodable {
     init(_ s: Sticker, linker: AssetLinker, warnings: [StickerWarning]? = nil) {
         (id, groupId, name, description, localizedDescriptions) = (s.id.uuidString.lowercased(), s.groupId, s.name, s.description, s.localizedDescriptions)
         (flags, keywords, emoji, position) = (s.flags, s.keywords, s.emoji, s.position)
-        (animated, frames, asset) = (s.asset.animated, s.asset.frames, linker.link(s.asset))
+        (animated, frames, durationMs, loops) = (s.asset.animated, s.asset.frames, s.asset.durationMs, s.asset.loops)
+        asset = linker.link(s.asset)
         (createdAt, updatedAt, self.warnings) = (s.createdAt, s.updatedAt, warnings)
     }
 }

@@ -96,7 +96,7 @@ extension Problem {
         let status: HTTPResponse.Status = switch rejection {
         case .tooLarge: .contentTooLarge
         case .unsupportedFormat: .unsupportedMediaType
-        case .empty, .dimensionsOutOfRange, .corrupt: .unprocessableContent
+        case .empty, .dimensionsOutOfRange, .corrupt, .invalidAnimation, .tooManyFrames, .animationTooLong: .unprocessableContent
         }
         var problem = Problem(status, rejection.code, rejection.detail)
         if case .empty = rejection { problem.errors = [FieldError(field: "file", message: "is empty")] }

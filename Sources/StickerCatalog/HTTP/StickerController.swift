@@ -28,10 +28,11 @@ struct StickerController {
             Result { () throws(StickerRejection) in try validator.validate(upload.image) }
         }
         let info = try outcome.mapError(Problem.image).get()
-        let sticker = try await repository.addSticker(to: groupId, draft, image: upload.image, info: info)
+        let sticker = try await repository.addSticker(to: groupId, draft, image: info.storedBytes, info: info)
         let warnings = validator.warnings(for: info, in: group.sizeClass)
         context.logger.info("Sticker uploaded", metadata: [
-            "group": "\(groupId)", "sticker": "\(sticker.id)", "bytes": "\(upload.image.count)", "sha256": "\(sticker.asset.sha256)",
+            "group": "\(groupId)", "sticker": "\(sticker.id)", "bytes": "\(upload.image.count)", "stored": "\(info.storedBytes.count)",
+            "frames": "\(info.frames)", "sha256": "\(sticker.asset.sha256)",
         ])
         return EditedResponse(status: .created, headers: [.location: "/v1/admin/stickers/\(sticker.id.uuidString.lowercased())"],
                               response: AdminSticker(sticker, linker: linker, warnings: warnings))

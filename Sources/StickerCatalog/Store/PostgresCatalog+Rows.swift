@@ -11,7 +11,7 @@ extension PostgresCatalog {
 
     static let stickerColumns = """
         s.id, s.group_id, s.name, s.description, s.localized_descriptions::text, s.flags, s.keywords, s.emoji,
-        s.position, s.created_at, s.updated_at, a.sha256, a.width, a.height, octet_length(a.bytes), a.animated, a.frames
+        s.position, s.created_at, s.updated_at, a.sha256, a.width, a.height, octet_length(a.bytes), a.animated, a.frames, a.duration_ms, a.loops
         """
 
     static func group(_ row: PostgresRow) throws -> StickerGroup {
@@ -24,13 +24,14 @@ extension PostgresCatalog {
 
     static func sticker(_ row: PostgresRow) throws -> Sticker {
         let (id, group, name, description, descriptions, flags, keywords, emoji, position, created, updated,
-             sha, width, height, bytes, animated, frames) = try row.decode(
+             sha, width, height, bytes, animated, frames, durationMs, loops) = try row.decode(
             (UUID, String, String, String, String, [String], [String], [String], Int, Date, Date,
-             String, Int, Int, Int, Bool, Int).self)
+             String, Int, Int, Int, Bool, Int, Int, Int).self)
         return Sticker(id: id, groupId: group, name: name, description: description,
                        localizedDescriptions: dictionary(descriptions), flags: flags, keywords: keywords, emoji: emoji,
                        position: position,
-                       asset: Asset(sha256: sha, width: width, height: height, bytes: bytes, animated: animated, frames: frames),
+                       asset: Asset(sha256: sha, width: width, height: height, bytes: bytes, animated: animated, frames: frames,
+                                    durationMs: durationMs, loops: loops),
                        createdAt: created, updatedAt: updated)
     }
 

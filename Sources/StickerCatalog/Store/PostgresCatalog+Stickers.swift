@@ -12,8 +12,9 @@ extension PostgresCatalog: StickerRepository {
                 throw Problem.notFound("Group '\(groupId)'")
             }
             try await connection.query("""
-                INSERT INTO assets (sha256, bytes, width, height, animated, frames)
-                VALUES (\(sha), \(ByteBuffer(bytes: image)), \(info.width), \(info.height), \(info.animated), \(info.frames))
+                INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops)
+                VALUES (\(sha), \(ByteBuffer(bytes: image)), \(info.width), \(info.height), \(info.animated), \(info.frames),
+                        \(info.durationMs), \(info.loops))
                 ON CONFLICT (sha256) DO NOTHING
                 """, logger: logger)
             let rows = try await connection.query("""

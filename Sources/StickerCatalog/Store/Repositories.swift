@@ -14,7 +14,8 @@ public protocol GroupRepository: Sendable {
     func orderStickers(inGroup id: String, _ ids: [UUID]) async throws -> [Sticker]
 }
 
-/// Stickers as admins manage them. An upload stores the image and the sticker row together or not at all.
+/// Stickers as admins manage them. An upload stores the image (`image`: the bytes to serve) and the sticker row
+/// together or not at all.
 public protocol StickerRepository: Sendable {
     func group(id: String) async throws -> StickerGroup?
     func addSticker(to groupId: String, _ draft: StickerDraft, image: [UInt8], info: StickerImageInfo) async throws -> Sticker
