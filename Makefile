@@ -3,12 +3,14 @@ SWIFT ?= swift
 PORT ?= 8080
 RELEASE_BIN := .build/release/stickerd
 
-.PHONY: deps build run test bench clean help
+.PHONY: deps build run test bench fuzz clean help
+FUZZ_SECONDS ?= 600
 
 help:
 	@echo "make run    install what is missing, build, start stickerd on http://127.0.0.1:$(PORT) with the demo catalog"
 	@echo "make test   install what is missing, build, run every test on a throwaway PostgreSQL"
-	@echo "make bench  measure the manifest and an asset with wrk, side by side with nginx"
+	@echo "make bench  measure the manifest and an asset with wrk next to nginx, and the validator next to pngcheck and vips"
+	@echo "make fuzz   fuzz the upload validator with libFuzzer for FUZZ_SECONDS (default 600)"
 	@echo "make clean  remove build output and the local .stickerd database"
 
 deps:
@@ -28,6 +30,10 @@ test: deps
 bench: build
 	@scripts/install-deps.sh --bench
 	@scripts/bench.sh $(RELEASE_BIN)
+	@scripts/bench-validator.sh $(RELEASE_BIN)
+
+fuzz: deps
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf .build .stickerd

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(pkg-config libpng-dev zlib1g-dev postgresql util-linux curl)
 if [[ "${1:-}" == "--bench" ]]; then
-  packages=(wrk nginx-light curl)
+  packages=(wrk nginx-light curl pngcheck libvips-tools hyperfine)
 fi
 
 missing=()

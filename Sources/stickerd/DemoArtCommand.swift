@@ -1,0 +1,23 @@
+import ArgumentParser
+import Foundation
+import StickerImage
+
+/// Writes the demo stickers as files: seeds for `make fuzz` and inputs for the benchmarks.
+struct DemoArtCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo-art",
+        abstract: "Write the nine demo stickers (408 x 408 PNG) and a 618 x 618, 30-frame APNG to a folder.",
+        shouldDisplay: false)
+
+    @Argument(help: "The folder to write into (created if missing).")
+    var folder: String
+
+    func run() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for name in DemoArt.names {
+            try Data(DemoArt.png(name)!).write(to: URL(fileURLWithPath: "\(folder)/\(name).png"))
+        }
+        try Data(DemoArt.animation("Lollipop")!).write(to: URL(fileURLWithPath: "\(folder)/Lollipop-618x618-30frames.png"))
+        print("Wrote \(DemoArt.names.count + 1) stickers to \(folder)")
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import StickerCatalog
+import StickerImage
+
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check PNG/APNG files offline with the upload validator.",
+        discussion: """
+            Each file is judged as a PNG/APNG (every chunk, CRC and APNG rule, a full decode of every frame), then \
+            against the sticker rules (at most 512000 bytes, sides of 300-618 px, at most 100 frames and 10 s). \
+            Exit status 0 when every file is valid, 1 otherwise.
+            """)
+
+    @Flag(help: "Print one JSON object per file: file, valid, code, detail, format, width, height, frames, sticker.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Validate each file this many times and print the mean time per validation, next to one plain libpng decode (benchmarking).", visibility: .hidden))
+    var repeatCount: Int?
+
+    @Argument(help: "The files to check.")
+    var files: [String]
+
+    func run() throws {
+        let validator = StickerValidator()
+        var allValid = true
+        for file in files {
+            let verdict: Verdict
+            if let data = FileManager.default.contents(atPath: file) {
+                verdict = validator.judge(Array(data), file: file)
+            } else {
+                verdict = Verdict(file: file, valid: false, code: "unreadable", detail: "The file cannot be read.", sticker: "unreadable")
+            }
+            allValid = allValid && verdict.valid
+            if let repeatCount, let data = FileManager.default.contents(atPath: file) {
+                Self.time(Array(data), file: file, times: repeatCount, validator: validator)
+            }
+            print(json ? String(decoding: try JSONEncoder.catalog.encode(verdict), as: UTF8.self) : Self.line(verdict))
+        }
+        if !allValid { throw ExitCode(1) }
+    }
+
+    /// Mean wall time of a full validation and of one libpng decode (of the default image) of `bytes`.
+    static func time(_ bytes: [UInt8], file: String, times: Int, validator: StickerValidator) {
+        let clock = ContinuousClock()
+        let validation = clock.measure { for _ in 0..<times { _ = validator.judge(bytes, file: file) } }
+        let decode = clock.measure { for _ in 0..<times { _ = try? PNGCodec.decode(bytes, maxPixels: 1 << 26) } }
+        let mean = { (d: Duration) in Double(d.components.seconds) * 1000 / Double(times) + Double(d.components.attoseconds) / 1e15 / Double(times) }
+        FileHandle.standardError.write(Data(String(format: "%@: validate %.3f ms, one libpng decode %.3f ms (mean of %d)\n",
+                                                   file, mean(validation), mean(decode), times).utf8))
+    }
+
+    static func line(_ v: Verdict) -> String {
+        guard v.valid else { return "\(v.file): invalid (\(v.code ?? "?")): \(v.detail ?? "")" }
+        let shape = "\(v.format ?? "png") \(v.width ?? 0)x\(v.height ?? 0)" + (v.format == "apng" ? ", \(v.frames ?? 1) frames" : "")
+        return "\(v.file): valid \(shape); sticker \(v.sticker)"
+    }
+}
