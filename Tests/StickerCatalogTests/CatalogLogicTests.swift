@@ -54,7 +54,7 @@ struct CatalogLogicTests {
         }
         func sticker(_ group: String, _ sha: String, flags: [String] = []) -> Sticker {
             Sticker(id: UUID(), groupId: group, name: sha, description: "", localizedDescriptions: [:], flags: flags, keywords: [],
-                    emoji: [], position: 0, asset: Asset(sha256: sha, width: 408, height: 408, bytes: 1, animated: false, frames: 1),
+                    emoji: [], position: 0, asset: Asset(sha256: sha, width: 408, height: 408, bytes: 1, animated: false, frames: 1, durationMs: 0, loops: 0),
                     createdAt: now, updatedAt: now)
         }
         let second = sticker("free", "b")
