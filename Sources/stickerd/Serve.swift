@@ -25,13 +25,15 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Load the candy demo catalog (Chewy, Chocolate, Crunchy and the chocoholic filter) when the catalog is empty.")
     var demo = false
 
+    @OptionGroup(title: "Animated stickers") var limits: LimitOptions
+
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
         let logger = try database.logger("stickerd")
         let environment = ProcessInfo.processInfo.environment
         var options = ServiceOptions()
-        (options.host, options.port, options.demo) = (host, port, demo)
+        (options.host, options.port, options.demo, options.rules) = (host, port, demo, limits.rules)
         options.publicBaseURL = environment["STICKER_PUBLIC_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         options.bootstrapAdminToken = environment["STICKER_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if options.bootstrapAdminToken == nil {

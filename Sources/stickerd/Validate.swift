@@ -21,8 +21,10 @@ struct Validate: ParsableCommand {
     @Argument(help: "The files to check.")
     var files: [String]
 
+    @OptionGroup(title: "Animated stickers") var limits: LimitOptions
+
     func run() throws {
-        let validator = StickerValidator()
+        let validator = StickerValidator(rules: limits.rules)
         var allValid = true
         for file in files {
             let verdict: Verdict
