@@ -20,9 +20,7 @@ public enum APNGEncoder {
     public static func encode(frames: [Frame], loops: UInt32 = 0) -> [UInt8] {
         let (width, height) = (frames[0].image.width, frames[0].image.height)
         var out = ImageFormat.pngSignature
-        func append(_ type: String, _ data: [UInt8]) {
-            out += bigEndian(UInt32(data.count)) + Array(type.utf8) + data + bigEndian(PNGChunkWalker.crc(type: type, data: data))
-        }
+        func append(_ type: String, _ data: [UInt8]) { out += PNGChunkWalker.encode(type: type, data: data) }
         append("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 6, 0, 0, 0])
         append("acTL", bigEndian(UInt32(frames.count)) + bigEndian(loops))
         var sequence: UInt32 = 0

@@ -55,6 +55,11 @@ public enum PNGChunkWalker {
         return .failure(.corrupt("the file ends before its IEND chunk"))
     }
 
+    /// A whole chunk: length, type, data and CRC.
+    public static func encode(type: String, data: [UInt8]) -> [UInt8] {
+        bigEndian(UInt32(data.count)) + Array(type.utf8) + data + bigEndian(crc(type: type, data: data))
+    }
+
     /// The CRC-32 a chunk of `type` with `data` must carry.
     public static func crc(type: String, data: [UInt8]) -> UInt32 {
         let bytes = Array(type.utf8) + data

@@ -34,9 +34,7 @@ extension PNGFile {
     /// A frame as a PNG of its own: IHDR at the frame's size, the palette chunks, its fdAT data as IDAT.
     func standalone(_ frame: Animation.Frame) -> [UInt8] {
         var out = ImageFormat.pngSignature
-        func append(_ type: String, _ data: [UInt8]) {
-            out += bigEndian(UInt32(data.count)) + Array(type.utf8) + data + bigEndian(PNGChunkWalker.crc(type: type, data: data))
-        }
+        func append(_ type: String, _ data: [UInt8]) { out += PNGChunkWalker.encode(type: type, data: data) }
         var ihdr = Array(bytes[chunks[0].data])
         ihdr.replaceSubrange(0..<8, with: bigEndian(UInt32(frame.width)) + bigEndian(UInt32(frame.height)))
         append("IHDR", ihdr)

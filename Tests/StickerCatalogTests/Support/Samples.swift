@@ -26,12 +26,7 @@ enum Samples {
 
     /// A PNG made of `chunks`, each with a correct CRC.
     static func assemble(_ chunks: [(type: String, data: [UInt8])]) -> [UInt8] {
-        var out = ImageFormat.pngSignature
-        for chunk in chunks {
-            out += bigEndian(UInt32(chunk.data.count)) + Array(chunk.type.utf8) + chunk.data
-            out += bigEndian(PNGChunkWalker.crc(type: chunk.type, data: chunk.data))
-        }
-        return out
+        chunks.reduce(ImageFormat.pngSignature) { $0 + PNGChunkWalker.encode(type: $1.type, data: $1.data) }
     }
 
     static func bigEndian(_ value: UInt32) -> [UInt8] {
