@@ -32,7 +32,7 @@ extension Manifest {
             cover: cover.map { linker.link($0.asset) },
             stickers: locked ? [] : selected.map { sticker in
                 ManifestSticker(
-                    id: sticker.id.uuidString.lowercased(),
+                    id: sticker.id.apiString,
                     name: sticker.name,
                     description: localized(sticker.localizedDescriptions, locale: query.locale, fallback: sticker.description),
                     flags: sticker.flags,

@@ -58,3 +58,8 @@ public struct StickerFilter: Codable, Sendable, Equatable {
     public var title: String
     public var flags: [String]
 }
+
+extension UUID {
+    /// The form the API uses everywhere (JSON, URLs, logs): lowercase, as RFC 9562 recommends.
+    public var apiString: String { uuidString.lowercased() }
+}

@@ -23,7 +23,7 @@ struct AdminSticker: ResponseEncodable {
     var warnings: [StickerWarning]?
 
     init(_ s: Sticker, linker: AssetLinker, warnings: [StickerWarning]? = nil) {
-        (id, groupId, name, description, localizedDescriptions) = (s.id.uuidString.lowercased(), s.groupId, s.name, s.description, s.localizedDescriptions)
+        (id, groupId, name, description, localizedDescriptions) = (s.id.apiString, s.groupId, s.name, s.description, s.localizedDescriptions)
         (flags, keywords, emoji, position) = (s.flags, s.keywords, s.emoji, s.position)
         (animated, frames, durationMs, loops) = (s.asset.animated, s.asset.frames, s.asset.durationMs, s.asset.loops)
         asset = linker.link(s.asset)
@@ -53,7 +53,7 @@ struct AdminGroup: ResponseEncodable {
         try c.encode(group.productId, forKey: .productId)
         try c.encode(group.position, forKey: .position)
         try c.encode(group.published, forKey: .published)
-        try c.encode(group.coverStickerId?.uuidString.lowercased(), forKey: .coverStickerId)
+        try c.encode(group.coverStickerId?.apiString, forKey: .coverStickerId)
         try c.encode(group.createdAt, forKey: .createdAt)
         try c.encode(group.updatedAt, forKey: .updatedAt)
         try c.encode(stickerCount, forKey: .stickerCount)

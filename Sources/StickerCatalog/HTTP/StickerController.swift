@@ -31,16 +31,16 @@ struct StickerController {
         let sticker = try await repository.addSticker(to: groupId, draft, image: info.storedBytes, info: info)
         let warnings = validator.warnings(for: info, in: group.sizeClass)
         context.logger.info("Sticker uploaded", metadata: [
-            "group": "\(groupId)", "sticker": "\(sticker.id)", "bytes": "\(upload.image.count)", "stored": "\(info.storedBytes.count)",
+            "group": "\(groupId)", "sticker": "\(sticker.id.apiString)", "bytes": "\(upload.image.count)", "stored": "\(info.storedBytes.count)",
             "frames": "\(info.frames)", "sha256": "\(sticker.asset.sha256)",
         ])
-        return EditedResponse(status: .created, headers: [.location: "/v1/admin/stickers/\(sticker.id.uuidString.lowercased())"],
+        return EditedResponse(status: .created, headers: [.location: "/v1/admin/stickers/\(sticker.id.apiString)"],
                               response: AdminSticker(sticker, linker: linker, warnings: warnings))
     }
 
     @Sendable func show(_ request: Request, context: AdminRequestContext) async throws -> AdminSticker {
         let id = try Self.stickerId(context)
-        guard let sticker = try await repository.sticker(id: id) else { throw Problem.notFound("Sticker '\(id)'") }
+        guard let sticker = try await repository.sticker(id: id) else { throw Problem.notFound("Sticker '\(id.apiString)'") }
         return AdminSticker(sticker, linker: linker)
     }
 
@@ -48,15 +48,15 @@ struct StickerController {
         let id = try Self.stickerId(context)
         let patch = try await request.decode(as: StickerPatch.self, context: context)
         try patch.validate()
-        guard let sticker = try await repository.updateSticker(id: id, patch) else { throw Problem.notFound("Sticker '\(id)'") }
-        context.logger.info("Sticker updated", metadata: ["sticker": "\(id)"])
+        guard let sticker = try await repository.updateSticker(id: id, patch) else { throw Problem.notFound("Sticker '\(id.apiString)'") }
+        context.logger.info("Sticker updated", metadata: ["sticker": "\(id.apiString)"])
         return AdminSticker(sticker, linker: linker)
     }
 
     @Sendable func delete(_ request: Request, context: AdminRequestContext) async throws -> HTTPResponse.Status {
         let id = try Self.stickerId(context)
-        guard try await repository.deleteSticker(id: id) else { throw Problem.notFound("Sticker '\(id)'") }
-        context.logger.info("Sticker deleted", metadata: ["sticker": "\(id)"])
+        guard try await repository.deleteSticker(id: id) else { throw Problem.notFound("Sticker '\(id.apiString)'") }
+        context.logger.info("Sticker deleted", metadata: ["sticker": "\(id.apiString)"])
         return .noContent
     }
 
