@@ -35,6 +35,8 @@ curl -sf -D "$work/manifest.headers" "http://127.0.0.1:$sport/v1/manifest" -o "$
 etag=$(grep -i '^etag:' "$work/manifest.headers" | cut -d' ' -f2- | tr -d '\r')
 asset=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["groups"][0]["cover"]["url"])' "$work/www/manifest.json")
 curl -sf "http://127.0.0.1:$sport$asset" -o "$work/www/asset.png"
+filtered="/v1/manifest?filter=chocoholic&locale=fr&scale=2"
+curl -sf "http://127.0.0.1:$sport$filtered" -o "$work/www/filtered.json"
 chmod -R a+rX "$work/www"
 
 cat >"$work/nginx.conf" <<CONF
@@ -76,6 +78,9 @@ row "manifest 200" "$m200" "$n200"
 m304=$(rps -H "If-None-Match: $etag" "http://127.0.0.1:$sport/v1/manifest")
 n304=$(rps -H "If-None-Match: $nginx_etag" "http://127.0.0.1:$nport/manifest.json")
 row "manifest 304" "$m304" "$n304"
+f200=$(rps "http://127.0.0.1:$sport$filtered")
+nf200=$(rps "http://127.0.0.1:$nport/filtered.json")
+row "manifest ?filter= 200" "$f200" "$nf200"
 a200=$(rps "http://127.0.0.1:$sport$asset")
 na200=$(rps "http://127.0.0.1:$nport/asset.png")
 row "asset 200" "$a200" "$na200"

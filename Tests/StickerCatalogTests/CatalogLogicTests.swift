@@ -26,6 +26,18 @@ struct CatalogLogicTests {
         #expect(localized(names, locale: nil, fallback: "Chocolate") == "Chocolate")
     }
 
+    @Test("Slugs, flags, language tags and product ids follow their rules")
+    func fieldRules() {
+        for ok in ["chocolate", "a", "x-1", String(repeating: "a", count: 64)] { #expect(Validate.isSlug(ok), "\(ok)") }
+        for bad in ["", "-a", "a-", "Caps", "a b", "é", String(repeating: "a", count: 65)] { #expect(!Validate.isSlug(bad), "\(bad)") }
+        for ok in ["chocolate", "dark_70", "x-y", String(repeating: "f", count: 32)] { #expect(Validate.isFlag(ok), "\(ok)") }
+        for bad in ["", "1abc", "_a", "Dark", "a,b", String(repeating: "f", count: 33)] { #expect(!Validate.isFlag(bad), "\(bad)") }
+        for ok in ["fr", "pt-BR", "pt_BR", "zh-Hant-TW", "gsw"] { #expect(Validate.isLocale(ok), "\(ok)") }
+        for bad in ["", "f", "fren", "fr-", "fr--CA", "fr-C", "zh-Hant-TW-x1", "f1", " fr"] { #expect(!Validate.isLocale(bad), "\(bad)") }
+        for ok in ["com.example.premium", "pack_1-a"] { #expect(Validate.isProductId(ok), "\(ok)") }
+        for bad in ["", "com example", "ü", String(repeating: "p", count: 101)] { #expect(!Validate.isProductId(bad), "\(bad)") }
+    }
+
     @Test("Manifest queries are validated and normalised", arguments: [
         (["flags": "b,a,b"], nil as String?),
         (["scale": "4"], "invalid_parameter"),

@@ -73,7 +73,7 @@ extension FieldErrors {
     /// An App Store product id: reverse-DNS-like, 1 to 100 characters.
     mutating func productId(_ value: String?) {
         guard let value else { return }
-        check(value.range(of: #"^[A-Za-z0-9._-]{1,100}$"#, options: .regularExpression) != nil, "productId",
+        check(Validate.isProductId(value), "productId",
               "must be 1 to 100 letters, digits, dots, dashes or underscores")
     }
 }
