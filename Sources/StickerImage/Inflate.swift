@@ -25,36 +25,24 @@ enum Inflate {
                 guard !ended else { return .corrupt("image data continues after the end of its zlib stream") }
                 stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress! + segment.lowerBound)
                 stream.avail_in = UInt32(segment.count)
-                while stream.avail_in > 0, !ended {
+                // zlib fills the scratch buffer as far as it can; a buffer left unfilled with no input left
+                // means everything this segment holds has come out.
+                var filled: Bool
+                repeat {
                     let status = scratch.withUnsafeMutableBufferPointer { out in
                         stream.next_out = out.baseAddress
                         stream.avail_out = UInt32(out.count)
                         return inflate(&stream, Z_NO_FLUSH)
                     }
+                    filled = stream.avail_out == 0
                     total += scratch.count - Int(stream.avail_out)
                     if total > limit { return .overLimit }
-                    switch status {
-                    case Z_STREAM_END: ended = true
-                    case Z_OK: continue
-                    case Z_BUF_ERROR where stream.avail_in == 0: continue
-                    default: return .corrupt(stream.msg.map { String(cString: $0) } ?? "zlib error \(status)")
-                    }
-                }
-                // Output may still be pending inside zlib with no input left.
-                while !ended {
-                    let status = scratch.withUnsafeMutableBufferPointer { out in
-                        stream.next_out = out.baseAddress
-                        stream.avail_out = UInt32(out.count)
-                        return inflate(&stream, Z_NO_FLUSH)
-                    }
-                    let produced = scratch.count - Int(stream.avail_out)
-                    total += produced
-                    if total > limit { return .overLimit }
-                    if status == Z_STREAM_END { ended = true } else if produced == 0 { break }
-                    if status != Z_OK, status != Z_STREAM_END, status != Z_BUF_ERROR {
+                    if status == Z_STREAM_END { ended = true; break }
+                    if status == Z_BUF_ERROR { break }  // no progress possible until more input comes
+                    guard status == Z_OK else {
                         return .corrupt(stream.msg.map { String(cString: $0) } ?? "zlib error \(status)")
                     }
-                }
+                } while stream.avail_in > 0 || filled
             }
             return ended ? .complete(total) : .corrupt("the zlib stream ends early")
         }
