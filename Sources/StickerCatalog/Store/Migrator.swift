@@ -86,17 +86,12 @@ public struct Migrator: Sendable {
                 continue
             }
             // The extended protocol takes one statement; a DO block runs the whole file as one, in one transaction.
-            try await connection.query("BEGIN", logger: logger)
-            do {
+            try await connection.inTransaction(logger: logger) {
                 try await connection.query(PostgresQuery(unsafeSQL: "DO $stickerd_migration$ BEGIN\n\(migration.sql)\nEND $stickerd_migration$"), logger: logger)
                 try await connection.query("""
                     INSERT INTO schema_migrations (version, name, checksum)
                     VALUES (\(migration.version), \(migration.name), \(migration.checksum))
                     """, logger: logger)
-                try await connection.query("COMMIT", logger: logger)
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
             }
             logger.info("Applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
             applied.append(migration)

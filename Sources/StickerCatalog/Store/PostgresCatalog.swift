@@ -17,16 +17,12 @@ public struct PostgresCatalog: Sendable {
 
     /// Runs `body` in a transaction that `begin` opens, rolling back on any error and rethrowing it unchanged.
     func transaction<T: Sendable>(_ begin: PostgresQuery = "BEGIN", _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            try await connection.query(begin, logger: logger)
-            do {
-                let value = try await body(connection)
-                try await connection.query("COMMIT", logger: logger)
-                return value
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw Self.problem(for: error) ?? error
+        do {
+            return try await client.withConnection { connection in
+                try await connection.inTransaction(begin, logger: logger) { try await body(connection) }
             }
+        } catch {
+            throw Self.problem(for: error) ?? error
         }
     }
 
