@@ -4,13 +4,18 @@ import Foundation
 struct PostgresTools {
     let binDirectory: String
 
-    /// Looks on PATH, then in Debian's /usr/lib/postgresql/VERSION/bin, newest first.
-    static func find() throws(EmbeddedPostgresError) -> PostgresTools {
+    /// PATH, then Debian's /usr/lib/postgresql/VERSION/bin, newest first.
+    static var searchDirectories: [String] {
         let path = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? []
         let debian = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
             .sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
             .map { "/usr/lib/postgresql/\($0)/bin" }
-        for directory in path + debian where FileManager.default.isExecutableFile(atPath: directory + "/initdb")
+        return path + debian
+    }
+
+    /// The first of `directories` holding initdb and pg_ctl.
+    static func find(in directories: [String] = searchDirectories) throws(EmbeddedPostgresError) -> PostgresTools {
+        for directory in directories where FileManager.default.isExecutableFile(atPath: directory + "/initdb")
             && FileManager.default.isExecutableFile(atPath: directory + "/pg_ctl") {
             // Follow links such as /usr/local/bin/initdb to the folder that also holds createdb.
             let real = URL(fileURLWithPath: directory + "/initdb").resolvingSymlinksInPath().deletingLastPathComponent()
