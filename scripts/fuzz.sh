@@ -13,7 +13,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name StickerFuzz
   Sources/StickerImage/*.swift Fuzz/ValidatorFuzz.swift -lpng16 -lz -o "$out/validator-fuzz"
 
 # Seeds: valid stickers (the demo art and an APNG made from it) and the corpus's valid files.
-swift build --product stickerd >/dev/null
+swift build --product stickerd >"$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
 "$(swift build --show-bin-path)/stickerd" demo-art "$out/seeds"
 testdata=${STICKER_TESTDATA:-../shared/testdata}
 if [[ -f "$testdata/png/MANIFEST.tsv" ]]; then
