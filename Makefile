@@ -4,13 +4,13 @@ PORT ?= 8080
 RELEASE_BIN := .build/release/stickerd
 
 .PHONY: deps build run test bench fuzz clean help
-FUZZ_SECONDS ?= 600
+FUZZ_SECONDS ?= 300
 
 help:
 	@echo "make run    install what is missing, build, start stickerd on http://127.0.0.1:$(PORT) with the demo catalog"
 	@echo "make test   install what is missing, build, run every test on a throwaway PostgreSQL"
 	@echo "make bench  measure the manifest and an asset with wrk next to nginx, and the validator next to pngcheck and vips"
-	@echo "make fuzz   fuzz the upload validator with libFuzzer for FUZZ_SECONDS (default 600)"
+	@echo "make fuzz   fuzz the image validator and the form reader with libFuzzer, FUZZ_SECONDS each (default 300)"
 	@echo "make clean  remove build output and the local .stickerd database"
 
 deps:

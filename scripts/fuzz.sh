@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# Fuzzes the upload validator with libFuzzer and AddressSanitizer.
-# Usage: scripts/fuzz.sh [SECONDS]   (default 600). Seeds: the demo stickers, a generated APNG and the valid files
-# of ../shared/testdata/png. Findings (crash-*, leak-*, timeout-*) land in .build/fuzz/findings.
+# Fuzzes the upload path with libFuzzer and AddressSanitizer: the image validator (StickerImage) and the
+# multipart/form-data reader (FormData), each for SECONDS.
+# Usage: scripts/fuzz.sh [SECONDS]   (default 300 per target). Seeds: the demo stickers, a generated APNG and the valid
+# files of ../shared/testdata/png for the validator; small forms for the reader. Findings (crash-*, leak-*, timeout-*)
+# land in .build/fuzz/findings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:-600}
+seconds=${1:-300}
 out=.build/fuzz
-mkdir -p "$out/corpus" "$out/seeds" "$out/findings"
+mkdir -p "$out/corpus" "$out/seeds" "$out/form-corpus" "$out/form-seeds" "$out/findings"
 
-swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name StickerFuzz \
-  -I Sources/CLibPNG $(pkg-config --cflags-only-I libpng | sed 's/-I/-Xcc -I/g') \
+png_flags=(-I Sources/CLibPNG $(pkg-config --cflags-only-I libpng | sed 's/-I/-Xcc -I/g'))
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name StickerFuzz "${png_flags[@]}" \
   Sources/StickerImage/*.swift Fuzz/ValidatorFuzz.swift -lpng16 -lz -o "$out/validator-fuzz"
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name FormFuzz \
+  Sources/FormData/*.swift Fuzz/UploadFuzz.swift -o "$out/upload-fuzz"
 
-# Seeds: valid stickers (the demo art and an APNG made from it) and the corpus's valid files.
+# Validator seeds: valid stickers (the demo art and an APNG made from it) and the corpus's valid files.
 swift build --product stickerd >"$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
 "$(swift build --show-bin-path)/stickerd" demo-art "$out/seeds"
 testdata=${STICKER_TESTDATA:-../shared/testdata}
@@ -21,8 +25,29 @@ if [[ -f "$testdata/png/MANIFEST.tsv" ]]; then
     cp "$testdata/png/$path" "$out/seeds/$(echo "$path" | tr '/' '_')"
   done
 fi
+# Form seeds: [boundary length][chunk size][boundary][body], as Fuzz/UploadFuzz.swift reads them.
+python3 - "$out/form-seeds" <<'PY'
+import sys
+folder = sys.argv[1]
+def seed(name, boundary, body, chunk=255):
+    with open(f"{folder}/{name}", "wb") as f:
+        f.write(bytes([len(boundary), chunk]) + boundary + body)
+b = b"sticker-boundary"
+part = lambda name, value, extra=b"": b"--" + b + b'\r\nContent-Disposition: form-data; name="' + name + b'"' + extra + b"\r\n\r\n" + value + b"\r\n"
+seed("simple", b, part(b"name", b"Lemon") + part(b"description", b"A sour lemon") + part(b"file", b"\x89PNG\r\n\x1a\n", b'; filename="a.png"') + b"--" + b + b"--\r\n")
+seed("preamble", b, b"preamble\r\n" + part(b"name", b"x") + b"--" + b + b"--\r\nepilogue", chunk=3)
+seed("quoted", b"a'(+_,-./:=? z", part(b'we\\"ird', b"v") + b"--a'(+_,-./:=? z--")
+seed("empty", b"x", b"--x--")
+PY
 
-echo "Fuzzing for $seconds s with $(ls "$out/seeds" | wc -l) seeds"
-"$out/validator-fuzz" "$out/corpus" "$out/seeds" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
-  -rss_limit_mb=4096 -artifact_prefix="$out/findings/" -print_final_stats=1 2>&1 | tee "$out/last-run.log" | grep -E "^#|DONE|ERROR|stat::" || true
+fuzz() {
+  local binary=$1 corpus=$2 seeds=$3 max_len=$4
+  echo "Fuzzing $(basename "$binary") for $seconds s with $(ls "$seeds" | wc -l) seeds"
+  "$binary" "$corpus" "$seeds" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=4096 \
+    -artifact_prefix="$out/findings/" -print_final_stats=1 2>&1 | tee "$out/last-run-$(basename "$binary").log" \
+    | grep -E "^#[0-9]+ *DONE|ERROR|SUMMARY|stat::(number_of_executed_units|average_exec_per_sec|peak_rss)|cov:" | tail -8 || true
+}
+# The largest seed is the 30-frame APNG (about 316 KB); 512 KiB covers it and the 500 KB upload limit.
+fuzz "$out/validator-fuzz" "$out/corpus" "$out/seeds" 524288
+fuzz "$out/upload-fuzz" "$out/form-corpus" "$out/form-seeds" 70000
 echo "Findings: $(ls "$out/findings" | wc -l) (in $out/findings)"

@@ -15,6 +15,10 @@ for path in arguments.dropFirst().sorted(by: { ($0 as NSString).lastPathComponen
     var hashes = "#"
     while sql.contains("\"" + hashes) { hashes += "#" }
     let name = (path as NSString).lastPathComponent
+    guard name.wholeMatch(of: /[0-9]{4}_[a-z0-9_]+\.sql/) != nil else {
+        FileHandle.standardError.write(Data("\(path): migrations are named NNNN_name.sql\n".utf8))
+        exit(1)
+    }
     source += "    (file: \"\(name)\", sql: \(hashes)\"\"\"\n\(sql)\n\"\"\"\(hashes)),\n"
 }
 source += "]\n"

@@ -32,10 +32,10 @@ struct DatabaseOptions: ParsableArguments {
         return database
     }
 
-    /// Runs `body` with a connected client, then stops the client and any embedded cluster this process started.
-    func withClient<T: Sendable>(logger: Logger, _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
+    /// Runs `body` with a running pool, then stops the pool and any embedded cluster this process owns.
+    func withPool<T: Sendable>(logger: Logger, _ body: @Sendable (DatabasePool) async throws -> T) async throws -> T {
         let database = try open(logger: logger)
         defer { database.embedded?.stop() }
-        return try await withRunning(PostgresClient(configuration: database.configuration, backgroundLogger: logger), body)
+        return try await withRunning(DatabasePool(endpoint: database.endpoint, logger: logger), body)
     }
 }

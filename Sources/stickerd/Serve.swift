@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Metrics
-import PostgresNIO
 import Prometheus
 import StickerCatalog
 
@@ -11,9 +10,9 @@ struct Serve: AsyncParsableCommand {
         abstract: "Run the HTTP API (the default command).",
         discussion: """
             Applies pending migrations first. Stops on SIGINT or SIGTERM after finishing requests in flight, \
-            then stops the embedded PostgreSQL cluster if it started it.
-            Environment: STICKER_ADMIN_TOKEN (an admin token accepted as is), STICKER_PUBLIC_BASE_URL (asset URLs \
-            become absolute under it, e.g. a CDN).
+            then stops the embedded PostgreSQL cluster if it owns it.
+            Environment: STICKER_ADMIN_TOKEN (an admin token accepted as is, at least 16 characters), \
+            STICKER_PUBLIC_BASE_URL (asset URLs become absolute under it, e.g. a CDN).
             """)
 
     @Option(help: "Address to listen on.")
@@ -25,17 +24,45 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Load the candy demo catalog (Chewy, Chocolate, Crunchy and the chocoholic filter) when the catalog is empty.")
     var demo = false
 
+    @Option(help: "Memory for encoded manifests, in MiB (least recently used ones leave first).")
+    var manifestCacheMib = 64
+
+    @Option(help: "Memory for image bytes, in MiB (least recently used ones leave first).")
+    var assetCacheMib = 64
+
+    @Option(help: "Seconds before an idle connection, or one still sending its request head, is closed.")
+    var idleTimeout = 30
+
+    @Option(help: "Seconds a client may take to send a request body (408 after that).")
+    var bodyTimeout = 30
+
+    @Option(help: "Uploads handled at once; more are refused with 503 and Retry-After.")
+    var maxUploads = 8
+
     @OptionGroup(title: "Animated stickers") var limits: LimitOptions
 
     @OptionGroup var database: DatabaseOptions
+
+    func validate() throws {
+        guard manifestCacheMib >= 1, assetCacheMib >= 1, idleTimeout >= 1, bodyTimeout >= 1, maxUploads >= 1 else {
+            throw ValidationError("cache sizes, timeouts and --max-uploads must be at least 1")
+        }
+        guard (1...65535).contains(port) else { throw ValidationError("--port must be 1 to 65535") }
+    }
 
     func run() async throws {
         let logger = try database.logger("stickerd")
         let environment = ProcessInfo.processInfo.environment
         var options = ServiceOptions()
         (options.host, options.port, options.demo, options.rules) = (host, port, demo, limits.rules)
+        (options.manifestCacheBytes, options.assetCacheBytes) = (manifestCacheMib << 20, assetCacheMib << 20)
+        (options.idleTimeout, options.bodyTimeout, options.maxConcurrentUploads) = (.seconds(idleTimeout), .seconds(bodyTimeout), maxUploads)
         options.publicBaseURL = environment["STICKER_PUBLIC_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         options.bootstrapAdminToken = environment["STICKER_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let token = options.bootstrapAdminToken, token.count < ServiceOptions.minimumTokenLength {
+            throw ValidationError("STICKER_ADMIN_TOKEN must be at least \(ServiceOptions.minimumTokenLength) characters; "
+                + "make one with `openssl rand -base64 24` or use `stickerd token create`")
+        }
         if options.bootstrapAdminToken == nil {
             logger.notice("STICKER_ADMIN_TOKEN is not set: the admin API accepts only tokens made with `stickerd token create`")
         }
@@ -43,8 +70,8 @@ struct Serve: AsyncParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let db = try database.open(logger: logger)
         defer { db.embedded?.stop() }
-        let client = PostgresClient(configuration: db.configuration, backgroundLogger: logger)
-        let app = buildApplication(client: client, options: options, registry: registry, logger: logger)
+        let app = buildApplication(pool: DatabasePool(endpoint: db.endpoint, logger: logger), options: options, registry: registry,
+                                   logger: logger)
         try await app.runService()
     }
 }

@@ -22,7 +22,7 @@ struct AdminAuthTests {
         try await withApp { client, db in
             #expect(try await client.execute(uri: "/v1/admin/groups", method: .get, headers: admin).status == .ok)
             let (token, digest) = makeAdminToken()
-            let catalog = PostgresCatalog(client: db, revision: CatalogRevision(), logger: TestDatabase.logger)
+            let catalog = PostgresCatalog(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger)
             try await catalog.createAdminToken(name: "ci", digest: digest)
             let response = try await client.execute(uri: "/v1/admin/groups", method: .get, headers: [.authorization: "Bearer \(token)"])
             #expect(response.status == .ok)

@@ -32,8 +32,8 @@ struct AssetAndHealthTests {
     func health() async throws {
         try await withApp { client, db in
             #expect(try await client.execute(uri: "/healthz", method: .get).json["status"] as? String == "ok")
-            #expect(try await client.execute(uri: "/readyz", method: .get).json["status"] as? String == "ready")
-            try await db.query("DELETE FROM schema_migrations")
+            #expect(try await waitUntilReady(client))
+            try await db.execute("DELETE FROM schema_migrations")
             let notReady = try await client.execute(uri: "/readyz", method: .get)
             #expect(notReady.status == .serviceUnavailable && notReady.problemCode == "not_ready")
             let metrics = try await client.execute(uri: "/metrics", method: .get)

@@ -20,10 +20,68 @@ struct CatalogLogicTests {
         let names = ["fr": "Chocolat", "pt-BR": "Chocolate BR"]
         #expect(localized(names, locale: "fr", fallback: "Chocolate") == "Chocolat")
         #expect(localized(names, locale: "fr-CA", fallback: "Chocolate") == "Chocolat")
-        #expect(localized(names, locale: "pt-br", fallback: "Chocolate") == "Chocolate BR")
+        #expect(localized(names, locale: LocaleTag.canonical("pt_br"), fallback: "Chocolate") == "Chocolate BR")
         #expect(localized(names, locale: "pt", fallback: "Chocolate") == "Chocolate BR")
         #expect(localized(names, locale: "de", fallback: "Chocolate") == "Chocolate")
         #expect(localized(names, locale: nil, fallback: "Chocolate") == "Chocolate")
+    }
+
+    @Test("The language fallback is the alphabetically first region, whatever the dictionary's order")
+    func deterministicFallback() {
+        // Many dictionaries with the same content have many iteration orders; the pick must not follow them.
+        for seed in 0..<50 {
+            var names: [String: String] = [:]
+            var generator = SplitMix(seed)
+            for tag in ["pt-PT", "pt-BR", "pt-AO", "pt-MZ"].shuffled(using: &generator) { names[tag] = tag }
+            #expect(localized(names, locale: "pt", fallback: "x") == "pt-AO")
+            #expect(localized(names, locale: "pt-CV", fallback: "x") == "pt-AO")
+            #expect(localized(names, locale: "pt-PT", fallback: "x") == "pt-PT")
+        }
+    }
+
+    @Test("Language tags are stored in canonical BCP 47 form")
+    func canonicalTags() {
+        let cases = ["fr": "fr", "FR": "fr", "pt_br": "pt-BR", "PT-br": "pt-BR", "zh_hant_tw": "zh-Hant-TW", "es-419": "es-419",
+                     "gsw": "gsw", "de-CH-1996": "de-CH-1996"]
+        for (tag, canonical) in cases { #expect(LocaleTag.canonical(tag) == canonical, "\(tag)") }
+        for bad in ["", "f", "fren", "fr-", "fr--CA", "fr-C", "zh-Hant-TW-x1", "f1", " fr", "fr\u{0}"] {
+            #expect(LocaleTag.canonical(bad) == nil, "\(bad)")
+        }
+        #expect(LocaleTag.lookupChain("zh-Hant-TW") == ["zh-Hant-TW", "zh-Hant", "zh"])
+    }
+
+    @Test("Requested tags that resolve to the same catalog locale read the same texts, for every field")
+    func resolution() {
+        let fields: [[String: String]] = [["fr": "a", "pt-BR": "b"], ["pt": "c", "pt-PT": "d"], ["zh-Hant": "e"], ["de-CH": "f"], [:]]
+        let catalog = Set(fields.flatMap(\.keys))
+        let requests = ["fr", "fr-CA", "fr-Latn-FR", "pt", "pt-BR", "pt-PT", "pt-AO", "zh", "zh-Hant", "zh-Hant-TW", "de", "de-AT",
+                        "de-CH", "en", "en-GB", "xx"]
+        for a in requests {
+            let resolved = resolvedLocale(a, catalogLocales: catalog)
+            // Resolving is idempotent, and the resolved tag reads what the request reads.
+            #expect(resolvedLocale(resolved, catalogLocales: catalog) == resolved, "\(a)")
+            for field in fields {
+                #expect(localized(field, locale: a, fallback: "-") == localized(field, locale: resolved, fallback: "-"), "\(a) vs \(resolved ?? "nil")")
+            }
+        }
+        #expect(resolvedLocale("en-GB", catalogLocales: catalog) == nil)
+        #expect(resolvedLocale("de-AT", catalogLocales: catalog) == "de")
+        #expect(resolvedLocale("pt-AO", catalogLocales: catalog) == "pt")
+        #expect(resolvedLocale("zh-Hant-TW", catalogLocales: catalog) == "zh-Hant")
+    }
+
+    @Test("Texts are 1 to N code points (as PostgreSQL counts) with no control characters")
+    func textRules() {
+        #expect(Validate.isText("Caramel", maxLength: 100))
+        #expect(!Validate.isText("", maxLength: 100))
+        #expect(!Validate.isText("   ", maxLength: 100))
+        #expect(!Validate.isText("a\u{0}b", maxLength: 100))
+        #expect(!Validate.isText("line\nbreak", maxLength: 100))
+        // A family emoji is one grapheme but five code points: PostgreSQL's char_length says 5.
+        let family = "👨‍👩‍👧"
+        #expect(family.count == 1 && family.unicodeScalars.count == 5)
+        #expect(Validate.isText(String(repeating: family, count: 30), maxLength: 150))
+        #expect(!Validate.isText(String(repeating: family, count: 31), maxLength: 150))
     }
 
     @Test("Slugs, flags, language tags and product ids follow their rules")
@@ -32,8 +90,6 @@ struct CatalogLogicTests {
         for bad in ["", "-a", "a-", "Caps", "a b", "é", String(repeating: "a", count: 65)] { #expect(!Validate.isSlug(bad), "\(bad)") }
         for ok in ["chocolate", "dark_70", "x-y", String(repeating: "f", count: 32)] { #expect(Validate.isFlag(ok), "\(ok)") }
         for bad in ["", "1abc", "_a", "Dark", "a,b", String(repeating: "f", count: 33)] { #expect(!Validate.isFlag(bad), "\(bad)") }
-        for ok in ["fr", "pt-BR", "pt_BR", "zh-Hant-TW", "gsw"] { #expect(Validate.isLocale(ok), "\(ok)") }
-        for bad in ["", "f", "fren", "fr-", "fr--CA", "fr-C", "zh-Hant-TW-x1", "f1", " fr"] { #expect(!Validate.isLocale(bad), "\(bad)") }
         for ok in ["com.example.premium", "pack_1-a"] { #expect(Validate.isProductId(ok), "\(ok)") }
         for bad in ["", "com example", "ü", String(repeating: "p", count: 101)] { #expect(!Validate.isProductId(bad), "\(bad)") }
     }
@@ -52,8 +108,9 @@ struct CatalogLogicTests {
             #expect(code == nil)
             #expect(query.flags == ["a", "b"])
         } catch {
-            #expect(error.code == code)
-            #expect(error.status == .badRequest)
+            let problem = Problem(catalog: error)
+            #expect(problem.code == code)
+            #expect(problem.status == .badRequest)
         }
     }
 
@@ -85,6 +142,19 @@ struct CatalogLogicTests {
         let filtered = try Manifest.build(from: snapshot, query: ManifestQuery(filter: "x-only"), linker: linker)
         #expect(filtered.groups.map(\.id) == ["free"])
         #expect(filtered.groups[0].stickers.map(\.asset.sha256) == ["a"])
-        #expect(throws: Problem.self) { try Manifest.build(from: snapshot, query: ManifestQuery(filter: "nope"), linker: linker) }
+        #expect(throws: CatalogError.unknownFilter("nope")) { try Manifest.build(from: snapshot, query: ManifestQuery(filter: "nope"), linker: linker) }
+    }
+}
+
+/// A seeded generator, so that shuffles are repeatable.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(_ seed: Int) { state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1 }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -60,7 +60,8 @@ struct ManifestAPITests {
     func visibility() async throws {
         try await withApp(demo: true) { client, _ in
             _ = try await client.execute(uri: "/v1/admin/groups/chewy", method: .patch, headers: admin, body: Body.json(["published": false]))
-            _ = try await client.execute(uri: "/v1/admin/groups/crunchy", method: .patch, headers: admin, body: Body.json(["position": -1]))
+            let moved = try await client.execute(uri: "/v1/admin/groups/crunchy", method: .patch, headers: admin, body: Body.json(["position": 0]))
+            #expect(moved.json["position"] as? Int == 0)
             _ = try await client.execute(uri: "/v1/admin/groups/chocolate", method: .patch, headers: admin, body: Body.json(["productId": "com.example.choc"]))
             let manifest = try await client.execute(uri: "/v1/manifest?locale=fr-CA", method: .get)
             #expect(groupIds(manifest) == ["crunchy", "chocolate"])

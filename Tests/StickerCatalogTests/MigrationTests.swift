@@ -5,10 +5,10 @@ import Testing
 @Suite("Migrations")
 struct MigrationTests {
     /// Runs `body` on a fresh, empty database.
-    func withEmptyDatabase(_ body: @Sendable (PostgresClient) async throws -> Void) async throws {
-        let (configuration, drop) = try await TestDatabase.shared.clone(demo: false, migrated: false)
+    func withEmptyDatabase(_ body: @Sendable (DatabasePool) async throws -> Void) async throws {
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: false, migrated: false)
         do {
-            try await TestDatabase.withClient(configuration, body)
+            try await TestDatabase.withPool(endpoint, body)
         } catch {
             await drop()
             throw error
@@ -55,7 +55,7 @@ struct MigrationTests {
     func newerDatabase() async throws {
         try await withEmptyDatabase { client in
             try await Migrator().migrate(client, logger: TestDatabase.logger)
-            try await client.query("INSERT INTO schema_migrations (version, name, checksum) VALUES (9999, 'future', 'x')")
+            try await client.execute("INSERT INTO schema_migrations (version, name, checksum) VALUES (9999, 'future', 'x')")
             await #expect(throws: MigrationError.unknownVersion(9999)) { try await Migrator().migrate(client, logger: TestDatabase.logger) }
         }
     }

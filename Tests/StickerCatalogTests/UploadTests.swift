@@ -106,11 +106,11 @@ struct UploadTests {
     @Test("A failure inside the upload transaction leaves neither the image nor the sticker behind")
     func transaction() async throws {
         try await withApp(demo: true) { _, db in
-            let catalog = PostgresCatalog(client: db, revision: CatalogRevision(), logger: TestDatabase.logger)
+            let catalog = PostgresCatalog(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger)
             // Bypasses the API's validation so that the database's own check fails after the asset row went in.
             let draft = StickerDraft(name: "X", description: String(repeating: "d", count: 151))
             let info = try StickerValidator().validate(Samples.opaqueSticker)
-            await #expect(throws: Problem.self) { _ = try await catalog.addSticker(to: "chewy", draft, image: Samples.opaqueSticker, info: info) }
+            await #expect(throws: CatalogError.self) { _ = try await catalog.addSticker(to: "chewy", draft, image: Samples.opaqueSticker, info: info) }
             #expect(try await db.count("SELECT count(*) FROM assets") == 9)
             #expect(try await db.count("SELECT count(*) FROM stickers") == 9)
         }

@@ -29,22 +29,28 @@ enum DemoCatalog {
         ]),
     ]
 
-    /// Loads the demo when no group exists yet; the art is drawn by `DemoArt` and validated like any upload.
-    static func loadIfEmpty(into catalog: PostgresCatalog, validator: StickerValidator, logger: Logger) async throws {
-        guard try await catalog.groups(limit: 1, offset: 0).isEmpty else {
-            logger.info("Catalog is not empty; demo catalog not loaded")
-            return
-        }
-        for group in groups {
-            _ = try await catalog.createGroup(GroupDraft(id: group.id, name: group.name, localizedNames: group.localized, flags: group.flags))
-            for item in group.items {
-                let info = try await NIOThreadPool.singleton.runIfActive { try validator.validate(DemoArt.png(item.name)!) }
-                var draft = StickerDraft(name: item.name, description: item.description)
-                (draft.keywords, draft.emoji) = (item.keywords, item.emoji)
-                _ = try await catalog.addSticker(to: group.id, draft, image: info.storedBytes, info: info)
+    /// The demo as a seed: the art is drawn by `DemoArt` and validated like any upload, off the event loop.
+    static func seed(validator: StickerValidator) async throws -> CatalogSeed {
+        try await NIOThreadPool.singleton.runIfActive {
+            let seeded = try Self.groups.map { group in
+                CatalogSeed.Group(
+                    draft: GroupDraft(id: group.id, name: group.name, localizedNames: group.localized, flags: group.flags),
+                    items: try group.items.map { item in
+                        var draft = StickerDraft(name: item.name, description: item.description)
+                        (draft.keywords, draft.emoji) = (item.keywords, item.emoji)
+                        return CatalogSeed.Item(draft: draft, info: try validator.validate(DemoArt.png(item.name) ?? []))
+                    })
             }
+            return CatalogSeed(groups: seeded, filters: [StickerFilter(name: "chocoholic", title: "Chocoholic mode", flags: ["chocolate"])])
         }
-        _ = try await catalog.putFilter(StickerFilter(name: "chocoholic", title: "Chocoholic mode", flags: ["chocolate"]))
-        logger.info("Loaded the demo catalog: Chewy, Chocolate and Crunchy, with the chocoholic filter")
+    }
+
+    /// Loads the demo when no group exists yet, all of it or nothing.
+    static func loadIfEmpty(into catalog: PostgresCatalog, validator: StickerValidator, logger: Logger) async throws {
+        if try await catalog.loadIfEmpty(try await seed(validator: validator)) {
+            logger.info("Loaded the demo catalog: Chewy, Chocolate and Crunchy, with the chocoholic filter")
+        } else {
+            logger.info("Catalog is not empty; demo catalog not loaded")
+        }
     }
 }

@@ -9,6 +9,7 @@ public struct GroupDraft: Decodable, Sendable {
     public var sizeClass: SizeClass?
     public var flags: [String]?
     public var productId: String?
+    /// Where the group goes (0 is first); the others move down. Nil places it by name.
     public var position: Int?
     public var published: Bool?
 
@@ -18,28 +19,30 @@ public struct GroupDraft: Decodable, Sendable {
         (self.flags, self.productId, self.position, self.published) = (flags, productId, position, published)
     }
 
-    /// Throws `validation_failed` naming each bad field.
-    public func validate() throws(Problem) {
+    /// Throws `invalid` naming each bad field.
+    public func validate() throws(CatalogError) {
         var errors = FieldErrors()
         errors.check(Validate.isSlug(id), "id", "must be a URL-safe slug: lowercase letters, digits and dashes, at most 64")
         errors.name(name)
-        errors.localizations(localizedNames ?? [:], field: "localizedNames", maxLength: 100)
+        errors.localizations(localizedNames ?? [:], field: "localizedNames", maxLength: Validate.maxName)
         errors.flags(flags ?? [])
         errors.productId(productId)
+        errors.position(position)
         try errors.throwIfAny()
     }
 }
 
-/// Changes to a group, as `PATCH /v1/admin/groups/{id}` receives them; absent fields stay as they are.
+/// Changes to a group, as `PATCH /v1/admin/groups/{id}` receives them: absent fields stay as they are, `null` clears
+/// `productId` and `coverStickerId` and is refused elsewhere, and every value meets the rules of a new group.
 public struct GroupPatch: Decodable, Sendable {
-    public var name: String?
-    public var localizedNames: [String: String]?
-    public var sizeClass: SizeClass?
-    public var flags: [String]?
-    public var productId: FieldUpdate<String> = .unchanged
-    public var position: Int?
-    public var published: Bool?
-    public var coverStickerId: FieldUpdate<UUID> = .unchanged
+    public var name: PatchField<String> = .absent
+    public var localizedNames: PatchField<[String: String]> = .absent
+    public var sizeClass: PatchField<SizeClass> = .absent
+    public var flags: PatchField<[String]> = .absent
+    public var productId: PatchField<String> = .absent
+    public var position: PatchField<Int> = .absent
+    public var published: PatchField<Bool> = .absent
+    public var coverStickerId: PatchField<UUID> = .absent
 
     enum CodingKeys: String, CodingKey {
         case name, localizedNames, sizeClass, flags, productId, position, published, coverStickerId
@@ -49,31 +52,29 @@ public struct GroupPatch: Decodable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        name = try c.decodeIfPresent(String.self, forKey: .name)
-        localizedNames = try c.decodeIfPresent([String: String].self, forKey: .localizedNames)
-        sizeClass = try c.decodeIfPresent(SizeClass.self, forKey: .sizeClass)
-        flags = try c.decodeIfPresent([String].self, forKey: .flags)
-        position = try c.decodeIfPresent(Int.self, forKey: .position)
-        published = try c.decodeIfPresent(Bool.self, forKey: .published)
-        if c.contains(.productId) { productId = .set(try c.decodeIfPresent(String.self, forKey: .productId)) }
-        if c.contains(.coverStickerId) { coverStickerId = .set(try c.decodeIfPresent(UUID.self, forKey: .coverStickerId)) }
+        name = try c.decodePatch(String.self, forKey: .name)
+        localizedNames = try c.decodePatch([String: String].self, forKey: .localizedNames)
+        sizeClass = try c.decodePatch(SizeClass.self, forKey: .sizeClass)
+        flags = try c.decodePatch([String].self, forKey: .flags)
+        productId = try c.decodePatch(String.self, forKey: .productId)
+        position = try c.decodePatch(Int.self, forKey: .position)
+        published = try c.decodePatch(Bool.self, forKey: .published)
+        coverStickerId = try c.decodePatch(UUID.self, forKey: .coverStickerId)
     }
 
-    public func validate() throws(Problem) {
+    public func validate() throws(CatalogError) {
         var errors = FieldErrors()
-        if let name { errors.name(name) }
-        errors.localizations(localizedNames ?? [:], field: "localizedNames", maxLength: 100)
-        errors.flags(flags ?? [])
-        if case .set(let product) = productId { errors.productId(product) }
+        errors.notNull(name, "name")
+        errors.notNull(localizedNames, "localizedNames")
+        errors.notNull(sizeClass, "sizeClass")
+        errors.notNull(flags, "flags")
+        errors.notNull(position, "position")
+        errors.notNull(published, "published")
+        if let name = name.value { errors.name(name) }
+        errors.localizations(localizedNames.value ?? [:], field: "localizedNames", maxLength: Validate.maxName)
+        errors.flags(flags.value ?? [])
+        errors.productId(productId.value)
+        errors.position(position.value)
         try errors.throwIfAny()
-    }
-}
-
-extension FieldErrors {
-    /// An App Store product id: reverse-DNS-like, 1 to 100 characters.
-    mutating func productId(_ value: String?) {
-        guard let value else { return }
-        check(Validate.isProductId(value), "productId",
-              "must be 1 to 100 letters, digits, dots, dashes or underscores")
     }
 }

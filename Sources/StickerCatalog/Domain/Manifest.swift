@@ -7,8 +7,21 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var flags: [String]
     public var size: SizeClass?
     public var scale: Int?
+    /// The catalog locale the request resolved to; null means the default texts.
     public var locale: String?
     public var groups: [ManifestGroup]
+
+    /// Every key present, nulls included, so clients see one shape.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(revision, forKey: .revision)
+        try c.encode(filter, forKey: .filter)
+        try c.encode(flags, forKey: .flags)
+        try c.encode(size, forKey: .size)
+        try c.encode(scale, forKey: .scale)
+        try c.encode(locale, forKey: .locale)
+        try c.encode(groups, forKey: .groups)
+    }
 }
 
 /// A group as clients see it; a locked group lists its cover but no stickers.

@@ -1,27 +1,28 @@
 extension Manifest {
     /// Builds the manifest for `query` from `snapshot`: a plain function of its inputs.
-    /// Throws `unknown_filter` for a filter the catalog does not define.
-    public static func build(from snapshot: CatalogSnapshot, query: ManifestQuery, linker: AssetLinker) throws(Problem) -> Manifest {
+    /// Throws `unknownFilter` for a filter the catalog does not define.
+    public static func build(from snapshot: CatalogSnapshot, query: ManifestQuery, linker: AssetLinker) throws(CatalogError) -> Manifest {
         var required = Set(query.flags)
         if let name = query.filter {
             guard let filter = snapshot.filters[name] else { throw .unknownFilter(name) }
             required.formUnion(filter.flags)
         }
         let groups = snapshot.groups.compactMap { group in
-            manifestGroup(group, stickers: snapshot.stickers[group.id] ?? [], required: required, query: query, linker: linker)
+            ManifestGroup(group, stickers: snapshot.stickers[group.id] ?? [], required: required, query: query, linker: linker)
         }
         return Manifest(revision: snapshot.revision, filter: query.filter, flags: query.flags, size: query.size,
                         scale: query.scale, locale: query.locale, groups: groups)
     }
+}
 
+extension ManifestGroup {
     /// One group as the client sees it, or nil when none of its stickers is selected.
-    static func manifestGroup(_ group: StickerGroup, stickers: [Sticker], required: Set<String>, query: ManifestQuery,
-                              linker: AssetLinker) -> ManifestGroup? {
+    public init?(_ group: StickerGroup, stickers: [Sticker], required: Set<String> = [], query: ManifestQuery, linker: AssetLinker) {
         let selected = stickers.filter { isSelected(requiredFlags: required, groupFlags: group.flags, stickerFlags: $0.flags) }
         guard !selected.isEmpty else { return nil }
         let cover = stickers.first { $0.id == group.coverStickerId } ?? stickers.first
         let locked = group.productId != nil
-        return ManifestGroup(
+        self.init(
             id: group.id,
             name: localized(group.localizedNames, locale: query.locale, fallback: group.name),
             sizeClass: group.sizeClass,
@@ -30,19 +31,23 @@ extension Manifest {
             locked: locked,
             productId: group.productId,
             cover: cover.map { linker.link($0.asset) },
-            stickers: locked ? [] : selected.map { sticker in
-                ManifestSticker(
-                    id: sticker.id.apiString,
-                    name: sticker.name,
-                    description: localized(sticker.localizedDescriptions, locale: query.locale, fallback: sticker.description),
-                    flags: sticker.flags,
-                    keywords: sticker.keywords,
-                    emoji: sticker.emoji,
-                    animated: sticker.asset.animated,
-                    frames: sticker.asset.frames,
-                    durationMs: sticker.asset.durationMs,
-                    loops: sticker.asset.loops,
-                    asset: linker.link(sticker.asset))
-            })
+            stickers: locked ? [] : selected.map { ManifestSticker($0, query: query, linker: linker) })
+    }
+}
+
+extension ManifestSticker {
+    init(_ sticker: Sticker, query: ManifestQuery, linker: AssetLinker) {
+        self.init(
+            id: sticker.id.apiString,
+            name: sticker.name,
+            description: localized(sticker.localizedDescriptions, locale: query.locale, fallback: sticker.description),
+            flags: sticker.flags,
+            keywords: sticker.keywords,
+            emoji: sticker.emoji,
+            animated: sticker.asset.animated,
+            frames: sticker.asset.frames,
+            durationMs: sticker.asset.durationMs,
+            loops: sticker.asset.loops,
+            asset: linker.link(sticker.asset))
     }
 }

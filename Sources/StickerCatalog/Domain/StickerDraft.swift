@@ -8,7 +8,7 @@ public struct StickerDraft: Sendable {
     public var flags: [String] = []
     public var keywords: [String] = []
     public var emoji: [String] = []
-    /// Nil puts the sticker last in its group.
+    /// Where the sticker goes in its group (0 is first); the others move down. Nil puts it last.
     public var position: Int?
 
     public init(name: String, description: String) {
@@ -17,7 +17,7 @@ public struct StickerDraft: Sendable {
     }
 
     /// Reads form fields: lists are comma-separated, `localizedDescriptions` is a JSON object.
-    public init(fields: [String: String]) throws(Problem) {
+    public init(fields: [String: String]) throws(CatalogError) {
         var errors = FieldErrors()
         let list = { (key: String) in (fields[key] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
         self.init(name: fields["name"] ?? "", description: fields["description"] ?? "")
@@ -26,7 +26,7 @@ public struct StickerDraft: Sendable {
         emoji = list("emoji")
         if let text = fields["position"] {
             position = Int(text)
-            errors.check(position != nil, "position", "must be an integer")
+            errors.check(position != nil, "position", "must be an integer from 0 to \(Validate.maxPosition)")
         }
         if let text = fields["localizedDescriptions"], !text.isEmpty {
             let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String]
@@ -36,40 +36,68 @@ public struct StickerDraft: Sendable {
         try errors.throwIfAny()
     }
 
-    public func validate() throws(Problem) {
+    public func validate() throws(CatalogError) {
         var errors = FieldErrors()
         errors.name(name)
         errors.check(!description.isEmpty, "description", "is required: it is the sticker's accessibility label")
-        errors.stickerText(description: description, localized: localizedDescriptions, keywords: keywords, emoji: emoji)
+        if !description.isEmpty { errors.text(description, "description", maxLength: Validate.maxDescription) }
+        errors.stickerTerms(localized: localizedDescriptions, keywords: keywords, emoji: emoji)
         errors.flags(flags)
+        errors.position(position)
         try errors.throwIfAny()
     }
 }
 
-/// Changes to a sticker, as `PATCH /v1/admin/stickers/{id}` receives them.
+/// Changes to a sticker, as `PATCH /v1/admin/stickers/{id}` receives them: absent fields stay as they are; no field
+/// may be null, and every value meets the rules of an upload.
 public struct StickerPatch: Decodable, Sendable {
-    public var name: String?
-    public var description: String?
-    public var localizedDescriptions: [String: String]?
-    public var flags: [String]?
-    public var keywords: [String]?
-    public var emoji: [String]?
-    public var position: Int?
+    public var name: PatchField<String> = .absent
+    public var description: PatchField<String> = .absent
+    public var localizedDescriptions: PatchField<[String: String]> = .absent
+    public var flags: PatchField<[String]> = .absent
+    public var keywords: PatchField<[String]> = .absent
+    public var emoji: PatchField<[String]> = .absent
+    public var position: PatchField<Int> = .absent
 
-    public func validate() throws(Problem) {
+    enum CodingKeys: String, CodingKey {
+        case name, description, localizedDescriptions, flags, keywords, emoji, position
+    }
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decodePatch(String.self, forKey: .name)
+        description = try c.decodePatch(String.self, forKey: .description)
+        localizedDescriptions = try c.decodePatch([String: String].self, forKey: .localizedDescriptions)
+        flags = try c.decodePatch([String].self, forKey: .flags)
+        keywords = try c.decodePatch([String].self, forKey: .keywords)
+        emoji = try c.decodePatch([String].self, forKey: .emoji)
+        position = try c.decodePatch(Int.self, forKey: .position)
+    }
+
+    public func validate() throws(CatalogError) {
         var errors = FieldErrors()
-        if let name { errors.name(name) }
-        errors.stickerText(description: description ?? "", localized: localizedDescriptions ?? [:], keywords: keywords ?? [], emoji: emoji ?? [])
-        errors.flags(flags ?? [])
+        errors.notNull(name, "name")
+        errors.notNull(description, "description")
+        errors.notNull(localizedDescriptions, "localizedDescriptions")
+        errors.notNull(flags, "flags")
+        errors.notNull(keywords, "keywords")
+        errors.notNull(emoji, "emoji")
+        errors.notNull(position, "position")
+        if let name = name.value { errors.name(name) }
+        if let description = description.value { errors.text(description, "description", maxLength: Validate.maxDescription) }
+        errors.stickerTerms(localized: localizedDescriptions.value ?? [:], keywords: keywords.value ?? [], emoji: emoji.value ?? [])
+        errors.flags(flags.value ?? [])
+        errors.position(position.value)
         try errors.throwIfAny()
     }
 }
 
 extension FieldErrors {
-    mutating func stickerText(description: String, localized: [String: String], keywords: [String], emoji: [String]) {
-        check(description.count <= Validate.maxDescription, "description", "must be at most \(Validate.maxDescription) characters")
+    mutating func stickerTerms(localized: [String: String], keywords: [String], emoji: [String]) {
         localizations(localized, field: "localizedDescriptions", maxLength: Validate.maxDescription)
-        check(keywords.count <= Validate.maxListItems && keywords.allSatisfy { (1...40).contains($0.count) }, "keywords",
+        check(keywords.count <= Validate.maxListItems && keywords.allSatisfy { Validate.isText($0, maxLength: 40) }, "keywords",
               "must be at most \(Validate.maxListItems) keywords of 1 to 40 characters")
         check(emoji.count <= Validate.maxListItems && emoji.allSatisfy(Validate.isEmoji), "emoji",
               "must be at most \(Validate.maxListItems) single emoji")

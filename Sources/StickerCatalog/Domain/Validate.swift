@@ -1,10 +1,13 @@
-import Foundation
-
 /// Field rules shared by the admin API and the manifest query.
 /// Plain byte checks, not regular expressions: the manifest query runs them on every request.
+/// Lengths count Unicode code points, as PostgreSQL's `char_length` does, so a value Swift accepts is one the
+/// database's CHECK constraints accept too.
 public enum Validate {
     public static let maxListItems = 20
     public static let maxDescription = 150
+    public static let maxName = 100
+    /// Positions are PostgreSQL `integer`s; larger values are refused before any SQL.
+    public static let maxPosition = Int(Int32.max)
 
     /// A URL-safe slug: lowercase letters, digits and inner dashes, 1 to 64 characters.
     public static func isSlug(_ s: String) -> Bool {
@@ -13,20 +16,11 @@ public enum Validate {
             && bytes.allSatisfy { isLower($0) || isDigit($0) || $0 == dash }
     }
 
-    /// A flag: one lowercase word (letters, digits, `-`, `_`), at most 32 characters.
+    /// A flag: one lowercase word (letters, digits, `-`, `_`) starting with a letter, at most 32 characters.
     public static func isFlag(_ s: String) -> Bool {
         let bytes = s.utf8
-        return (1...32).contains(bytes.count) && isLower(bytes.first!)
-            && bytes.allSatisfy { isLower($0) || isDigit($0) || $0 == dash || $0 == underscore }
-    }
-
-    /// A BCP 47-style language tag such as `fr`, `pt-BR` or `zh-Hant-TW`.
-    public static func isLocale(_ s: String) -> Bool {
-        let parts = s.utf8.split(separator: dash, omittingEmptySubsequences: false)
-            .flatMap { $0.split(separator: underscore, omittingEmptySubsequences: false) }
-        guard let language = parts.first, (1...3).contains(parts.count), (2...3).contains(language.count),
-              language.allSatisfy(isLetter) else { return false }
-        return parts.dropFirst().allSatisfy { (2...8).contains($0.count) && $0.allSatisfy { isLetter($0) || isDigit($0) } }
+        guard let first = bytes.first, bytes.count <= 32 else { return false }
+        return isLower(first) && bytes.allSatisfy { isLower($0) || isDigit($0) || $0 == dash || $0 == underscore }
     }
 
     /// An App Store product id: 1 to 100 letters, digits, dots, dashes or underscores.
@@ -35,44 +29,28 @@ public enum Validate {
             && s.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == dash || $0 == underscore || $0 == UInt8(ascii: ".") }
     }
 
-    private static let dash = UInt8(ascii: "-")
-    private static let underscore = UInt8(ascii: "_")
-    private static func isLower(_ b: UInt8) -> Bool { (97...122).contains(b) }
-    private static func isLetter(_ b: UInt8) -> Bool { isLower(b) || (65...90).contains(b) }
-    private static func isDigit(_ b: UInt8) -> Bool { (48...57).contains(b) }
+    /// Text of 1 to `maxLength` code points, with at least one visible character and no control characters
+    /// (PostgreSQL cannot store U+0000 in text, and a label has no use for the others).
+    public static func isText(_ s: String, maxLength: Int) -> Bool {
+        var count = 0
+        var visible = false
+        for scalar in s.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return false }
+            if !scalar.properties.isWhitespace { visible = true }
+            count += 1
+            if count > maxLength { return false }
+        }
+        return visible
+    }
 
     /// A single emoji character.
     public static func isEmoji(_ s: String) -> Bool {
         s.count == 1 && s.unicodeScalars.contains { $0.properties.isEmojiPresentation || ($0.properties.isEmoji && $0.value > 0xFF) }
     }
-}
 
-/// Collects field errors so one answer can name every bad field.
-public struct FieldErrors: Sendable {
-    public private(set) var errors: [Problem.FieldError] = []
-
-    public init() {}
-
-    public mutating func check(_ ok: Bool, _ field: String, _ message: String) {
-        if !ok { errors.append(.init(field: field, message: message)) }
-    }
-
-    public mutating func name(_ value: String, field: String = "name") {
-        check(!value.trimmingCharacters(in: .whitespaces).isEmpty && value.count <= 100, field, "must be 1 to 100 characters")
-    }
-
-    public mutating func flags(_ values: [String], field: String = "flags") {
-        check(values.count <= Validate.maxListItems && values.allSatisfy(Validate.isFlag), field,
-              "must be at most \(Validate.maxListItems) lowercase words")
-    }
-
-    public mutating func localizations(_ values: [String: String], field: String, maxLength: Int) {
-        check(values.keys.allSatisfy(Validate.isLocale), field, "keys must be language tags such as fr or pt-BR")
-        check(values.values.allSatisfy { !$0.isEmpty && $0.count <= maxLength }, field, "values must be 1 to \(maxLength) characters")
-    }
-
-    /// Throws `validation_failed` naming every recorded field.
-    public func throwIfAny() throws(Problem) {
-        if !errors.isEmpty { throw Problem.validationFailed(errors) }
-    }
+    private static let dash = UInt8(ascii: "-")
+    private static let underscore = UInt8(ascii: "_")
+    private static func isLower(_ b: UInt8) -> Bool { (97...122).contains(b) }
+    private static func isLetter(_ b: UInt8) -> Bool { isLower(b) || (65...90).contains(b) }
+    private static func isDigit(_ b: UInt8) -> Bool { (48...57).contains(b) }
 }

@@ -3,10 +3,18 @@ import Foundation
 import Hummingbird
 
 /// Recognises `Authorization: Bearer TOKEN`: the bootstrap token from the environment, or a stored token's digest.
+/// Tokens are compared as SHA-256 digests, in constant time for the bootstrap token and by index lookup of the digest
+/// for stored ones, so timing reveals nothing of a token. A database failure while looking a token up is a 503.
 struct AdminAuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let tokens: any AdminTokenRepository
-    let bootstrapToken: String?
+    /// The bootstrap token's digest, hashed once at start-up.
+    let bootstrapDigest: SHA256Digest?
+
+    init(tokens: any AdminTokenRepository, bootstrapToken: String?) {
+        self.tokens = tokens
+        self.bootstrapDigest = bootstrapToken.map { SHA256.hash(data: Array($0.utf8)) }
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -18,15 +26,17 @@ struct AdminAuthMiddleware: RouterMiddleware {
     }
 
     private func admin(for request: Request) async throws -> String? {
-        guard let header = request.headers[.authorization], header.count > 7, header.prefix(7).lowercased() == "bearer " else {
+        guard let header = request.headers[.authorization], header.utf8.count > 7, header.prefix(7).lowercased() == "bearer " else {
             return nil
         }
-        let token = Array(header.dropFirst(7).utf8)
-        let digest = Array(SHA256.hash(data: token))
-        if let bootstrapToken, digest == Array(SHA256.hash(data: Array(bootstrapToken.utf8))) {
-            return "bootstrap"
+        let digest = SHA256.hash(data: Array(header.utf8.dropFirst(7)))
+        // SHA256Digest's == compares every byte whatever the first difference (swift-crypto's safeCompare).
+        if let bootstrapDigest, digest == bootstrapDigest { return "bootstrap" }
+        do {
+            return try await tokens.adminTokenName(digest: Array(digest))
+        } catch {
+            throw error as? DatabaseUnavailable ?? DatabaseUnavailable(reason: "admin token lookup failed: \(error)")
         }
-        return try await tokens.adminTokenName(digest: digest)
     }
 }
 

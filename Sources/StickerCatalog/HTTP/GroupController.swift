@@ -15,6 +15,13 @@ struct GroupController {
         group.put("{id}/order", use: order)
     }
 
+    /// Group ids are slugs; anything else names no group (and never reaches SQL).
+    static func groupId(_ context: AdminRequestContext) throws -> String {
+        let id = try context.parameters.require("id")
+        guard Validate.isSlug(id) else { throw CatalogError.notFound("Group '\(id.prefix(64))'") }
+        return id
+    }
+
     @Sendable func create(_ request: Request, context: AdminRequestContext) async throws -> EditedResponse<AdminGroup> {
         let draft = try await request.decode(as: GroupDraft.self, context: context)
         try draft.validate()
@@ -34,33 +41,33 @@ struct GroupController {
     }
 
     @Sendable func show(_ request: Request, context: AdminRequestContext) async throws -> AdminGroup {
-        let id = try context.parameters.require("id")
-        guard let group = try await repository.group(id: id) else { throw Problem.notFound("Group '\(id)'") }
+        let id = try Self.groupId(context)
+        guard let group = try await repository.group(id: id) else { throw CatalogError.notFound("Group '\(id)'") }
         let stickers = try await repository.stickers(inGroup: id)
         return AdminGroup(group: group, stickerCount: stickers.count, stickers: stickers.map { AdminSticker($0, linker: linker) })
     }
 
     @Sendable func update(_ request: Request, context: AdminRequestContext) async throws -> AdminGroup {
-        let id = try context.parameters.require("id")
+        let id = try Self.groupId(context)
         let patch = try await request.decode(as: GroupPatch.self, context: context)
         try patch.validate()
-        guard let group = try await repository.updateGroup(id: id, patch) else { throw Problem.notFound("Group '\(id)'") }
+        guard let group = try await repository.updateGroup(id: id, patch) else { throw CatalogError.notFound("Group '\(id)'") }
         context.logger.info("Group updated", metadata: ["group": "\(id)"])
         let stickers = try await repository.stickers(inGroup: id)
         return AdminGroup(group: group, stickerCount: stickers.count, stickers: stickers.map { AdminSticker($0, linker: linker) })
     }
 
     @Sendable func delete(_ request: Request, context: AdminRequestContext) async throws -> HTTPResponse.Status {
-        let id = try context.parameters.require("id")
-        guard try await repository.deleteGroup(id: id) else { throw Problem.notFound("Group '\(id)'") }
+        let id = try Self.groupId(context)
+        guard try await repository.deleteGroup(id: id) else { throw CatalogError.notFound("Group '\(id)'") }
         context.logger.info("Group deleted with its stickers", metadata: ["group": "\(id)"])
         return .noContent
     }
 
     @Sendable func order(_ request: Request, context: AdminRequestContext) async throws -> [AdminSticker] {
-        let id = try context.parameters.require("id")
+        let id = try Self.groupId(context)
         let order = try await request.decode(as: StickerOrder.self, context: context)
-        guard try await repository.group(id: id) != nil else { throw Problem.notFound("Group '\(id)'") }
+        guard try await repository.group(id: id) != nil else { throw CatalogError.notFound("Group '\(id)'") }
         let stickers = try await repository.orderStickers(inGroup: id, order.stickerIds)
         context.logger.info("Stickers reordered", metadata: ["group": "\(id)", "count": "\(stickers.count)"])
         return stickers.map { AdminSticker($0, linker: linker) }
@@ -70,7 +77,7 @@ struct GroupController {
     static func integer(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
         guard let text = request.uri.queryParameters[Substring(name)] else { return value }
         guard let number = Int(text), range.contains(number) else {
-            throw Problem.invalidParameter(name, "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+            throw CatalogError.invalidParameter(name: name, rule: "must be an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }

@@ -1,12 +1,12 @@
 import Hummingbird
 import Logging
 import NIOCore
-import PostgresNIO
 import Prometheus
 
 /// Liveness, readiness and Prometheus metrics for operators.
 struct HealthController {
-    let client: PostgresClient
+    let pool: DatabasePool
+    let listener: RevisionListener
     let migrator: Migrator
     let registry: PrometheusCollectorRegistry
 
@@ -21,16 +21,15 @@ struct HealthController {
         Self.json(#"{"status":"ok"}"#)
     }
 
-    /// The database answers and every migration this binary carries is applied.
+    /// The database answers (503 `database_unavailable` within 2 s when it does not), every migration this binary
+    /// carries is applied, and this replica keeps up with catalog changes.
     @Sendable func ready(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let current: Bool
-        do {
-            current = try await migrator.isCurrent(client, logger: context.logger)
-        } catch {
-            context.logger.warning("Readiness check failed", metadata: ["error": "\(String(reflecting: error))"])
-            throw Problem(.serviceUnavailable, "not_ready", "The database cannot be reached.")
+        guard try await migrator.isCurrent(pool, logger: context.logger) else {
+            throw Problem(.serviceUnavailable, "not_ready", "Database migrations are not all applied.")
         }
-        guard current else { throw Problem(.serviceUnavailable, "not_ready", "Database migrations are not all applied.") }
+        guard listener.isCurrent else {
+            throw Problem(.serviceUnavailable, "not_ready", "This replica has not read the catalog revision lately.")
+        }
         return Self.json(#"{"status":"ready"}"#)
     }
 

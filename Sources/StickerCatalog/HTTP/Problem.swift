@@ -1,19 +1,12 @@
 import Foundation
 import Hummingbird
-import StickerImage
 
 /// An RFC 9457 problem: every error the API answers, as `application/problem+json` with a stable `code`.
 public struct Problem: HTTPResponseError, Sendable {
-    /// One bad field of a request.
-    public struct FieldError: Codable, Sendable, Equatable {
-        public var field: String
-        public var message: String
-    }
-
     public var status: HTTPResponse.Status
     public var code: String
     public var detail: String
-    public var errors: [FieldError] = []
+    public var errors: [FieldIssue] = []
     public var headers: HTTPFields = [:]
 
     public init(_ status: HTTPResponse.Status, _ code: String, _ detail: String) {
@@ -30,7 +23,7 @@ public struct Problem: HTTPResponseError, Sendable {
         var code: String
         var detail: String
         var instance: String
-        var errors: [FieldError]?
+        var errors: [FieldIssue]?
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -54,27 +47,14 @@ extension Problem {
         Problem(.badRequest, "invalid_parameter", "Query parameter '\(name)' \(rule).")
     }
 
-    public static func unknownFilter(_ name: String) -> Problem {
-        Problem(.badRequest, "unknown_filter", "There is no filter named '\(name)'; GET /v1/filters lists them.")
-    }
-
-    public static func validationFailed(_ errors: [FieldError]) -> Problem {
-        var problem = Problem(.unprocessableContent, "validation_failed",
-                              errors.map { "\($0.field) \($0.message)" }.joined(separator: "; ") + ".")
-        problem.errors = errors
+    public static func validationFailed(_ issues: [FieldIssue], status: HTTPResponse.Status = .unprocessableContent) -> Problem {
+        var problem = Problem(status, "validation_failed", issues.map { "\($0.field) \($0.message)" }.joined(separator: "; ") + ".")
+        problem.errors = issues
         return problem
-    }
-
-    public static func validationFailed(_ field: String, _ message: String) -> Problem {
-        validationFailed([FieldError(field: field, message: message)])
     }
 
     public static func notFound(_ what: String) -> Problem {
         Problem(.notFound, "not_found", "\(what) does not exist.")
-    }
-
-    public static func conflict(_ detail: String) -> Problem {
-        Problem(.conflict, "conflict", detail)
     }
 
     public static var unauthorized: Problem {
@@ -87,19 +67,21 @@ extension Problem {
         Problem(.badRequest, "invalid_body", detail)
     }
 
-    public static func tooLarge(limit: Int) -> Problem {
-        Problem(.contentTooLarge, "too_large", "The upload is larger than \(limit) bytes; a sticker must be at most \(limit) bytes.")
+    public static func tooLarge(limit: Int, what: String = "The request body") -> Problem {
+        Problem(.contentTooLarge, "too_large", "\(what) is larger than \(limit) bytes.")
     }
 
-    /// The problem for an image the sticker rules refuse.
-    public static func image(_ rejection: StickerRejection) -> Problem {
-        let status: HTTPResponse.Status = switch rejection {
-        case .tooLarge: .contentTooLarge
-        case .unsupportedFormat: .unsupportedMediaType
-        case .empty, .dimensionsOutOfRange, .corrupt, .invalidAnimation, .tooManyFrames, .animationTooLong: .unprocessableContent
-        }
-        var problem = Problem(status, rejection.code, rejection.detail)
-        if case .empty = rejection { problem.errors = [FieldError(field: "file", message: "is empty")] }
+    /// PostgreSQL cannot be reached: try again shortly.
+    public static var databaseUnavailable: Problem {
+        var problem = Problem(.serviceUnavailable, "database_unavailable", "The catalog database is unavailable; try again shortly.")
+        problem.headers[.retryAfter] = "2"
+        return problem
+    }
+
+    public static func methodNotAllowed(allow: [HTTPRequest.Method]) -> Problem {
+        var problem = Problem(.methodNotAllowed, "method_not_allowed",
+                              "This resource supports \(allow.map(\.rawValue).joined(separator: ", ")) only.")
+        problem.headers[.allow] = allow.map(\.rawValue).joined(separator: ", ")
         return problem
     }
 }

@@ -8,6 +8,7 @@ struct StickerController {
     let repository: any StickerRepository
     let validator: StickerValidator
     let linker: AssetLinker
+    let uploads: UploadGate
 
     func addRoutes(groups: RouterGroup<AdminRequestContext>, stickers: RouterGroup<AdminRequestContext>) {
         groups.post("{id}/stickers", use: upload)
@@ -18,29 +19,31 @@ struct StickerController {
 
     /// Validates the image through libpng off the event loop, then stores image and sticker in one transaction.
     @Sendable func upload(_ request: Request, context: AdminRequestContext) async throws -> EditedResponse<AdminSticker> {
-        let groupId = try context.parameters.require("id")
-        guard let group = try await repository.group(id: groupId) else { throw Problem.notFound("Group '\(groupId)'") }
-        let upload = try await UploadReader.read(request, imageLimit: validator.rules.maxBytes)
-        let draft = try StickerDraft(fields: upload.fields)
-        try draft.validate()
-        let validator = self.validator
-        let outcome = try await NIOThreadPool.singleton.runIfActive {
-            Result { () throws(StickerRejection) in try validator.validate(upload.image) }
+        let groupId = try GroupController.groupId(context)
+        return try await uploads.withSlot {
+            guard let group = try await repository.group(id: groupId) else { throw CatalogError.notFound("Group '\(groupId)'") }
+            let upload = try await UploadReader.read(request, imageLimit: validator.rules.maxBytes)
+            let draft = try StickerDraft(fields: upload.fields)
+            try draft.validate()
+            let validator = self.validator
+            let outcome = try await NIOThreadPool.singleton.runIfActive {
+                Result { () throws(StickerRejection) in try validator.validate(upload.image) }
+            }
+            let info = try outcome.get()
+            let sticker = try await repository.addSticker(to: groupId, draft, image: info.storedBytes, info: info)
+            let warnings = validator.warnings(for: info, in: group.sizeClass)
+            context.logger.info("Sticker uploaded", metadata: [
+                "group": "\(groupId)", "sticker": "\(sticker.id.apiString)", "bytes": "\(upload.image.count)",
+                "stored": "\(info.storedBytes.count)", "frames": "\(info.frames)", "sha256": "\(sticker.asset.sha256)",
+            ])
+            return EditedResponse(status: .created, headers: [.location: "/v1/admin/stickers/\(sticker.id.apiString)"],
+                                  response: AdminSticker(sticker, linker: linker, warnings: warnings))
         }
-        let info = try outcome.mapError(Problem.image).get()
-        let sticker = try await repository.addSticker(to: groupId, draft, image: info.storedBytes, info: info)
-        let warnings = validator.warnings(for: info, in: group.sizeClass)
-        context.logger.info("Sticker uploaded", metadata: [
-            "group": "\(groupId)", "sticker": "\(sticker.id.apiString)", "bytes": "\(upload.image.count)", "stored": "\(info.storedBytes.count)",
-            "frames": "\(info.frames)", "sha256": "\(sticker.asset.sha256)",
-        ])
-        return EditedResponse(status: .created, headers: [.location: "/v1/admin/stickers/\(sticker.id.apiString)"],
-                              response: AdminSticker(sticker, linker: linker, warnings: warnings))
     }
 
     @Sendable func show(_ request: Request, context: AdminRequestContext) async throws -> AdminSticker {
         let id = try Self.stickerId(context)
-        guard let sticker = try await repository.sticker(id: id) else { throw Problem.notFound("Sticker '\(id.apiString)'") }
+        guard let sticker = try await repository.sticker(id: id) else { throw CatalogError.notFound("Sticker '\(id.apiString)'") }
         return AdminSticker(sticker, linker: linker)
     }
 
@@ -48,14 +51,14 @@ struct StickerController {
         let id = try Self.stickerId(context)
         let patch = try await request.decode(as: StickerPatch.self, context: context)
         try patch.validate()
-        guard let sticker = try await repository.updateSticker(id: id, patch) else { throw Problem.notFound("Sticker '\(id.apiString)'") }
+        guard let sticker = try await repository.updateSticker(id: id, patch) else { throw CatalogError.notFound("Sticker '\(id.apiString)'") }
         context.logger.info("Sticker updated", metadata: ["sticker": "\(id.apiString)"])
         return AdminSticker(sticker, linker: linker)
     }
 
     @Sendable func delete(_ request: Request, context: AdminRequestContext) async throws -> HTTPResponse.Status {
         let id = try Self.stickerId(context)
-        guard try await repository.deleteSticker(id: id) else { throw Problem.notFound("Sticker '\(id.apiString)'") }
+        guard try await repository.deleteSticker(id: id) else { throw CatalogError.notFound("Sticker '\(id.apiString)'") }
         context.logger.info("Sticker deleted", metadata: ["sticker": "\(id.apiString)"])
         return .noContent
     }
@@ -63,39 +66,7 @@ struct StickerController {
     /// Sticker ids are UUIDs; anything else names no sticker.
     static func stickerId(_ context: AdminRequestContext) throws -> UUID {
         let text = try context.parameters.require("id")
-        guard let id = UUID(uuidString: text) else { throw Problem.notFound("Sticker '\(text)'") }
+        guard let id = UUID(uuidString: text) else { throw CatalogError.notFound("Sticker '\(text.prefix(64))'") }
         return id
-    }
-}
-
-/// `PUT|DELETE /v1/admin/filters/{name}`.
-struct FilterController {
-    let repository: any FilterRepository
-
-    func addRoutes(to group: RouterGroup<AdminRequestContext>) {
-        group.put("{name}", use: put)
-        group.delete("{name}", use: delete)
-    }
-
-    @Sendable func put(_ request: Request, context: AdminRequestContext) async throws -> EditedResponse<StickerFilter> {
-        let name = try context.parameters.require("name")
-        let body = try await request.decode(as: FilterBody.self, context: context)
-        var errors = FieldErrors()
-        errors.check(Validate.isSlug(name), "name", "must be a URL-safe slug such as chocoholic")
-        errors.check(!body.flags.isEmpty, "flags", "must name at least one flag")
-        errors.flags(body.flags)
-        errors.check((body.title ?? name).count <= 100, "title", "must be at most 100 characters")
-        try errors.throwIfAny()
-        let filter = StickerFilter(name: name, title: body.title ?? name, flags: Array(Set(body.flags)).sorted())
-        let created = try await repository.putFilter(filter)
-        context.logger.info(created ? "Filter created" : "Filter replaced", metadata: ["filter": "\(name)"])
-        return EditedResponse(status: created ? .created : .ok, response: filter)
-    }
-
-    @Sendable func delete(_ request: Request, context: AdminRequestContext) async throws -> HTTPResponse.Status {
-        let name = try context.parameters.require("name")
-        guard try await repository.deleteFilter(name: name) else { throw Problem.notFound("Filter '\(name)'") }
-        context.logger.info("Filter deleted", metadata: ["filter": "\(name)"])
-        return .noContent
     }
 }

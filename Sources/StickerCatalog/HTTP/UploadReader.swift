@@ -1,3 +1,4 @@
+import FormData
 import Foundation
 import Hummingbird
 import NIOCore
@@ -9,56 +10,60 @@ struct StickerUpload {
     var fields: [String: String]
 }
 
-/// Reads a sticker upload while it streams in, refusing it as soon as it passes a limit.
+/// Reads a sticker upload while it streams in, refusing it as soon as it passes its byte budget, whether the client
+/// declared a Content-Length or sends it chunked.
 enum UploadReader {
-    /// Room for the text fields and multipart framing around the image.
+    /// Room for everything around the image in a form: delimiters, part headers, text fields, preamble, epilogue.
     static let formOverhead = 64 * 1024
-    static let maxFieldBytes = 8 * 1024
-    static let maxParts = 32
 
     static func read(_ request: Request, imageLimit: Int) async throws -> StickerUpload {
         let contentType = request.headers[.contentType] ?? ""
-        let mediaType = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
-        switch mediaType {
+        let header = HeaderParameters(contentType)
+        switch header?.value.lowercased() ?? "" {
         case "image/png", "image/apng", "image/vnd.mozilla.apng":
             try checkDeclaredLength(request, limit: imageLimit)
             var image: [UInt8] = []
             for try await chunk in request.body {
-                guard image.count + chunk.readableBytes <= imageLimit else { throw Problem.tooLarge(limit: imageLimit) }
+                guard chunk.readableBytes <= imageLimit - image.count else { throw FormDataError.tooLarge(limit: imageLimit) }
                 image.append(contentsOf: chunk.readableBytesView)
             }
             let fields = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { a, _ in a })
             return StickerUpload(image: image, fields: fields)
         case "multipart/form-data":
-            guard let boundary = parameter("boundary", of: contentType) else {
-                throw Problem.invalidBody("A multipart/form-data body needs a boundary parameter in its Content-Type.")
-            }
-            try checkDeclaredLength(request, limit: imageLimit + formOverhead)
-            return try await readForm(request.body, boundary: boundary, imageLimit: imageLimit)
+            guard let boundary = header?["boundary"] else { throw FormDataError.invalidBoundary }
+            var limits = FormLimits(totalBytes: imageLimit + formOverhead, fileBytes: imageLimit)
+            limits.fileFields = ["file"]
+            var reader = FormReader(boundary: try Boundary(boundary), limits: limits)
+            try checkDeclaredLength(request, limit: limits.totalBytes)
+            for try await chunk in request.body { try reader.append(chunk.readableBytesView) }
+            return try upload(from: reader.parts())
         case let other where other.hasPrefix("image/"):
-            throw Problem.image(.unsupportedFormat(ImageFormat(mediaType: other)))
+            throw StickerRejection.unsupportedFormat(ImageFormat(mediaType: other))
         default:
             throw Problem(.unsupportedMediaType, "unsupported_format",
                           "Send the sticker as multipart/form-data with a 'file' part, or as a raw image/png body.")
         }
     }
 
+    /// The single file part is the image; the other parts are text fields (the first of each name counts).
+    static func upload(from parts: [FormPart]) throws -> StickerUpload {
+        let files = parts.filter(\.isFile)
+        guard files.count == 1, let image = files.first?.body else {
+            throw CatalogError.invalid("file", files.isEmpty ? "is required: add the image as a part named 'file'"
+                                                             : "must be a single image; the form holds \(files.count) files")
+        }
+        var fields: [String: String] = [:]
+        for part in parts where !part.isFile && fields[part.name] == nil {
+            fields[part.name] = String(decoding: part.body, as: UTF8.self)
+        }
+        return StickerUpload(image: image, fields: fields)
+    }
+
     /// Refuses at once a body whose declared length is over the limit, before reading any of it.
     private static func checkDeclaredLength(_ request: Request, limit: Int) throws {
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
-            throw Problem.tooLarge(limit: limit)
+            throw FormDataError.tooLarge(limit: limit)
         }
-    }
-
-    /// The value of `name=` in a header such as `multipart/form-data; boundary=xyz` (quotes removed).
-    static func parameter(_ name: String, of header: String) -> String? {
-        for part in header.split(separator: ";").dropFirst() {
-            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if pair.count == 2, pair[0].lowercased() == name {
-                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            }
-        }
-        return nil
     }
 }
 

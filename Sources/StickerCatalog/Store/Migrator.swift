@@ -12,7 +12,8 @@ public struct Migration: Sendable, Equatable {
     public static let bundled: [Migration] = embeddedMigrations.map { file, sql in
         let stem = file.dropLast(".sql".count)
         let number = stem.prefix { $0.isNumber }
-        return Migration(version: Int(number)!, name: String(stem.dropFirst(number.count + 1)), sql: sql)
+        // The file names are checked when the plugin embeds them (NNNN_name.sql), so the number is always there.
+        return Migration(version: Int(number) ?? 0, name: String(stem.dropFirst(number.count + 1)), sql: sql)
     }
 }
 
@@ -43,8 +44,8 @@ public struct Migrator: Sendable {
 
     /// Applies what is missing and returns it; refuses to go on if an applied migration was edited.
     @discardableResult
-    public func migrate(_ client: PostgresClient, logger: Logger) async throws -> [Migration] {
-        try await client.withConnection { connection in
+    public func migrate(_ pool: DatabasePool, logger: Logger) async throws -> [Migration] {
+        try await pool.withConnection { connection in
             try await connection.query("SELECT pg_advisory_lock(\(Self.lockKey))", logger: logger)
             do {
                 let applied = try await apply(connection, logger: logger)
@@ -58,10 +59,13 @@ public struct Migrator: Sendable {
     }
 
     /// True when every bundled migration is applied with its recorded checksum.
-    public func isCurrent(_ client: PostgresClient, logger: Logger) async throws -> Bool {
-        let rows = try await client.query("SELECT version, checksum FROM schema_migrations", logger: logger)
-        var recorded: [Int: String] = [:]
-        for try await (version, checksum) in rows.decode((Int, String).self) { recorded[version] = checksum }
+    public func isCurrent(_ pool: DatabasePool, logger: Logger) async throws -> Bool {
+        let recorded = try await pool.withConnection(timeout: .seconds(2)) { connection in
+            var recorded: [Int: String] = [:]
+            let rows = try await connection.query("SELECT version, checksum FROM schema_migrations", logger: logger)
+            for try await (version, checksum) in rows.decode((Int, String).self) { recorded[version] = checksum }
+            return recorded
+        }
         return migrations.allSatisfy { recorded[$0.version] == $0.checksum }
     }
 

@@ -2,16 +2,30 @@ import Foundation
 import PostgresNIO
 
 extension PostgresCatalog: GroupRepository {
+    /// Serialises changes to group positions, so that they stay 0..n-1 ("STKG" in ASCII).
+    static let groupOrderLock: Int64 = 0x5354_4B47
+
     public func createGroup(_ draft: GroupDraft) async throws -> StickerGroup {
         try await write { connection in
-            try await connection.query("""
-                INSERT INTO sticker_groups (id, name, localized_names, size_class, flags, product_id, position, published)
-                VALUES (\(draft.id), \(draft.name), \(Self.json(draft.localizedNames ?? [:]))::jsonb,
-                        \((draft.sizeClass ?? .medium).rawValue), \(draft.flags ?? []), \(draft.productId),
-                        \(draft.position ?? 0), \(draft.published ?? true))
-                """, logger: logger)
+            try await insertGroup(connection, draft)
             return try await fetchGroup(connection, id: draft.id)!
         }
+    }
+
+    /// Inserts a group at its position (by default where its name sorts), moving the groups from there down one.
+    func insertGroup(_ connection: PostgresConnection, _ draft: GroupDraft) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(\(Self.groupOrderLock))", logger: logger)
+        let count = try await connection.count("SELECT count(*) FROM sticker_groups", logger: logger)
+        let byName = try await connection.count(
+            "SELECT count(*) FROM sticker_groups WHERE (name, id) < (\(draft.name), \(draft.id))", logger: logger)
+        let position = min(draft.position ?? byName, count)
+        try await connection.query("UPDATE sticker_groups SET position = position + 1 WHERE position >= \(position)", logger: logger)
+        try await connection.query("""
+            INSERT INTO sticker_groups (id, name, localized_names, size_class, flags, product_id, position, published)
+            VALUES (\(draft.id), \(draft.name), \(Self.json((draft.localizedNames ?? [:]).canonicalKeys))::jsonb,
+                    \((draft.sizeClass ?? .medium).rawValue), \(draft.flags ?? []), \(draft.productId), \(position),
+                    \(draft.published ?? true))
+            """, logger: logger)
     }
 
     public func groups(limit: Int, offset: Int) async throws -> [(group: StickerGroup, stickerCount: Int)] {
@@ -34,60 +48,98 @@ extension PostgresCatalog: GroupRepository {
     }
 
     public func group(id: String) async throws -> StickerGroup? {
-        try await client.withConnection { try await fetchGroup($0, id: id) }
+        try await read { try await fetchGroup($0, id: id) }
     }
 
     public func updateGroup(id: String, _ patch: GroupPatch) async throws -> StickerGroup? {
-        let (setProduct, product): (Bool, String?) = if case .set(let value) = patch.productId { (true, value) } else { (false, nil) }
-        let (setCover, cover): (Bool, UUID?) = if case .set(let value) = patch.coverStickerId { (true, value) } else { (false, nil) }
-        return try await write { connection in
-            if let cover {
-                let owner = try await connection.query("SELECT group_id FROM stickers WHERE id = \(cover)", logger: logger)
-                    .decode(String.self).first { _ in true }
-                if owner != id { throw Problem.validationFailed("coverStickerId", "must be a sticker of this group") }
+        try await write { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.groupOrderLock))", logger: logger)
+            guard let current = try await connection.first(
+                "SELECT position FROM sticker_groups WHERE id = \(id) FOR UPDATE", as: Int.self, logger: logger) else { return nil }
+            if let cover = patch.coverStickerId.value {
+                let owner = try await connection.first("SELECT group_id FROM stickers WHERE id = \(cover)", as: String.self, logger: logger)
+                guard owner == id else { throw CatalogError.invalid("coverStickerId", "must be a sticker of this group") }
             }
-            let rows = try await connection.query("""
+            var position: Int?
+            if let wanted = patch.position.value {
+                let count = try await connection.count("SELECT count(*) FROM sticker_groups", logger: logger)
+                position = min(wanted, count - 1)
+                try await move(connection, inGroup: nil, from: current, to: min(wanted, count - 1))
+            }
+            let setProduct = patch.productId != .absent
+            let setCover = patch.coverStickerId != .absent
+            try await connection.query("""
                 UPDATE sticker_groups SET
-                    name = COALESCE(\(patch.name), name),
-                    localized_names = COALESCE(\(patch.localizedNames.map(Self.json))::jsonb, localized_names),
-                    size_class = COALESCE(\(patch.sizeClass?.rawValue), size_class),
-                    flags = COALESCE(\(patch.flags), flags),
-                    product_id = CASE WHEN \(setProduct) THEN \(product) ELSE product_id END,
-                    position = COALESCE(\(patch.position), position),
-                    published = COALESCE(\(patch.published), published),
-                    cover_sticker_id = CASE WHEN \(setCover) THEN \(cover) ELSE cover_sticker_id END,
+                    name = COALESCE(\(patch.name.value), name),
+                    localized_names = COALESCE(\(patch.localizedNames.value.map { Self.json($0.canonicalKeys) })::jsonb, localized_names),
+                    size_class = COALESCE(\(patch.sizeClass.value?.rawValue), size_class),
+                    flags = COALESCE(\(patch.flags.value), flags),
+                    product_id = CASE WHEN \(setProduct) THEN \(patch.productId.value) ELSE product_id END,
+                    position = COALESCE(\(position), position),
+                    published = COALESCE(\(patch.published.value), published),
+                    cover_sticker_id = CASE WHEN \(setCover) THEN \(patch.coverStickerId.value) ELSE cover_sticker_id END,
                     updated_at = now()
-                WHERE id = \(id) RETURNING id
+                WHERE id = \(id)
                 """, logger: logger)
-            guard try await rows.decode(String.self).first(where: { _ in true }) != nil else { return nil }
             return try await fetchGroup(connection, id: id)
         }
     }
 
     public func deleteGroup(id: String) async throws -> Bool {
         try await write { connection in
-            let rows = try await connection.query("DELETE FROM sticker_groups WHERE id = \(id) RETURNING id", logger: logger)
-            return try await rows.decode(String.self).first { _ in true } != nil
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.groupOrderLock))", logger: logger)
+            guard let position = try await connection.first(
+                "DELETE FROM sticker_groups WHERE id = \(id) RETURNING position", as: Int.self, logger: logger) else { return false }
+            try await connection.query("UPDATE sticker_groups SET position = position - 1 WHERE position > \(position)", logger: logger)
+            return true
         }
     }
 
     public func stickers(inGroup id: String) async throws -> [Sticker] {
-        try await client.withConnection { try await fetchStickers($0, groupId: id) }
+        try await read { try await fetchStickers($0, groupId: id) }
     }
 
     public func orderStickers(inGroup id: String, _ ids: [UUID]) async throws -> [Sticker] {
         try await write { connection in
-            let current = try await connection.query("SELECT id FROM stickers WHERE group_id = \(id) FOR UPDATE", logger: logger)
+            try await connection.query("SELECT id FROM sticker_groups WHERE id = \(id) FOR UPDATE", logger: logger)
+            let current = try await connection.query("SELECT id FROM stickers WHERE group_id = \(id)", logger: logger)
             var existing = Set<UUID>()
             for try await sticker in current.decode(UUID.self) { existing.insert(sticker) }
             guard Set(ids) == existing, ids.count == existing.count else {
-                throw Problem.validationFailed("stickerIds", "must list each of the group's \(existing.count) stickers exactly once")
+                throw CatalogError.invalid("stickerIds", "must list each of the group's \(existing.count) stickers exactly once")
             }
             try await connection.query("""
                 UPDATE stickers s SET position = o.ord - 1, updated_at = now()
-                FROM unnest(\(ids)::uuid[]) WITH ORDINALITY AS o(id, ord) WHERE s.id = o.id
+                FROM unnest(\(ids)::uuid[]) WITH ORDINALITY AS o(id, ord) WHERE s.id = o.id AND s.position <> o.ord - 1
                 """, logger: logger)
             return try await fetchStickers(connection, groupId: id)
         }
+    }
+
+    /// Moves the group (`groupId` nil) or the sticker of group `groupId` at position `from` to `to`, shifting the
+    /// ones between by one; the caller then sets the moved row's own position to `to`.
+    func move(_ connection: PostgresConnection, inGroup groupId: String?, from: Int, to: Int) async throws {
+        guard from != to else { return }
+        let (low, high, step) = to < from ? (to, from - 1, 1) : (from + 1, to, -1)
+        if let groupId {
+            try await connection.query("""
+                UPDATE stickers SET position = position + \(step) WHERE group_id = \(groupId) AND position BETWEEN \(low) AND \(high)
+                """, logger: logger)
+        } else {
+            try await connection.query(
+                "UPDATE sticker_groups SET position = position + \(step) WHERE position BETWEEN \(low) AND \(high)", logger: logger)
+        }
+    }
+}
+
+extension PostgresConnection {
+    /// The first column of the first row of `query`, if any.
+    func first<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> T? {
+        try await self.query(query, logger: logger).decode(T.self).first { _ in true }
+    }
+
+    /// A `count(*)`-like single integer.
+    func count(_ query: PostgresQuery, logger: Logger) async throws -> Int {
+        try await first(query, as: Int.self, logger: logger) ?? 0
     }
 }

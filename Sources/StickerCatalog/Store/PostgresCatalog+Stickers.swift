@@ -4,59 +4,86 @@ import StickerImage
 
 extension PostgresCatalog: StickerRepository {
     public func addSticker(to groupId: String, _ draft: StickerDraft, image: [UInt8], info: StickerImageInfo) async throws -> Sticker {
-        let sha = sha256Hex(image)
-        return try await write { connection in
-            // Locking the group serialises uploads into it, so "last position" stays exact.
-            let group = try await connection.query("SELECT id FROM sticker_groups WHERE id = \(groupId) FOR UPDATE", logger: logger)
-            guard try await group.decode(String.self).first(where: { _ in true }) != nil else {
-                throw Problem.notFound("Group '\(groupId)'")
-            }
-            try await connection.query("""
-                INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops)
-                VALUES (\(sha), \(ByteBuffer(bytes: image)), \(info.width), \(info.height), \(info.animated), \(info.frames),
-                        \(info.durationMs), \(info.loops))
-                ON CONFLICT (sha256) DO NOTHING
-                """, logger: logger)
-            let rows = try await connection.query("""
-                INSERT INTO stickers (group_id, name, description, localized_descriptions, flags, keywords, emoji, position, asset_sha256)
-                VALUES (\(groupId), \(draft.name), \(draft.description), \(Self.json(draft.localizedDescriptions))::jsonb,
-                        \(draft.flags), \(draft.keywords), \(draft.emoji),
-                        COALESCE(\(draft.position), (SELECT COALESCE(max(position) + 1, 0) FROM stickers WHERE group_id = \(groupId))),
-                        \(sha))
-                RETURNING id
-                """, logger: logger)
-            let id = try await rows.decode(UUID.self).first { _ in true }!
+        try await write { connection in
+            let id = try await insertSticker(connection, into: groupId, draft, image: image, info: info)
             return try await fetchSticker(connection, id: id)!
         }
     }
 
+    /// Stores the image (once per digest) and a sticker at its position (by default last), moving the stickers from
+    /// there down one.
+    func insertSticker(_ connection: PostgresConnection, into groupId: String, _ draft: StickerDraft, image: [UInt8],
+                       info: StickerImageInfo) async throws -> UUID {
+        // Locking the group serialises changes to its stickers, so positions stay 0..n-1.
+        guard try await lockGroup(connection, groupId) else { throw CatalogError.notFound("Group '\(groupId)'") }
+        let sha = sha256Hex(image)
+        try await connection.query("""
+            INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops)
+            VALUES (\(sha), \(ByteBuffer(bytes: image)), \(info.width), \(info.height), \(info.animated), \(info.frames),
+                    \(info.durationMs), \(info.loops))
+            ON CONFLICT (sha256) DO NOTHING
+            """, logger: logger)
+        let count = try await connection.count("SELECT count(*) FROM stickers WHERE group_id = \(groupId)", logger: logger)
+        let position = min(draft.position ?? count, count)
+        try await connection.query(
+            "UPDATE stickers SET position = position + 1 WHERE group_id = \(groupId) AND position >= \(position)", logger: logger)
+        let id = try await connection.first("""
+            INSERT INTO stickers (group_id, name, description, localized_descriptions, flags, keywords, emoji, position, asset_sha256)
+            VALUES (\(groupId), \(draft.name), \(draft.description), \(Self.json(draft.localizedDescriptions.canonicalKeys))::jsonb,
+                    \(draft.flags), \(draft.keywords), \(draft.emoji), \(position), \(sha))
+            RETURNING id
+            """, as: UUID.self, logger: logger)
+        return id!
+    }
+
     public func sticker(id: UUID) async throws -> Sticker? {
-        try await client.withConnection { try await fetchSticker($0, id: id) }
+        try await read { try await fetchSticker($0, id: id) }
     }
 
     public func updateSticker(id: UUID, _ patch: StickerPatch) async throws -> Sticker? {
         try await write { connection in
-            let rows = try await connection.query("""
+            guard let groupId = try await connection.first("SELECT group_id FROM stickers WHERE id = \(id)", as: String.self, logger: logger),
+                  try await lockGroup(connection, groupId),
+                  let current = try await connection.first("SELECT position FROM stickers WHERE id = \(id)", as: Int.self, logger: logger)
+            else { return nil }
+            var position: Int?
+            if let wanted = patch.position.value {
+                let count = try await connection.count("SELECT count(*) FROM stickers WHERE group_id = \(groupId)", logger: logger)
+                position = min(wanted, count - 1)
+                try await move(connection, inGroup: groupId, from: current, to: min(wanted, count - 1))
+            }
+            try await connection.query("""
                 UPDATE stickers SET
-                    name = COALESCE(\(patch.name), name),
-                    description = COALESCE(\(patch.description), description),
-                    localized_descriptions = COALESCE(\(patch.localizedDescriptions.map(Self.json))::jsonb, localized_descriptions),
-                    flags = COALESCE(\(patch.flags), flags),
-                    keywords = COALESCE(\(patch.keywords), keywords),
-                    emoji = COALESCE(\(patch.emoji), emoji),
-                    position = COALESCE(\(patch.position), position),
+                    name = COALESCE(\(patch.name.value), name),
+                    description = COALESCE(\(patch.description.value), description),
+                    localized_descriptions = COALESCE(\(patch.localizedDescriptions.value.map { Self.json($0.canonicalKeys) })::jsonb,
+                                                      localized_descriptions),
+                    flags = COALESCE(\(patch.flags.value), flags),
+                    keywords = COALESCE(\(patch.keywords.value), keywords),
+                    emoji = COALESCE(\(patch.emoji.value), emoji),
+                    position = COALESCE(\(position), position),
                     updated_at = now()
-                WHERE id = \(id) RETURNING id
+                WHERE id = \(id)
                 """, logger: logger)
-            guard try await rows.decode(UUID.self).first(where: { _ in true }) != nil else { return nil }
             return try await fetchSticker(connection, id: id)
         }
     }
 
     public func deleteSticker(id: UUID) async throws -> Bool {
         try await write { connection in
-            let rows = try await connection.query("DELETE FROM stickers WHERE id = \(id) RETURNING id", logger: logger)
-            return try await rows.decode(UUID.self).first { _ in true } != nil
+            guard let groupId = try await connection.first("SELECT group_id FROM stickers WHERE id = \(id)", as: String.self, logger: logger),
+                  try await lockGroup(connection, groupId),
+                  let position = try await connection.first(
+                    "DELETE FROM stickers WHERE id = \(id) RETURNING position", as: Int.self, logger: logger)
+            else { return false }
+            try await connection.query(
+                "UPDATE stickers SET position = position - 1 WHERE group_id = \(groupId) AND position > \(position)", logger: logger)
+            return true
         }
+    }
+
+    /// Takes the group's row lock; false when the group does not exist.
+    func lockGroup(_ connection: PostgresConnection, _ groupId: String) async throws -> Bool {
+        try await connection.first("SELECT id FROM sticker_groups WHERE id = \(groupId) FOR UPDATE", as: String.self, logger: logger) != nil
     }
 }

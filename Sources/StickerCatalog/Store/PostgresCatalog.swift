@@ -4,30 +4,38 @@ import PostgresNIO
 
 /// The catalog in PostgreSQL: every repository protocol, in raw SQL with bound parameters.
 public struct PostgresCatalog: Sendable {
-    let client: PostgresClient
+    let pool: DatabasePool
     let logger: Logger
     /// Told the new revision after every committed write, so this replica sees its own changes at once.
     let revision: CatalogRevision
 
-    public init(client: PostgresClient, revision: CatalogRevision, logger: Logger) {
-        self.client = client
+    public init(pool: DatabasePool, revision: CatalogRevision, logger: Logger) {
+        self.pool = pool
         self.revision = revision
         self.logger = logger
     }
 
-    /// Runs `body` in a transaction that `begin` opens, rolling back on any error and rethrowing it unchanged.
-    func transaction<T: Sendable>(_ begin: PostgresQuery = "BEGIN", _ body: (PostgresConnection) async throws -> T) async throws -> T {
+    /// Runs `body` in a transaction that `begin` opens, rolling back on any error; PostgreSQL's refusals of client
+    /// data come out as `CatalogError`s.
+    func transaction<T: Sendable>(_ begin: PostgresQuery = "BEGIN",
+                                  _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await read { connection in
+            try await connection.inTransaction(begin, logger: logger) { try await body(connection) }
+        }
+    }
+
+    /// Runs `body` on a connection of its own, outside any transaction.
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
-            return try await client.withConnection { connection in
-                try await connection.inTransaction(begin, logger: logger) { try await body(connection) }
-            }
-        } catch {
-            throw Self.problem(for: error) ?? error
+            return try await pool.withConnection(timeout: pool.statementTimeout, body)
+        } catch let error as PSQLError {
+            throw CatalogError(refusal: error) ?? error
         }
     }
 
     /// A write transaction: afterwards the in-memory revision moves to what the write produced.
-    func write<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let logger = self.logger
         let (value, newRevision) = try await transaction { connection in
             let value = try await body(connection)
             let rows = try await connection.query("SELECT revision FROM catalog_revision", logger: logger)
@@ -36,17 +44,6 @@ public struct PostgresCatalog: Sendable {
         }
         revision.advance(to: newRevision)
         return value
-    }
-
-    /// Maps constraint violations that validation could not foresee (races between admins) to problems.
-    static func problem(for error: any Error) -> Problem? {
-        guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] else { return nil }
-        let detail = error.serverInfo?[.detail] ?? error.serverInfo?[.message] ?? "constraint violated"
-        switch state {
-        case "23505": return .conflict(detail)
-        case "23503", "23514", "22001": return .validationFailed("request", detail)
-        default: return nil
-        }
     }
 
     /// JSON text for a jsonb column.

@@ -48,6 +48,9 @@ struct PostgresTools {
         return output
     }
 
+    /// All the environment the PostgreSQL programs get.
+    static let environment = ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C"]
+
     /// posix_spawn and waitpid: Foundation's Process can miss a child's exit when called from a Swift task.
     private func spawn(_ command: [String]) throws -> (Int32, String) {
         var fds: [Int32] = [0, 0]
@@ -64,8 +67,12 @@ struct PostgresTools {
         posix_spawn_file_actions_addclose(&actions, fds[0])
         var argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // A scrubbed environment: the server programs get nothing of stickerd's (STICKER_ADMIN_TOKEN, DATABASE_URL...),
+        // which would otherwise be readable in /proc/PID/environ of every PostgreSQL process for as long as it runs.
+        var environment = Self.environment.map { strdup($0) } + [nil]
+        defer { environment.forEach { free($0) } }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, command[0], &actions, nil, &argv, environ)
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, &argv, &environment)
         close(fds[1])
         defer { close(fds[0]) }
         guard spawned == 0 else { throw EmbeddedPostgresError.commandFailed(command[0], spawned, "could not start it") }

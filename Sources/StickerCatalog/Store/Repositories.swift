@@ -1,12 +1,13 @@
 import Foundation
 import StickerImage
 
-/// Groups as admins manage them.
+/// Groups as admins manage them. Positions of all groups stay 0..n-1: placing a group shifts the others.
 public protocol GroupRepository: Sendable {
     func createGroup(_ draft: GroupDraft) async throws -> StickerGroup
     /// Groups with how many stickers each holds, drafts included, in display order.
     func groups(limit: Int, offset: Int) async throws -> [(group: StickerGroup, stickerCount: Int)]
     func group(id: String) async throws -> StickerGroup?
+    /// Nil when there is no such group.
     func updateGroup(id: String, _ patch: GroupPatch) async throws -> StickerGroup?
     func deleteGroup(id: String) async throws -> Bool
     func stickers(inGroup id: String) async throws -> [Sticker]
@@ -15,7 +16,7 @@ public protocol GroupRepository: Sendable {
 }
 
 /// Stickers as admins manage them. An upload stores the image (`image`: the bytes to serve) and the sticker row
-/// together or not at all.
+/// together or not at all. Positions within a group stay 0..n-1.
 public protocol StickerRepository: Sendable {
     func group(id: String) async throws -> StickerGroup?
     func addSticker(to groupId: String, _ draft: StickerDraft, image: [UInt8], info: StickerImageInfo) async throws -> Sticker
@@ -41,10 +42,4 @@ public protocol CatalogReader: Sendable {
 public protocol AdminTokenRepository: Sendable {
     func adminTokenName(digest: [UInt8]) async throws -> String?
     func createAdminToken(name: String, digest: [UInt8]) async throws
-}
-
-/// A field a PATCH may set to a value, set to null, or leave alone.
-public enum FieldUpdate<Value: Sendable>: Sendable {
-    case unchanged
-    case set(Value?)
 }

@@ -13,21 +13,22 @@ let admin: HTTPFields = [.authorization: "Bearer \(adminToken)"]
 
 /// Runs `body` against a full app (router, services, migrations) on a fresh clone of the test database,
 /// in memory or, `live`, over real HTTP on a loopback port.
-/// `db` is the app's own client, for checks straight in SQL.
+/// `db` is the app's own pool, for checks straight in SQL.
 func withApp(
     demo: Bool = false,
     live: Bool = false,
     options configure: @Sendable (inout ServiceOptions) -> Void = { _ in },
-    _ body: @Sendable (_ client: any TestClientProtocol, _ db: PostgresClient) async throws -> Void
+    _ body: @Sendable (_ client: any TestClientProtocol, _ db: DatabasePool) async throws -> Void
 ) async throws {
-    let (configuration, drop) = try await TestDatabase.shared.clone(demo: demo)
+    let (endpoint, drop) = try await TestDatabase.shared.clone(demo: demo)
     var options = ServiceOptions()
     options.bootstrapAdminToken = adminToken
     configure(&options)
-    let db = PostgresClient(configuration: configuration, backgroundLogger: TestDatabase.logger)
     var logger = Logger(label: "test-app")
     logger.logLevel = .warning
-    let app = buildApplication(client: db, options: options, registry: PrometheusCollectorRegistry(), logger: logger)
+    // Generous: the whole suite runs at once on two cores, so a connection can take seconds under load.
+    let db = DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(10))
+    let app = buildApplication(pool: db, options: options, registry: PrometheusCollectorRegistry(), logger: logger)
     do {
         try await app.test(live ? .live : .router) { client in try await body(client, db) }
     } catch {
@@ -39,14 +40,14 @@ func withApp(
 
 /// Two replicas serving one database (with the demo catalog), for checks across replicas.
 func withReplicas(_ body: @Sendable (_ first: any TestClientProtocol, _ second: any TestClientProtocol) async throws -> Void) async throws {
-    let (configuration, drop) = try await TestDatabase.shared.clone(demo: true)
+    let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
     func replica() -> some ApplicationProtocol {
         var options = ServiceOptions()
         options.bootstrapAdminToken = adminToken
         var logger = Logger(label: "replica")
         logger.logLevel = .warning
-        let client = PostgresClient(configuration: configuration, backgroundLogger: TestDatabase.logger)
-        return buildApplication(client: client, options: options, registry: PrometheusCollectorRegistry(), logger: logger)
+        return buildApplication(pool: DatabasePool(endpoint: endpoint, logger: logger), options: options,
+                                registry: PrometheusCollectorRegistry(), logger: logger)
     }
     let (first, second) = (replica(), replica())
     do {
@@ -112,11 +113,38 @@ enum Body {
     }()
 }
 
-extension PostgresClient {
+extension DatabasePool {
     /// A single integer from `sql`, for checks straight in the database.
     func count(_ sql: String) async throws -> Int {
-        let rows = try await query(PostgresQuery(unsafeSQL: sql))
-        for try await value in rows.decode(Int.self) { return value }
-        return 0
+        try await withConnection { connection in
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: TestDatabase.logger)
+            for try await value in rows.decode(Int.self) { return value }
+            return 0
+        }
     }
+
+    /// Runs `sql` (one statement) for its effect.
+    func execute(_ sql: String) async throws {
+        try await withConnection { _ = try await $0.query(PostgresQuery(unsafeSQL: sql), logger: TestDatabase.logger) }
+    }
+}
+
+/// The app's router on a pool that is never started: for checks of the routes themselves.
+func offlineRouter(methodNotAllowed: Bool = true, options: ServiceOptions = ServiceOptions()) -> Router<AppRequestContext> {
+    let logger = Logger(label: "offline")
+    let pool = DatabasePool(endpoint: DatabaseEndpoint(socketPath: "/nonexistent/.s.PGSQL.5432", username: "x", database: nil), logger: logger)
+    let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger)
+    let listener = RevisionListener(endpoint: pool.endpoint, revision: catalog.revision, logger: logger)
+    return buildRouter(catalog: catalog, listener: listener, options: options, registry: PrometheusCollectorRegistry(),
+                       methodNotAllowed: methodNotAllowed)
+}
+
+/// Polls `/readyz` until it answers 200 (the revision listener reads the revision once connected), for up to 10 s.
+func waitUntilReady(_ client: any TestClientProtocol) async throws -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while ContinuousClock.now < deadline {
+        if try await client.execute(uri: "/readyz", method: .get).status == .ok { return true }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    return false
 }

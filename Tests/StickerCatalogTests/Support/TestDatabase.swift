@@ -14,14 +14,16 @@ actor TestDatabase {
     private var counter = 0
 
     struct Base: Sendable {
-        /// Connects to the maintenance database, where databases are created and dropped.
-        let maintenance: PostgresClient.Configuration
+        /// The maintenance database, where databases are created and dropped.
+        let maintenance: DatabaseEndpoint
         /// The same server, another database.
-        let configure: @Sendable (String) -> PostgresClient.Configuration
+        let configure: @Sendable (String) -> DatabaseEndpoint
+        /// The throwaway cluster, when the suite started one.
+        let cluster: EmbeddedPostgres?
     }
 
     /// A new database cloned from the migrated template (or, with `migrated` false, an empty one), and a function that drops it.
-    func clone(demo: Bool, migrated: Bool = true) async throws -> (PostgresClient.Configuration, @Sendable () async -> Void) {
+    func clone(demo: Bool, migrated: Bool = true) async throws -> (DatabaseEndpoint, @Sendable () async -> Void) {
         let base = try await base()
         counter += 1
         let name = "sc_test_\(getpid())_\(counter)"
@@ -38,29 +40,31 @@ actor TestDatabase {
     private static func makeBase() async throws -> Base {
         let base: Base
         if let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty {
-            let (configuration, _) = try Database.parse(url)
-            base = Base(maintenance: configuration, configure: { name in
-                var copy = configuration
+            let endpoint = try DatabaseEndpoint.parse(url)
+            base = Base(maintenance: endpoint, configure: { name in
+                var copy = endpoint
                 copy.database = name
                 return copy
-            })
+            }, cluster: nil)
         } else {
             ClusterCleanup.removeStale()
             let directory = NSTemporaryDirectory() + "stickercatalog-tests-\(getpid())"
             let cluster = EmbeddedPostgres(directory: directory, durable: false, logger: logger)
-            let configuration = try cluster.start()
+            let endpoint = try cluster.start()
             ClusterCleanup.register(cluster, directory: directory)
-            base = Base(maintenance: configuration, configure: { name in
-                PostgresClient.Configuration(unixSocketPath: cluster.socketPath, username: EmbeddedPostgres.user, password: nil, database: name)
-            })
+            base = Base(maintenance: endpoint, configure: { name in
+                var copy = endpoint
+                copy.database = name
+                return copy
+            }, cluster: cluster)
         }
         for (template, demo) in [("sc_template", false), ("sc_template_demo", true)] {
             try await execute(base.maintenance, "DROP DATABASE IF EXISTS \(template) WITH (FORCE)")
             try await execute(base.maintenance, "CREATE DATABASE \(template)")
-            try await withClient(base.configure(template)) { client in
-                try await Migrator().migrate(client, logger: logger)
+            try await withPool(base.configure(template)) { pool in
+                try await Migrator().migrate(pool, logger: logger)
                 if demo {
-                    let catalog = PostgresCatalog(client: client, revision: CatalogRevision(), logger: logger)
+                    let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger)
                     try await DemoCatalog.loadIfEmpty(into: catalog, validator: StickerValidator(), logger: logger)
                 }
             }
@@ -70,13 +74,18 @@ actor TestDatabase {
         return base
     }
 
-    /// Runs `body` with a running client, then shuts the client down.
-    static func withClient<T: Sendable>(_ configuration: PostgresClient.Configuration, _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
-        try await withRunning(PostgresClient(configuration: configuration, backgroundLogger: logger), body)
+    /// Runs `body` with a running pool, then shuts the pool down.
+    static func withPool<T: Sendable>(_ endpoint: DatabaseEndpoint, _ body: @Sendable (DatabasePool) async throws -> T) async throws -> T {
+        try await withRunning(DatabasePool(endpoint: endpoint, logger: logger), body)
     }
 
-    static func execute(_ configuration: PostgresClient.Configuration, _ sql: String) async throws {
-        try await withClient(configuration) { try await $0.query(PostgresQuery(unsafeSQL: sql), logger: logger) }
+    static func execute(_ endpoint: DatabaseEndpoint, _ sql: String) async throws {
+        try await withPool(endpoint) { try await $0.execute(sql) }
+    }
+
+    /// The suite's own cluster, when it started one (tests that stop PostgreSQL make a cluster of their own).
+    func cluster() async throws -> EmbeddedPostgres? {
+        try await base().cluster
     }
 }
 

@@ -1,0 +1,3 @@
+#include <zlib.h>
+#include <brotli/encode.h>
+#include <brotli/decode.h>

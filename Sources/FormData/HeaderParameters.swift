@@ -1,0 +1,52 @@
+/// A header value with parameters, such as `multipart/form-data; boundary="xyz"` or
+/// `form-data; name="file"; filename="a.png"` (RFC 9110 parameters; quoted strings with backslash escapes).
+public struct HeaderParameters: Sendable, Equatable {
+    /// The part before the first `;`, trimmed.
+    public let value: String
+    /// Parameter names are lowercased; the first of repeated names wins.
+    public let parameters: [String: String]
+
+    /// Nil when a parameter is not `name=value` or a quoted string is not closed.
+    public init?(_ header: String) {
+        var scalars = Substring(header).unicodeScalars[...]
+        value = String(String.UnicodeScalarView(Self.take(&scalars) { $0 != ";" })).trimmingSpaces
+        var parameters: [String: String] = [:]
+        while scalars.first == ";" {
+            scalars.removeFirst()
+            Self.skipSpaces(&scalars)
+            if scalars.isEmpty { break }
+            let name = String(String.UnicodeScalarView(Self.take(&scalars) { $0 != "=" && $0 != ";" })).trimmingSpaces.lowercased()
+            guard !name.isEmpty, scalars.first == "=" else { return nil }
+            scalars.removeFirst()
+            Self.skipSpaces(&scalars)
+            var parameter = String.UnicodeScalarView()
+            if scalars.first == "\"" {
+                scalars.removeFirst()
+                var closed = false
+                while let scalar = scalars.popFirst() {
+                    if scalar == "\"" { closed = true; break }
+                    if scalar == "\\", let escaped = scalars.popFirst() { parameter.append(escaped) } else { parameter.append(scalar) }
+                }
+                guard closed else { return nil }
+                Self.skipSpaces(&scalars)
+            } else {
+                parameter.append(contentsOf: Self.take(&scalars) { $0 != ";" })
+            }
+            if parameters[name] == nil { parameters[name] = String(parameter).trimmingSpaces }
+        }
+        guard scalars.isEmpty else { return nil }
+        self.parameters = parameters
+    }
+
+    public subscript(name: String) -> String? { parameters[name] }
+
+    private static func take(_ scalars: inout Substring.UnicodeScalarView.SubSequence, while keep: (Unicode.Scalar) -> Bool) -> Substring.UnicodeScalarView.SubSequence {
+        let end = scalars.firstIndex { !keep($0) } ?? scalars.endIndex
+        defer { scalars = scalars[end...] }
+        return scalars[..<end]
+    }
+
+    private static func skipSpaces(_ scalars: inout Substring.UnicodeScalarView.SubSequence) {
+        while scalars.first == " " || scalars.first == "\t" { scalars.removeFirst() }
+    }
+}

@@ -1,0 +1,28 @@
+/// What the catalog refuses, in its own terms; HTTP alone turns these into problems (`Problem+Catalog.swift`).
+public enum CatalogError: Error, Sendable, Equatable {
+    /// `what` names the missing thing, such as "Group 'chewy'".
+    case notFound(String)
+    /// The change collides with what is stored (a taken id, say).
+    case conflict(String)
+    /// Fields that break a rule, each named.
+    case invalid([FieldIssue])
+    /// A manifest filter the catalog does not define.
+    case unknownFilter(String)
+    /// A malformed query parameter and the rule it breaks.
+    case invalidParameter(name: String, rule: String)
+
+    public static func invalid(_ field: String, _ message: String) -> CatalogError {
+        .invalid([FieldIssue(field: field, message: message)])
+    }
+}
+
+/// One bad field of a request and what is wrong with it.
+public struct FieldIssue: Codable, Sendable, Equatable {
+    public var field: String
+    public var message: String
+
+    public init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+}

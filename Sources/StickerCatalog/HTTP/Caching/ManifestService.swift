@@ -1,0 +1,144 @@
+import Hummingbird
+import Synchronization
+
+/// Serves manifests from memory. The catalog snapshot is read once per revision however many requests miss at once,
+/// and each (revision, normalised query) is built, encoded and compressed once; repeats do no SQL and no JSON.
+/// Bodies are kept in an LRU bounded by bytes. While PostgreSQL is unreachable the newest snapshot in memory keeps
+/// serving, marked stale (stale-if-error), even when a newer revision has been announced.
+final class ManifestService: Sendable {
+    enum Key: Hashable, Sendable {
+        case manifest(ManifestQuery)
+        case group(String, ManifestQuery)
+        case filters
+
+        /// The key with its locale resolved against the catalog, so tags that read the same texts share one body.
+        func normalized(for snapshot: CatalogSnapshot) -> Key {
+            switch self {
+            case .manifest(let query): .manifest(query.normalized(for: snapshot))
+            case .group(let id, let query): .group(id, query.normalized(for: snapshot))
+            case .filters: self
+            }
+        }
+    }
+
+    /// A body and whether it comes from a snapshot older than the newest revision known.
+    struct Served: Sendable {
+        let body: CachedBody
+        let stale: Bool
+    }
+
+    private struct State {
+        var snapshot: CatalogSnapshot?
+        var bodies: ByteLRU<Key, CachedBody>
+    }
+
+    private struct BuildKey: Hashable, Sendable {
+        let revision: Int64
+        let key: Key
+    }
+
+    let reader: any CatalogReader
+    let revision: CatalogRevision
+    let linker: AssetLinker
+    private let state: Mutex<State>
+    private let loads = SingleFlight<Int, CatalogSnapshot>()
+    private let builds = SingleFlight<BuildKey, CachedBody>()
+
+    init(reader: any CatalogReader, revision: CatalogRevision, linker: AssetLinker, capacity: Int = 64 << 20) {
+        self.reader = reader
+        self.revision = revision
+        self.linker = linker
+        state = Mutex(State(snapshot: nil, bodies: ByteLRU(capacity: capacity)))
+    }
+
+    /// The cached body for `key`, building it from the current snapshot on a miss.
+    func body(for key: Key) async throws -> Served {
+        let wanted = revision.current
+        let hit = state.withLock { state -> CachedBody? in
+            guard let snapshot = state.snapshot, snapshot.revision >= wanted else { return nil }
+            return state.bodies.value(for: key.normalized(for: snapshot))
+        }
+        if let hit { return Served(body: hit, stale: false) }
+        let (snapshot, stale) = try await snapshot(atLeast: wanted)
+        if case .group(let id, _) = key, snapshot.group(id: id) == nil { throw CatalogError.notFound("Group '\(id)'") }
+        let normalized = key.normalized(for: snapshot)
+        let body = try await builds.run(BuildKey(revision: snapshot.revision, key: normalized)) { [self] in
+            if let built = cached(normalized, revision: snapshot.revision) { return built }
+            let body = try CachedBody(encoding: try Self.build(normalized, from: snapshot, linker: linker))
+            store(body, for: normalized, revision: snapshot.revision)
+            return body
+        }
+        return Served(body: body, stale: stale)
+    }
+
+    /// The snapshot in memory when it is recent enough, else one read from the database (one read for all waiters);
+    /// the snapshot in memory, marked stale, when the database cannot be reached.
+    private func snapshot(atLeast wanted: Int64) async throws -> (CatalogSnapshot, stale: Bool) {
+        if let current = state.withLock({ $0.snapshot }), current.revision >= wanted { return (current, false) }
+        do {
+            var snapshot = try await loads.run(0) { [reader] in try await reader.snapshot() }
+            // A read that began before the change was announced: one more, shared like the first.
+            if snapshot.revision < wanted { snapshot = try await loads.run(0) { [reader] in try await reader.snapshot() } }
+            revision.advance(to: snapshot.revision)
+            return (keep(snapshot), false)
+        } catch let error as DatabaseUnavailable {
+            guard let current = state.withLock({ $0.snapshot }) else { throw error }
+            return (current, true)
+        }
+    }
+
+    // The lock is taken only in these synchronous helpers, never across an await.
+
+    private func keep(_ snapshot: CatalogSnapshot) -> CatalogSnapshot {
+        state.withLock { state in
+            if (state.snapshot?.revision ?? -1) < snapshot.revision {
+                // Bodies of older revisions are obsolete (they were kept only for stale-if-error).
+                state.snapshot = snapshot
+                state.bodies.removeAll()
+            }
+            return state.snapshot ?? snapshot
+        }
+    }
+
+    private func cached(_ key: Key, revision: Int64) -> CachedBody? {
+        state.withLock { state in state.snapshot?.revision == revision ? state.bodies.value(for: key) : nil }
+    }
+
+    private func store(_ body: CachedBody, for key: Key, revision: Int64) {
+        state.withLock { state in
+            guard state.snapshot?.revision == revision else { return }
+            state.bodies.insert(body, for: key, cost: body.cost)
+        }
+    }
+
+    /// Bytes the cached bodies take, for tests and metrics.
+    var cachedBytes: Int { state.withLock { $0.bodies.totalCost } }
+
+    /// Whether a body for `key` is in memory for the current snapshot (without touching its rank).
+    func isCached(_ key: Key) -> Bool {
+        state.withLock { state in state.snapshot.map { state.bodies.peek(key.normalized(for: $0)) != nil } ?? false }
+    }
+
+    /// The value each key names, as a plain function of the snapshot.
+    /// Not inlined: inlining its typed throws into the async caller crashes Swift 6.3's optimizer (LLVM CoroSplit).
+    @inline(never)
+    static func build(_ key: Key, from snapshot: CatalogSnapshot, linker: AssetLinker) throws -> any Encodable & Sendable {
+        switch key {
+        case .manifest(let query):
+            return try Manifest.build(from: snapshot, query: query, linker: linker)
+        case .group(let id, let query):
+            guard let group = snapshot.group(id: id),
+                  let built = ManifestGroup(group, stickers: snapshot.stickers[id] ?? [], query: query, linker: linker) else {
+                throw CatalogError.notFound("Group '\(id)'")
+            }
+            return built
+        case .filters:
+            return FilterList(filters: snapshot.filters.values.sorted { $0.name < $1.name })
+        }
+    }
+}
+
+/// `GET /v1/filters`: every filter a client may pass as `?filter=`.
+struct FilterList: Encodable, Sendable {
+    let filters: [StickerFilter]
+}

@@ -1,0 +1,44 @@
+import Hummingbird
+
+/// The client API: manifests, single groups and filters, all answered from `ManifestService`'s memory.
+struct ManifestController {
+    let service: ManifestService
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("manifest", use: manifest)
+        group.get("groups/{id}", use: stickerGroup)
+        group.get("filters", use: filters)
+    }
+
+    @Sendable func manifest(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = request.uri.query == nil ? ManifestQuery() : try ManifestQuery(parameters: Self.parameters(request))
+        return try await respond(to: request, .manifest(query))
+    }
+
+    @Sendable func stickerGroup(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard Validate.isSlug(id) else { throw CatalogError.notFound("Group '\(id)'") }
+        var parameters = Self.parameters(request)
+        parameters["filter"] = nil
+        parameters["flags"] = nil
+        return try await respond(to: request, .group(id, try ManifestQuery(parameters: parameters)))
+    }
+
+    @Sendable func filters(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await respond(to: request, .filters)
+    }
+
+    private func respond(to request: Request, _ key: ManifestService.Key) async throws -> Response {
+        let served = try await service.body(for: key)
+        return served.body.response(for: request, stale: served.stale)
+    }
+
+    /// Query parameters, the first value of each.
+    static func parameters(_ request: Request) -> [String: String] {
+        var result: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters where result[String(key)] == nil {
+            result[String(key)] = String(value)
+        }
+        return result
+    }
+}

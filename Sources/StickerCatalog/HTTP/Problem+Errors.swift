@@ -1,0 +1,69 @@
+import FormData
+import Hummingbird
+import StickerImage
+
+/// The one place where errors of the domain, the store, the image rules and the upload reader become problems.
+extension Problem {
+    /// The problem for any error; nil for an error nobody foresaw (a 500, logged).
+    init?(_ error: any Error) {
+        switch error {
+        case let problem as Problem: self = problem
+        case let error as CatalogError: self = Problem(catalog: error)
+        case let rejection as StickerRejection: self = Problem(image: rejection)
+        case let error as FormDataError: self = Problem(form: error)
+        case is DatabaseUnavailable: self = .databaseUnavailable
+        case let error as HTTPError: self = Problem(http: error)
+        // Hummingbird's other errors that carry a status (a body over the size limit is NIOTooManyBytesError).
+        case let error as any HTTPResponseError: self = Problem(http: HTTPError(error.status))
+        default: return nil
+        }
+    }
+
+    init(catalog error: CatalogError) {
+        switch error {
+        case .notFound(let what): self = .notFound(what)
+        case .conflict(let detail): self = Problem(.conflict, "conflict", detail)
+        case .invalid(let issues): self = .validationFailed(issues)
+        case .unknownFilter(let name):
+            self = Problem(.badRequest, "unknown_filter", "There is no filter named '\(name)'; GET /v1/filters lists them.")
+        case .invalidParameter(let name, let rule): self = .invalidParameter(name, rule)
+        }
+    }
+
+    /// An image the sticker rules refuse.
+    init(image rejection: StickerRejection) {
+        let status: HTTPResponse.Status = switch rejection {
+        case .tooLarge: .contentTooLarge
+        case .unsupportedFormat: .unsupportedMediaType
+        case .empty, .dimensionsOutOfRange, .corrupt, .invalidAnimation, .tooManyFrames, .animationTooLong: .unprocessableContent
+        }
+        self = Problem(status, rejection.code, rejection.detail)
+        if case .empty = rejection { errors = [FieldIssue(field: "file", message: "is empty")] }
+    }
+
+    init(form error: FormDataError) {
+        switch error {
+        case .invalidBoundary:
+            self = .validationFailed([FieldIssue(field: "Content-Type", message: "needs a boundary of 1 to 70 characters (RFC 2046)")],
+                                     status: .badRequest)
+        case .tooLarge(let limit): self = .tooLarge(limit: limit)
+        case .partTooLarge(let name, let limit): self = .tooLarge(limit: limit, what: "The form part '\(name)'")
+        case .tooManyParts(let limit): self = Problem(.contentTooLarge, "too_large", "The form has more than \(limit) parts.")
+        case .tooManyHeaders(let limit): self = Problem(.contentTooLarge, "too_large", "A form part has more than \(limit) headers.")
+        case .malformed(let reason): self = .invalidBody("The multipart/form-data body is malformed: \(reason).")
+        }
+    }
+
+    /// Hummingbird's own errors (unknown route, body too large, undecodable JSON).
+    init(http error: HTTPError) {
+        let detail = error.body ?? error.status.reasonPhrase
+        switch error.status {
+        case .notFound: self = Problem(.notFound, "not_found", "No such resource.")
+        case .contentTooLarge: self = Problem(.contentTooLarge, "too_large", "The request body is too large.")
+        case .badRequest: self = .invalidBody(detail)
+        case .unsupportedMediaType: self = Problem(.unsupportedMediaType, "unsupported_media_type", detail)
+        default: self = Problem(error.status, error.status.code < 500 ? "bad_request" : "internal_error", detail)
+        }
+        headers.append(contentsOf: error.headers)
+    }
+}

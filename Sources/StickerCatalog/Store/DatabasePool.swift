@@ -1,0 +1,179 @@
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import Synchronization
+
+/// The catalog's connections to PostgreSQL. Requests wait at most `acquireTimeout` for a connection, then fail with
+/// `DatabaseUnavailable`; after a connection error (refused, reset, server shutting down) they fail at once until a
+/// probe, every `probeInterval`, reaches PostgreSQL again. The probe replaces the PostgresNIO pool when that pool is
+/// still backing off (it waits up to a minute between attempts), so service resumes within about a second of
+/// PostgreSQL's return.
+public final class DatabasePool: Service, Sendable {
+    public let endpoint: DatabaseEndpoint
+    let logger: Logger
+    let acquireTimeout: Duration
+    let probeInterval: Duration
+    /// Longest a statement may run once it has a connection; the connection is closed past it.
+    let statementTimeout: Duration
+
+    /// What the last attempts said about PostgreSQL.
+    enum Health: Sendable {
+        case up
+        /// A request timed out: it may be a hang or just load, so requests still try, and the probe runs.
+        case suspect
+        /// A connection failed outright: requests fail at once until the probe succeeds.
+        case down
+    }
+
+    private struct State {
+        var client: PostgresClient
+        var running: Task<Void, Never>?
+        var health = Health.up
+    }
+
+    private let state: Mutex<State>
+
+    public init(endpoint: DatabaseEndpoint, logger: Logger, acquireTimeout: Duration = .milliseconds(1500),
+                probeInterval: Duration = .milliseconds(500), statementTimeout: Duration = .seconds(30)) {
+        self.endpoint = endpoint
+        self.logger = logger
+        self.acquireTimeout = acquireTimeout
+        self.probeInterval = probeInterval
+        self.statementTimeout = statementTimeout
+        state = Mutex(State(client: PostgresClient(configuration: endpoint.clientConfiguration(), backgroundLogger: logger)))
+    }
+
+    /// False from a connection failure until a probe reaches PostgreSQL again.
+    public var isAvailable: Bool { state.withLock { $0.health != .down } }
+
+    /// Runs `body` with a connection; `timeout` nil lets it run as long as it needs (migrations).
+    public func withConnection<T: Sendable>(timeout: Duration? = nil,
+                                            _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let (client, health) = startIfNeeded()
+        if health == .down { throw DatabaseUnavailable(reason: "PostgreSQL did not answer the last attempt; retrying in the background") }
+        let lease = ConnectionLease()
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    try await client.withConnection { connection in
+                        lease.acquired(connection)
+                        return try await body(connection)
+                    }
+                }
+                group.addTask { [acquireTimeout] in
+                    try await Task.sleep(for: acquireTimeout)
+                    guard lease.connection != nil else { throw TimedOut(reason: "no connection within \(acquireTimeout)") }
+                    guard let timeout else { return nil }
+                    try await Task.sleep(for: timeout)
+                    lease.connection?.close().whenComplete { _ in }
+                    throw TimedOut(reason: "a statement ran longer than \(timeout)")
+                }
+                while let result = try await group.next() {
+                    if let value = result {
+                        group.cancelAll()
+                        return value
+                    }
+                }
+                throw CancellationError()
+            }
+        } catch let timeout as TimedOut {
+            mark(.suspect, timeout)
+            throw DatabaseUnavailable(reason: timeout.reason)
+        } catch {
+            // Before a connection is leased, any failure is the database's; afterwards only connection errors are.
+            if lease.connection == nil && !(error is CancellationError && Task.isCancelled) || DatabaseUnavailable.describes(error) {
+                mark(.down, error)
+                throw error as? DatabaseUnavailable ?? DatabaseUnavailable(reason: "\(error)")
+            }
+            throw error
+        }
+    }
+
+    private struct TimedOut: Error {
+        let reason: String
+    }
+
+    private func mark(_ health: Health, _ error: any Error) {
+        let before = state.withLock { state in
+            defer { if state.health != .down { state.health = health } }
+            return state.health
+        }
+        if before == .up {
+            logger.error(health == .down ? "PostgreSQL is unavailable; answering 503 until it is back"
+                                         : "PostgreSQL did not answer in time; probing it",
+                         metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+
+    public func run() async throws {
+        _ = startIfNeeded()
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: self.probeInterval)
+                if self.state.withLock({ $0.health }) != .up { await self.probe() }
+            }
+        }
+        let running = state.withLock { $0.running }
+        running?.cancel()
+        await running?.value
+    }
+
+    /// The current pool, started on first use, and the database's health.
+    private func startIfNeeded() -> (PostgresClient, Health) {
+        state.withLock { state in
+            if state.running == nil {
+                let client = state.client
+                state.running = Task { await client.run() }
+            }
+            return (state.client, state.health)
+        }
+    }
+
+    /// Makes `client` (run by `task`) the pool every request uses, and stops the one before it.
+    private func start(_ client: PostgresClient, running task: Task<Void, Never>) {
+        let previous = state.withLock { state in
+            defer { (state.client, state.running, state.health) = (client, task, .up) }
+            return state.running
+        }
+        previous?.cancel()
+    }
+
+    /// Tries the current pool, then a fresh one: the first that answers `SELECT 1` in time serves from now on.
+    private func probe() async {
+        let current = state.withLock { $0.client }
+        if await Self.answers(current, within: acquireTimeout) {
+            state.withLock { $0.health = .up }
+            logger.notice("PostgreSQL answers again")
+            return
+        }
+        let fresh = PostgresClient(configuration: endpoint.clientConfiguration(), backgroundLogger: logger)
+        let task = Task { await fresh.run() }
+        if await Self.answers(fresh, within: acquireTimeout) {
+            start(fresh, running: task)
+            logger.notice("PostgreSQL is reachable again; replaced the connection pool")
+        } else {
+            task.cancel()
+            await task.value
+        }
+    }
+
+    private static func answers(_ client: PostgresClient, within timeout: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { (try? await client.query("SELECT 1")) != nil }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+}
+
+/// The connection a `withConnection` call got, if it got one yet.
+private final class ConnectionLease: Sendable {
+    private let value = Mutex<PostgresConnection?>(nil)
+    var connection: PostgresConnection? { value.withLock { $0 } }
+    func acquired(_ connection: PostgresConnection) { value.withLock { $0 = connection } }
+}

@@ -1,0 +1,21 @@
+import PostgresNIO
+
+extension PostgresCatalog: FilterRepository {
+    public func putFilter(_ filter: StickerFilter) async throws -> Bool {
+        try await write { try await upsertFilter($0, filter) }
+    }
+
+    func upsertFilter(_ connection: PostgresConnection, _ filter: StickerFilter) async throws -> Bool {
+        try await connection.first("""
+            INSERT INTO filters (name, title, required_flags) VALUES (\(filter.name), \(filter.title), \(filter.flags))
+            ON CONFLICT (name) DO UPDATE SET title = EXCLUDED.title, required_flags = EXCLUDED.required_flags, updated_at = now()
+            RETURNING (xmax = 0)
+            """, as: Bool.self, logger: logger) ?? false
+    }
+
+    public func deleteFilter(name: String) async throws -> Bool {
+        try await write { connection in
+            try await connection.first("DELETE FROM filters WHERE name = \(name) RETURNING name", as: String.self, logger: logger) != nil
+        }
+    }
+}

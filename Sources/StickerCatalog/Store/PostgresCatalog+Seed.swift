@@ -1,0 +1,39 @@
+import PostgresNIO
+import StickerImage
+
+/// A whole catalog to load at once (the demo): groups with their validated stickers, and filters.
+public struct CatalogSeed: Sendable {
+    public struct Item: Sendable {
+        public var draft: StickerDraft
+        public var info: StickerImageInfo
+    }
+
+    public struct Group: Sendable {
+        public var draft: GroupDraft
+        public var items: [Item]
+    }
+
+    public var groups: [Group]
+    public var filters: [StickerFilter]
+}
+
+extension PostgresCatalog {
+    /// Stores `seed` if the catalog has no group yet, in one transaction under the migration lock: replicas started
+    /// together load it once, and a failure part-way leaves nothing behind. True when this call loaded it.
+    public func loadIfEmpty(_ seed: CatalogSeed) async throws -> Bool {
+        try await write { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Migrator.lockKey))", logger: logger)
+            guard try await connection.first("SELECT NOT EXISTS (SELECT 1 FROM sticker_groups)", as: Bool.self, logger: logger) == true else {
+                return false
+            }
+            for group in seed.groups {
+                try await insertGroup(connection, group.draft)
+                for item in group.items {
+                    _ = try await insertSticker(connection, into: group.draft.id, item.draft, image: item.info.storedBytes, info: item.info)
+                }
+            }
+            for filter in seed.filters { _ = try await upsertFilter(connection, filter) }
+            return true
+        }
+    }
+}
