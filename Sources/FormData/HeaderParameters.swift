@@ -20,7 +20,8 @@ public struct HeaderParameters: Sendable, Equatable {
             scalars.removeFirst()
             Self.skipSpaces(&scalars)
             var parameter = String.UnicodeScalarView()
-            if scalars.first == "\"" {
+            let quoted = scalars.first == "\""
+            if quoted {
                 scalars.removeFirst()
                 var closed = false
                 while let scalar = scalars.popFirst() {
@@ -32,7 +33,8 @@ public struct HeaderParameters: Sendable, Equatable {
             } else {
                 parameter.append(contentsOf: Self.take(&scalars) { $0 != ";" })
             }
-            if parameters[name] == nil { parameters[name] = String(parameter).trimmingSpaces }
+            // A quoted value is kept exactly, spaces included (a boundary may hold spaces, though not at its end).
+            if parameters[name] == nil { parameters[name] = quoted ? String(parameter) : String(parameter).trimmingSpaces }
         }
         guard scalars.isEmpty else { return nil }
         self.parameters = parameters

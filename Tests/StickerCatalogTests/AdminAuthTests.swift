@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -28,6 +29,42 @@ struct AdminAuthTests {
             #expect(response.status == .ok)
             #expect(token.hasPrefix("stk_") && token.count > 40)
             #expect(try await db.count("SELECT count(*) FROM admin_tokens WHERE name = 'ci' AND token_sha256 = sha256('\(token)'::bytea)") == 1)
+        }
+    }
+}
+
+@Suite("Admin authentication on every route")
+struct AdminRouteTests {
+    /// A concrete URI for a route's path: a demo group, a random sticker id, the demo filter.
+    static func uri(_ path: String) -> String {
+        path.replacingOccurrences(of: "stickers/{id}", with: "stickers/\(UUID().uuidString.lowercased())")
+            .replacingOccurrences(of: "{id}", with: "chewy").replacingOccurrences(of: "{name}", with: "chocoholic")
+    }
+
+    @Test("Every admin route the router serves answers 401 without a valid token, and changes nothing")
+    func everyRoute() async throws {
+        let routes = offlineRouter(methodNotAllowed: false).routes
+            .map { ($0.method, "/" + $0.path.description.drop { $0 == "/" }) }
+            .filter { $0.1.hasPrefix("/v1/admin") }
+        #expect(routes.count >= 12)
+        try await withApp(demo: true) { client, db in
+            for (method, path) in routes {
+                for headers: HTTPFields in [[:], [.authorization: "Bearer not-the-token"]] {
+                    let response = try await client.execute(uri: Self.uri(path), method: method, headers: headers, body: Body.json([:]))
+                    #expect(response.status == .unauthorized && response.problemCode == "unauthorized", "\(method) \(path)")
+                }
+            }
+            #expect(try await db.count("SELECT count(*) FROM stickers") == 9)
+        }
+    }
+
+    @Test("A database failure while checking a token is a 503 with Retry-After, not a 500")
+    func databaseDown() async throws {
+        let app = Application(router: offlineRouter())
+        try await app.test(.router) { client in
+            let response = try await client.execute(uri: "/v1/admin/groups", method: .get, headers: [.authorization: "Bearer stk_some-stored-token"])
+            #expect(response.status == .serviceUnavailable && response.problemCode == "database_unavailable")
+            #expect(response.headers[.retryAfter] != nil)
         }
     }
 }

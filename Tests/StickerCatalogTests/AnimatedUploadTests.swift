@@ -73,10 +73,10 @@ struct AnimatedUploadTests {
                 + "Authorization: Bearer \(adminToken)\r\nContent-Type: image/png\r\n"
             // Declares more than the limit: refused on the header alone, before any body is sent. (Body bytes the
             // server never reads would make its close an RST, which can discard the answer before it is read.)
-            let declared = try RawHTTP.exchange(port: port, Array((head + "Content-Length: 99999999\r\n\r\n").utf8))
+            let declared = try await RawHTTP.exchange(port: port, Array((head + "Content-Length: 99999999\r\n\r\n").utf8))
             #expect(declared.hasPrefix("HTTP/1.1 413"), "\(declared.prefix(80))")
             // Sends more than it declares: the declared bytes are judged (a truncated PNG), never a 500.
-            let longer = try RawHTTP.exchange(port: port, Array((head + "Content-Length: 200\r\n\r\n").utf8) + Samples.sticker)
+            let longer = try await RawHTTP.exchange(port: port, Array((head + "Content-Length: 200\r\n\r\n").utf8) + Samples.sticker)
             #expect(longer.hasPrefix("HTTP/1.1 422"), "\(longer.prefix(80))")
             #expect(try await db.count("SELECT count(*) FROM stickers") == 9)
         }
@@ -85,7 +85,12 @@ struct AnimatedUploadTests {
 
 /// One request over a plain socket, for requests no HTTP client would send.
 enum RawHTTP {
-    static func exchange(port: Int, _ request: [UInt8]) throws -> String {
+    /// The answer up to its status line, or all of it with `whole` (the server must close the connection).
+    static func exchange(port: Int, _ request: [UInt8], whole: Bool = false) async throws -> String {
+        try await blocking { try exchangeBlocking(port: port, request, whole: whole) }
+    }
+
+    static func exchangeBlocking(port: Int, _ request: [UInt8], whole: Bool = false) throws -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -103,10 +108,13 @@ enum RawHTTP {
         // Reads until the status line is complete, the server closes, or an error (named in the answer).
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while !answer.contains(0x0A) {
+        while whole || !answer.contains(0x0A) {
             let count = recv(fd, &buffer, buffer.count, 0)
             if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return count == 0 ? String(decoding: answer, as: UTF8.self) + "<closed>" : "<error \(errno)>" }
+            guard count > 0 else {
+                if whole, count == 0 { return String(decoding: answer, as: UTF8.self) }
+                return count == 0 ? String(decoding: answer, as: UTF8.self) + "<closed>" : "<error \(errno)>"
+            }
             answer += buffer.prefix(count)
         }
         return String(decoding: answer, as: UTF8.self)

@@ -1,6 +1,7 @@
 import PostgresNIO
 import Testing
 @testable import StickerCatalog
+import StickerImage
 
 @Suite("Migrations")
 struct MigrationTests {
@@ -57,6 +58,34 @@ struct MigrationTests {
             try await Migrator().migrate(client, logger: TestDatabase.logger)
             try await client.execute("INSERT INTO schema_migrations (version, name, checksum) VALUES (9999, 'future', 'x')")
             await #expect(throws: MigrationError.unknownVersion(9999)) { try await Migrator().migrate(client, logger: TestDatabase.logger) }
+        }
+    }
+}
+
+@Suite("Loading the demo catalog")
+struct DemoLoadTests {
+    @Test("Replicas loading the demo at once load it once; a failure part-way leaves nothing, and the next start completes it")
+    func oneTransaction() async throws {
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: false)
+        defer { Task { await drop() } }
+        try await TestDatabase.withPool(endpoint) { pool in
+            let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: TestDatabase.logger)
+            var broken = try await DemoCatalog.seed(validator: StickerValidator())
+            // The fifth sticker breaks a rule only the database checks: everything before it must go too.
+            broken.groups[1].items[1].draft.description = String(repeating: "d", count: 151)
+            await #expect(throws: CatalogError.self) { _ = try await catalog.loadIfEmpty(broken) }
+            #expect(try await pool.count("SELECT count(*) FROM sticker_groups") == 0)
+            #expect(try await pool.count("SELECT count(*) FROM assets") == 0)
+
+            let seed = try await DemoCatalog.seed(validator: StickerValidator())
+            let loaded = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<4 { group.addTask { try await catalog.loadIfEmpty(seed) } }
+                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(loaded.filter { $0 }.count == 1)
+            #expect(try await pool.count("SELECT count(*) FROM sticker_groups") == 3)
+            #expect(try await pool.count("SELECT count(*) FROM stickers") == 9)
+            #expect(try await pool.count("SELECT count(*) FROM filters") == 1)
         }
     }
 }

@@ -7,23 +7,9 @@ import StickerImage
 struct ValidateCommandTests {
     static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "stickerd").path
 
-    /// Runs stickerd with `arguments`; its exit status and standard output.
-    func run(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     @Test("--json prints one object per file; a JPEG named .png is invalid; exit status 1 when any file is", .enabled(
         if: FileManager.default.isExecutableFile(atPath: binary), "needs the stickerd binary next to the test bundle (swift build)"))
-    func json() throws {
+    func json() async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "validate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -32,7 +18,7 @@ struct ValidateCommandTests {
         for (name, bytes) in files { try Data(bytes).write(to: folder.appending(path: name)) }
         let paths = files.map { folder.appending(path: $0.0).path }
 
-        let (status, output) = try run(["validate", "--json"] + paths)
+        let (status, output) = try await StickerdProcess.run(["validate", "--json"] + paths)
         let objects = output.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
@@ -44,8 +30,8 @@ struct ValidateCommandTests {
         #expect(objects[2]["valid"] as? Bool == true && objects[2]["format"] as? String == "apng" && objects[2]["frames"] as? Int == 5)
         #expect(objects[2]["sticker"] as? String == "animation_too_long")
 
-        #expect(try run(["validate", paths[0]]).0 == 0)
-        #expect(try run(["validate", "--max-duration-ms", "20000", paths[2]]).0 == 0)
-        #expect(try run(["validate", "--json", "--max-duration-ms", "20000", paths[2]]).1.contains(#""sticker":"ok""#))
+        #expect(try await StickerdProcess.run(["validate", paths[0]]).0 == 0)
+        #expect(try await StickerdProcess.run(["validate", "--max-duration-ms", "20000", paths[2]]).0 == 0)
+        #expect(try await StickerdProcess.run(["validate", "--json", "--max-duration-ms", "20000", paths[2]]).1.contains(#""sticker":"ok""#))
     }
 }

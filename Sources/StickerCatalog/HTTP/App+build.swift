@@ -33,8 +33,7 @@ public struct ServiceOptions: Sendable {
 
 /// The composition root: the database, the catalog store, the services and every route.
 public func buildApplication(pool: DatabasePool, options: ServiceOptions, registry: PrometheusCollectorRegistry,
-                             logger: Logger) -> some ApplicationProtocol {
-    let revision = CatalogRevision()
+                             logger: Logger, revision: CatalogRevision = CatalogRevision()) -> some ApplicationProtocol {
     let catalog = PostgresCatalog(pool: pool, revision: revision, logger: logger)
     let listener = RevisionListener(endpoint: pool.endpoint, revision: revision, logger: logger)
     let router = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry)

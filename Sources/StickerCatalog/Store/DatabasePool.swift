@@ -138,8 +138,24 @@ public final class DatabasePool: Service, Sendable {
         previous?.cancel()
     }
 
-    /// Tries the current pool, then a fresh one: the first that answers `SELECT 1` in time serves from now on.
+    /// A connection of its own first tells a server that refuses or ignores connections (down: requests fail at once)
+    /// from one that answers; then the current pool is tried, and a fresh one when the current one is still backing off.
     private func probe() async {
+        do {
+            try await Self.within(acquireTimeout) { [endpoint, logger] in
+                let connection = try await endpoint.connect(applicationName: "stickerd probe", logger: logger)
+                do {
+                    try await connection.query("SELECT 1", logger: logger)
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+                try await connection.close()
+            }
+        } catch {
+            mark(.down, error)
+            return
+        }
         let current = state.withLock { $0.client }
         if await Self.answers(current, within: acquireTimeout) {
             state.withLock { $0.health = .up }
@@ -150,10 +166,27 @@ public final class DatabasePool: Service, Sendable {
         let task = Task { await fresh.run() }
         if await Self.answers(fresh, within: acquireTimeout) {
             start(fresh, running: task)
-            logger.notice("PostgreSQL is reachable again; replaced the connection pool")
+            logger.notice("PostgreSQL answers again; replaced the connection pool, which was still backing off")
         } else {
             task.cancel()
             await task.value
+        }
+    }
+
+    /// Runs `body`, throwing `TimedOut` when it takes longer than `timeout`.
+    private static func within(_ timeout: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await body()
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return false
+            }
+            let finished = try await group.next() ?? false
+            group.cancelAll()
+            if !finished { throw TimedOut(reason: "no answer within \(timeout)") }
         }
     }
 

@@ -25,7 +25,7 @@ public final class EmbeddedPostgres: Sendable {
         self.logger = logger
     }
 
-    var cluster: URL { directory.appending(path: "postgres") }
+    public var cluster: URL { directory.appending(path: "postgres") }
     public var socketPath: String { directory.appending(path: ".s.PGSQL.5432").path }
 
     /// Starts the cluster (creating it the first time) unless it already runs, and says how to connect to it.
@@ -66,7 +66,8 @@ public final class EmbeddedPostgres: Sendable {
 
     private func launch(_ tools: PostgresTools, as owner: String?) throws {
         var settings = "-c listen_addresses='' -c unix_socket_directories='\(directory.path)'"
-        if !durable { settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
+        // Test clusters serve a whole parallel test suite: many pools at once.
+        if !durable { settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500" }
         // A session of its own keeps Ctrl-C away from the cluster, so stickerd can drain its connections first.
         try tools.run("pg_ctl", as: owner, ["start", "-w", "-t", "60", "-D", cluster.path, "-l",
                                             directory.appending(path: "postgres.log").path, "-o", settings], newSession: true)

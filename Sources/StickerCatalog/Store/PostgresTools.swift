@@ -48,6 +48,11 @@ struct PostgresTools {
         return output
     }
 
+    /// The file descriptors open in this process.
+    static func openDescriptors() -> [Int32] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
+    }
+
     /// All the environment the PostgreSQL programs get.
     static let environment = ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C"]
 
@@ -65,6 +70,11 @@ struct PostgresTools {
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
         posix_spawn_file_actions_addclose(&actions, fds[0])
+        // Nothing else of stickerd's reaches the server either (sockets, pipes of whoever started stickerd): a
+        // postmaster that outlives stickerd must not hold them open.
+        for fd in Self.openDescriptors() where fd > 2 && fd != fds[0] && fd != fds[1] {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
         var argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         // A scrubbed environment: the server programs get nothing of stickerd's (STICKER_ADMIN_TOKEN, DATABASE_URL...),

@@ -14,7 +14,7 @@ final class RevisionListener: Service, Sendable {
     let logger: Logger
     let pollInterval: Duration
     let pollTimeout: Duration
-    let reconnectDelay = Duration.seconds(1)
+    let reconnectDelay = Duration.milliseconds(500)
     /// When the stored revision was last read, for `/readyz`.
     private let lastContact = Mutex<ContinuousClock.Instant?>(nil)
 

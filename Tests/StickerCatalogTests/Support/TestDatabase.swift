@@ -76,7 +76,8 @@ actor TestDatabase {
 
     /// Runs `body` with a running pool, then shuts the pool down.
     static func withPool<T: Sendable>(_ endpoint: DatabaseEndpoint, _ body: @Sendable (DatabasePool) async throws -> T) async throws -> T {
-        try await withRunning(DatabasePool(endpoint: endpoint, logger: logger), body)
+        // Generous timeouts: the whole suite runs at once on two cores (the outage test makes its own pool).
+        try await withRunning(DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(10)), body)
     }
 
     static func execute(_ endpoint: DatabaseEndpoint, _ sql: String) async throws {

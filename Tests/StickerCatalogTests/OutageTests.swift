@@ -1,0 +1,127 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PostgresNIO
+import Prometheus
+import Testing
+@testable import StickerCatalog
+
+@Suite("PostgreSQL going away")
+struct OutageTests {
+    /// Seconds since `start`, for the figures the test prints.
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    @Test("While PostgreSQL is down: 503 within 2 s, cached and stale manifests still served; back within 5 s of its return",
+          .timeLimit(.minutes(2)))
+    func outage() async throws {
+        // A cluster of this test's own, since it stops it.
+        let directory = NSTemporaryDirectory() + "stickercatalog-outage-\(getpid())"
+        let logger = { var logger = Logger(label: "outage"); logger.logLevel = .critical; return logger }()
+        let cluster = EmbeddedPostgres(directory: directory, durable: false, logger: logger)
+        defer {
+            cluster.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        let endpoint = try await blocking { try cluster.start() }
+        try await TestDatabase.withPool(endpoint) { pool in
+            try await Migrator().migrate(pool, logger: logger)
+            let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger)
+            try await DemoCatalog.loadIfEmpty(into: catalog, validator: .init(), logger: logger)
+        }
+        var options = ServiceOptions()
+        options.bootstrapAdminToken = adminToken
+        let revision = CatalogRevision()
+        let pool = DatabasePool(endpoint: endpoint, logger: logger)
+        let app = buildApplication(pool: pool, options: options, registry: PrometheusCollectorRegistry(), logger: logger, revision: revision)
+        try await app.test(.live) { client in
+            #expect(try await waitUntilReady(client))
+            let manifest = try await client.execute(uri: "/v1/manifest", method: .get)
+            let etag = try #require(manifest.headers[.eTag])
+            let urls = (manifest.json["groups"] as? [[String: Any]] ?? []).compactMap { ($0["cover"] as? [String: Any])?["url"] as? String }
+            #expect(urls.count == 3)
+            _ = try await client.execute(uri: urls[0], method: .get)
+
+            // A change committed and announced, not yet loaded by this replica.
+            try await TestDatabase.withPool(endpoint) { try await $0.execute("UPDATE sticker_groups SET name = 'Gummies' WHERE id = 'chewy'") }
+            let announced = ContinuousClock.now
+            while revision.current <= (manifest.json["revision"] as? Int).map(Int64.init) ?? 0, ContinuousClock.now - announced < .seconds(5) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await blocking { cluster.stop() }
+
+            var start = ContinuousClock.now
+            let uncached = try await client.execute(uri: urls[1], method: .get)
+            let assetSeconds = Self.seconds(since: start)
+            #expect(uncached.status == .serviceUnavailable && uncached.problemCode == "database_unavailable")
+            #expect(uncached.headers[.retryAfter] != nil && assetSeconds < 2)
+            start = .now
+            let ready = try await client.execute(uri: "/readyz", method: .get)
+            #expect(ready.status == .serviceUnavailable && ready.headers[.retryAfter] != nil && Self.seconds(since: start) < 2)
+            start = .now
+            let write = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: admin, body: Body.json(["id": "new", "name": "New"]))
+            let writeSeconds = Self.seconds(since: start)
+            #expect(write.status == .serviceUnavailable && write.problemCode == "database_unavailable" && writeSeconds < 2)
+            // The manifest one revision older is served, marked stale; the cached asset still downloads.
+            start = .now
+            let stale = try await client.execute(uri: "/v1/manifest", method: .get)
+            #expect(stale.status == .ok && stale.headers[.eTag] == etag && Self.seconds(since: start) < 2)
+            #expect(stale.headers[.init("Cache-Status")!]?.contains("stale-if-error") == true)
+            #expect(try await client.execute(uri: urls[0], method: .get).status == .ok)
+
+            _ = try await blocking { try cluster.start() }
+            let back = ContinuousClock.now
+            var created = false
+            while !created, ContinuousClock.now - back < .seconds(10) {
+                let response = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: admin, body: Body.json(["id": "new", "name": "New"]))
+                created = response.status == .created
+                if !created { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            let recoverySeconds = Self.seconds(since: back)
+            #expect(created && recoverySeconds < 5)
+            let fresh = try await client.execute(uri: "/v1/manifest", method: .get)
+            #expect(fresh.headers[.init("Cache-Status")!] == nil && fresh.headers[.eTag] != etag)
+            #expect((fresh.json["groups"] as? [[String: Any]])?.contains { $0["name"] as? String == "Gummies" } == true)
+            print("Outage figures: uncached asset 503 after \(assetSeconds) s, write 503 after \(writeSeconds) s, "
+                + "first write \(recoverySeconds) s after PostgreSQL was back")
+        }
+    }
+
+    @Test("A LISTEN connection that stops answering is replaced: the replica catches up within a few seconds", .timeLimit(.minutes(1)))
+    func halfOpenListener() async throws {
+        try await withApp(demo: true) { client, db in
+            let before = try #require(try await client.execute(uri: "/v1/manifest", method: .get).json["revision"] as? Int)
+            var listener = 0
+            let deadline = ContinuousClock.now + .seconds(10)
+            // Frozen only while idle between polls: a backend stopped inside PostgreSQL's notification code could hold a
+            // lock every NOTIFY needs, which would freeze the writer below too (an artefact of SIGSTOP, not of the service).
+            while listener == 0, ContinuousClock.now < deadline {
+                listener = try await db.count("""
+                    SELECT COALESCE(max(pid), 0) FROM pg_stat_activity
+                    WHERE application_name = 'stickerd revision listener' AND datname = current_database()
+                      AND state = 'idle' AND wait_event = 'ClientRead' AND now() - backend_start > interval '1 second'
+                      AND now() - state_change < interval '500 milliseconds'
+                    """)
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(listener != 0)
+            // The listener's server process freezes: its socket stays open, nothing comes through it any more.
+            kill(pid_t(listener), SIGSTOP)
+            defer { kill(pid_t(listener), SIGCONT) }
+            try await Task.sleep(for: .milliseconds(200))
+            try await db.execute("UPDATE sticker_groups SET name = 'Gummies' WHERE id = 'chewy'")
+            let changed = ContinuousClock.now
+            var revision = before
+            while revision == before, ContinuousClock.now - changed < .seconds(15) {
+                try await Task.sleep(for: .milliseconds(100))
+                revision = try await client.execute(uri: "/v1/manifest", method: .get).json["revision"] as? Int ?? before
+            }
+            let caughtUp = OutageTests.seconds(since: changed)
+            #expect(revision > before && caughtUp < 6, "caught up after \(caughtUp) s")
+            print("Half-open LISTEN connection: the replica served the change \(caughtUp) s after it was committed")
+        }
+    }
+}

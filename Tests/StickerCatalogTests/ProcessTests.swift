@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import StickerCatalog
+
+/// stickerd as operators run it: whole processes, their embedded cluster, their environment.
+@Suite("stickerd processes", .enabled(if: StickerdProcess.available, "needs the stickerd binary next to the test bundle (swift build)"))
+struct ProcessTests {
+    static let token = "a-bootstrap-token-long-enough"
+
+    @Test("After kill -9, the next serve owns the cluster it finds and stops it on exit; PostgreSQL never sees stickerd's secrets",
+          .timeLimit(.minutes(2)))
+    func adoptedCluster() async throws {
+        let folder = NSTemporaryDirectory() + "sc-adopt-\(getpid())"
+        defer {
+            EmbeddedPostgres(directory: folder, logger: TestDatabase.logger).stopAbandoned()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        let lock = ClusterLock(cluster: URL(fileURLWithPath: folder).appending(path: "postgres"))
+        let first = try StickerdProcess(serve: ["--data-dir", folder], environment: ["STICKER_ADMIN_TOKEN": Self.token])
+        #expect(try await first.waitHealthy())
+        guard case .running(let postmaster) = lock.state else { Issue.record("the cluster does not run"); return }
+        let environment = try String(decoding: Data(contentsOf: URL(fileURLWithPath: "/proc/\(postmaster)/environ")), as: UTF8.self)
+        #expect(!environment.contains("STICKER_ADMIN_TOKEN") && !environment.contains(Self.token))
+        await first.stop(SIGKILL)
+        #expect(lock.state == .running(pid: postmaster), "a killed stickerd leaves its cluster running")
+
+        let second = try StickerdProcess(serve: ["--data-dir", folder], environment: ["STICKER_ADMIN_TOKEN": Self.token])
+        #expect(try await second.waitHealthy())
+        let log = await second.stop(SIGTERM)
+        #expect(log.contains("Adopted the embedded PostgreSQL cluster"))
+        #expect(lock.state == .stopped, "the adopting stickerd stops the cluster on exit")
+        #expect(!Self.isRunning(postmaster))
+    }
+
+    /// A process that exists and is not a zombie (in a container, nobody may reap an orphan that exited).
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let state = stat.split(separator: ")").last?.split(separator: " ").first else { return false }
+        return state != "Z" && state != "X"
+    }
+
+    @Test("A postmaster.pid naming a live process that is not the cluster's is stale: the cluster starts anyway")
+    func stalePidFile() async throws {
+        try await blocking { try Self.stalePidFileBlocking() }
+    }
+
+    static func stalePidFileBlocking() throws {
+        let folder = NSTemporaryDirectory() + "sc-stale-\(getpid())"
+        let cluster = EmbeddedPostgres(directory: folder, durable: false, logger: TestDatabase.logger)
+        defer {
+            cluster.stop()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        _ = try cluster.start()
+        let pidFile = cluster.cluster.appending(path: "postmaster.pid")
+        let lines = try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        cluster.stop()
+        // As after a crash and a reboot: the file survives, and its pid now belongs to someone else (this test).
+        try ([String(getpid())] + lines.dropFirst().map(String.init)).joined(separator: "\n").write(to: pidFile, atomically: true, encoding: .utf8)
+        #expect(ClusterLock(cluster: cluster.cluster).state == .stale(pid: getpid()))
+        _ = try cluster.start()
+        guard case .running = ClusterLock(cluster: cluster.cluster).state else { Issue.record("the cluster did not start"); return }
+    }
+
+    @Test("Two processes serve the same texts and ETag for a language with several regions", .timeLimit(.minutes(2)))
+    func localeAcrossProcesses() async throws {
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
+        defer { Task { await drop() } }
+        let regions = ["pt-AO", "pt-BR", "pt-CV", "pt-MZ", "pt-PT", "pt-ST", "pt-TL", "pt-GW"]
+        try await TestDatabase.withPool(endpoint) { pool in
+            for (index, group) in ["chewy", "chocolate", "crunchy"].enumerated() {
+                let names = Dictionary(uniqueKeysWithValues: regions.map { ($0, "\(group) \($0) \(index)") })
+                let json = String(decoding: try JSONSerialization.data(withJSONObject: names), as: UTF8.self)
+                try await pool.execute("UPDATE sticker_groups SET localized_names = '\(json)'::jsonb WHERE id = '\(group)'")
+            }
+        }
+        var answers: [String] = []
+        for _ in 0..<2 {
+            let process = try StickerdProcess(serve: [], environment: ["DATABASE_URL": endpoint.url])
+            #expect(try await process.waitHealthy())
+            answers.append(try await process.get("/v1/manifest?locale=pt"))
+            await process.stop()
+        }
+        let bodies = answers.map { $0.components(separatedBy: "\r\n\r\n").last ?? "" }
+        let etags = answers.map { $0.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") } }
+        #expect(bodies[0] == bodies[1] && etags[0] == etags[1] && etags[0] != nil)
+        #expect(bodies[0].contains("chewy pt-AO 0"))
+    }
+
+    @Test("token create prints a token that then works; serve refuses a bootstrap token under 16 characters", .timeLimit(.minutes(2)))
+    func tokens() async throws {
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
+        defer { Task { await drop() } }
+        let (status, output) = try await StickerdProcess.run(["token", "create", "--name", "ci-robot"], environment: ["DATABASE_URL": endpoint.url])
+        #expect(status == 0)
+        let token = try #require(output.split(separator: "\n").last.map(String.init))
+        #expect(token.hasPrefix("stk_"))
+        let server = try StickerdProcess(serve: [], environment: ["DATABASE_URL": endpoint.url])
+        #expect(try await server.waitHealthy())
+        let answer = try await RawHTTP.exchange(port: server.port, Array("GET /v1/admin/groups HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n".utf8))
+        #expect(answer.hasPrefix("HTTP/1.1 200"))
+        await server.stop()
+        let refused = try await StickerdProcess.run(["serve", "--port", "\(try StickerdProcess.freePort())"],
+                                              environment: ["DATABASE_URL": endpoint.url, "STICKER_ADMIN_TOKEN": "short"])
+        #expect(refused.0 != 0 && refused.1.contains("at least 16 characters"))
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+@testable import StickerCatalog
+
+/// The built `stickerd` binary, run as a process of its own (it sits next to the test bundle).
+final class StickerdProcess: @unchecked Sendable {
+    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "stickerd").path
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: binary) }
+
+    let process = Process()
+    /// What the process prints goes to a file: a pipe could be held open by a child that outlives it.
+    let logFile = URL(fileURLWithPath: NSTemporaryDirectory() + "stickerd-\(UUID().uuidString).log")
+    let port: Int
+
+    /// Starts `stickerd serve` on a free port with `arguments` and `environment` (added to a minimal one).
+    init(serve arguments: [String], environment: [String: String] = [:]) throws {
+        port = try Self.freePort()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["serve", "--port", "\(port)"] + arguments
+        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LOG_LEVEL": "info"]
+            .merging(environment) { $1 }
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let output = try FileHandle(forWritingTo: logFile)
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        try output.close()
+    }
+
+    deinit { try? FileManager.default.removeItem(at: logFile) }
+
+    /// Waits until `/healthz` answers (true), or the process exits or `timeout` passes (false).
+    func waitHealthy(timeout: Duration = .seconds(60)) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline, process.isRunning {
+            if (try? await RawHTTP.exchange(port: port, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8)))?.hasPrefix("HTTP/1.1 200") == true {
+                return true
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    /// The body of a GET answered by this process.
+    func get(_ path: String) async throws -> String {
+        try await RawHTTP.exchange(port: port, Array("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), whole: true)
+    }
+
+    /// Sends `signal` and waits for the process to end; what it printed.
+    @discardableResult
+    func stop(_ signal: Int32 = SIGTERM) async -> String {
+        kill(process.processIdentifier, signal)
+        let (process, logFile) = (process, logFile)
+        _ = try? await blocking { process.waitUntilExit() }
+        return (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+    }
+
+    /// Runs `stickerd` with `arguments` to completion: its exit status and everything it printed.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Int32, String) {
+        try await blocking { try runBlocking(arguments, environment: environment) }
+    }
+
+    static func runBlocking(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"].merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// A TCP port nothing listens on now.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+extension DatabaseEndpoint {
+    /// This endpoint as a DATABASE_URL, for a stickerd process.
+    var url: String {
+        switch address {
+        case .socket(let path):
+            let folder = (path as NSString).deletingLastPathComponent
+            return "postgres://\(username)@/\(database ?? username)?host=\(folder)"
+        case .tcp(let host, let port):
+            return "postgres://\(username)\(password.map { ":\($0)" } ?? "")@\(host):\(port)/\(database ?? username)?sslmode=\(sslMode.rawValue)"
+        }
+    }
+}
