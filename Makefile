@@ -3,12 +3,14 @@ SWIFT ?= swift
 PORT ?= 8080
 RELEASE_BIN := .build/release/stickerd
 
-.PHONY: deps build run test bench fuzz clean help
+.PHONY: deps build run test conformance bench fuzz clean help
 FUZZ_SECONDS ?= 300
+CONFORMANCE_SECONDS ?= 120
 
 help:
 	@echo "make run    install what is missing, build, start stickerd on http://127.0.0.1:$(PORT) with the demo catalog"
 	@echo "make test   install what is missing, build, run every test on a throwaway PostgreSQL"
+	@echo "make conformance  run schemathesis against openapi.yaml and a live stickerd for CONFORMANCE_SECONDS (default 120); part of make test"
 	@echo "make bench  measure the manifest and an asset with wrk next to nginx, and the validator next to pngcheck and vips"
 	@echo "make fuzz   fuzz the image validator and the form reader with libFuzzer, FUZZ_SECONDS each (default 300)"
 	@echo "make clean  remove build output and the local .stickerd database"
@@ -26,6 +28,11 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@scripts/check-openapi.sh
+	@scripts/conformance.sh .build/debug/stickerd $(CONFORMANCE_SECONDS)
+
+conformance: deps
+	$(SWIFT) build --product stickerd
+	@scripts/conformance.sh .build/debug/stickerd $(CONFORMANCE_SECONDS)
 
 bench: build
 	@scripts/install-deps.sh --bench

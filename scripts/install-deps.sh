@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build, the tests and the service need (or, for --bench, the benchmark).
-# As root it runs apt-get; otherwise it prints the exact command to run and stops.
+# Installs what the build, the tests and the service need: Debian packages (apt-get) and Python tools (pip) for
+# the OpenAPI checks; with --bench, what the benchmarks need. As root it installs; otherwise it prints the exact
+# commands to run and stops.
 set -euo pipefail
 
-packages=(pkg-config libpng-dev zlib1g-dev postgresql util-linux curl)
+packages=(pkg-config libpng-dev zlib1g-dev libbrotli-dev postgresql util-linux curl python3 python3-pip)
+python=(schemathesis openapi-spec-validator)
 if [[ "${1:-}" == "--bench" ]]; then
   packages=(wrk nginx-light curl pngcheck libvips-tools hyperfine)
+  python=()
 fi
 
 missing=()
@@ -14,22 +17,40 @@ for package in "${packages[@]}"; do
     missing+=("$package")
   fi
 done
-# nginx-light is one of several nginx packages; any nginx binary will do.
-if [[ " ${missing[*]-} " == *" nginx-light "* ]] && command -v nginx >/dev/null; then
-  missing=("${missing[@]/nginx-light}")
+# nginx-light is one of several nginx packages; any nginx binary will do. Any python3 with pip will do too.
+if [[ " ${missing[*]-} " == *" nginx-light "* ]] && command -v nginx >/dev/null; then missing=("${missing[@]/nginx-light}"); fi
+if command -v python3 >/dev/null && python3 -m pip --version >/dev/null 2>&1; then
+  missing=("${missing[@]/python3-pip}")
+  missing=("${missing[@]/python3}")
 fi
 missing=($(printf '%s\n' "${missing[@]-}" | grep -v '^$' || true))
 
-if ((${#missing[@]} > 0)); then
+missing_python=()
+for module in "${python[@]-}"; do
+  [[ -z "$module" ]] && continue
+  import=${module//-/_}
+  [[ "$module" == "schemathesis" ]] && { command -v st >/dev/null || missing_python+=("$module"); continue; }
+  python3 -c "import $import" 2>/dev/null || missing_python+=("$module")
+done
+
+if ((${#missing[@]} + ${#missing_python[@]} > 0)); then
   if [[ $(id -u) -eq 0 ]]; then
-    echo "Installing: ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    if ((${#missing[@]} > 0)); then
+      echo "Installing: ${missing[*]}"
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get update -qq
+      apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    fi
+    if ((${#missing_python[@]} > 0)); then
+      echo "Installing from PyPI: ${missing_python[*]}"
+      python3 -m pip install -q --root-user-action=ignore "${missing_python[@]}" 2>/dev/null \
+        || python3 -m pip install -q --break-system-packages "${missing_python[@]}"
+    fi
   else
-    echo "Missing Debian packages: ${missing[*]}"
+    echo "Missing: ${missing[*]-} ${missing_python[*]-}"
     echo "Install them with:"
-    echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}"
+    ((${#missing[@]} > 0)) && echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}"
+    ((${#missing_python[@]} > 0)) && echo "  python3 -m pip install --user ${missing_python[*]}"
     exit 1
   fi
 fi
