@@ -36,7 +36,8 @@ conformance: deps
 
 bench: build
 	@scripts/install-deps.sh --bench
-	@scripts/bench.sh $(RELEASE_BIN)
+	$(SWIFT) build -c release --product baseline-server
+	@scripts/bench.sh $(RELEASE_BIN) .build/release/baseline-server
 	@scripts/bench-validator.sh $(RELEASE_BIN)
 
 fuzz: deps

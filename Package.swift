@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "stickerd", targets: ["stickerd"]),
+        .executable(name: "baseline-server", targets: ["baseline-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -68,6 +69,15 @@ let package = Package(
                 "StickerCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        /// `make bench`'s anchor: a bare Hummingbird app serving the same bytes from memory.
+        .executableTarget(
+            name: "baseline-server",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Benchmarks/BaselineServer"
         ),
         /// Turns `sql/*.sql` into Swift string literals so the binary carries its migrations.
         .executableTarget(name: "EmbedMigrationsTool"),

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Benchmarks stickerd on the demo catalog against nginx serving the very same bytes from disk, with wrk.
-# Usage: scripts/bench.sh [path/to/stickerd]   (make bench builds it in release mode first)
+# Benchmarks stickerd on the demo catalog, with wrk, next to two anchors serving the very same bytes:
+# nginx from disk, and a bare Hummingbird app from memory (the framework's own ceiling; stickerd's cached
+# manifests and assets should reach 0.9x of it).
+# Usage: scripts/bench.sh [path/to/stickerd] [path/to/baseline-server]   (make bench builds both in release mode)
 # Environment: DURATION (default 10s), CONNECTIONS (64), THREADS (2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stickerd=${1:-.build/release/stickerd}
+baseline=${2:-.build/release/baseline-server}
 duration=${DURATION:-10s}
 connections=${CONNECTIONS:-64}
 threads=${THREADS:-2}
 sport=18080
 nport=18081
+bport=18082
 
 work=$(mktemp -d /tmp/stickerd-bench.XXXXXX)
 chmod 755 "$work"   # the embedded cluster's user and nginx's workers must reach it
@@ -31,12 +35,14 @@ done
 curl -sf "http://127.0.0.1:$sport/readyz" >/dev/null || { cat "$work/stickerd.log"; exit 1; }
 
 mkdir -p "$work/www"
+header() { grep -i "^$1:" "$2" | cut -d' ' -f2- | tr -d '\r'; }
 curl -sf -D "$work/manifest.headers" "http://127.0.0.1:$sport/v1/manifest" -o "$work/www/manifest.json"
-etag=$(grep -i '^etag:' "$work/manifest.headers" | cut -d' ' -f2- | tr -d '\r')
+etag=$(header etag "$work/manifest.headers")
 asset=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["groups"][0]["cover"]["url"])' "$work/www/manifest.json")
-curl -sf "http://127.0.0.1:$sport$asset" -o "$work/www/asset.png"
+curl -sf -D "$work/asset.headers" "http://127.0.0.1:$sport$asset" -o "$work/www/asset.png"
 filtered="/v1/manifest?filter=chocoholic&locale=fr&scale=2"
-curl -sf "http://127.0.0.1:$sport$filtered" -o "$work/www/filtered.json"
+curl -sf -D "$work/filtered.headers" "http://127.0.0.1:$sport$filtered" -o "$work/www/filtered.json"
+curl -sf -D "$work/br.headers" -H 'Accept-Encoding: gzip, br' "http://127.0.0.1:$sport/v1/manifest" -o "$work/www/manifest.json.br"
 chmod -R a+rX "$work/www"
 
 cat >"$work/nginx.conf" <<CONF
@@ -54,35 +60,54 @@ http {
     listen 127.0.0.1:$nport;
     root $work/www;
     etag on;
-    location = /manifest { default_type application/json; try_files /manifest.json =404; }
   }
 }
 CONF
 echo "Starting nginx on :$nport"
 nginx -c "$work/nginx.conf" -p "$work" -g 'daemon off;' &
 pids+=($!)
+nginx_etag_file() { curl -sI "http://127.0.0.1:$nport/$1" | grep -i '^etag:' | cut -d' ' -f2- | tr -d '\r'; }
+
+route() {  # PATH FILE HEADERS-FILE: the bytes and the headers stickerd sent for them
+  local args=("$1=$2")
+  for name in content-type etag cache-control vary content-encoding; do
+    local value; value=$(header "$name" "$3")
+    [[ -n "$value" ]] && args+=("+$name:$value")
+  done
+  printf '%s\n' "${args[@]}"
+}
+mapfile -t baseline_args < <(route /manifest "$work/www/manifest.json" "$work/manifest.headers"
+  route /filtered "$work/www/filtered.json" "$work/filtered.headers"
+  route /asset "$work/www/asset.png" "$work/asset.headers"
+  route /manifest-br "$work/www/manifest.json.br" "$work/br.headers")
+echo "Starting the bare Hummingbird app on :$bport"
+"$baseline" "$bport" "${baseline_args[@]}" >"$work/baseline.log" 2>&1 &
+pids+=($!)
 sleep 1
-nginx_etag=$(curl -sI "http://127.0.0.1:$nport/manifest.json" | grep -i '^etag:' | cut -d' ' -f2- | tr -d '\r')
+curl -sf "http://127.0.0.1:$bport/manifest" -o /dev/null || { cat "$work/baseline.log"; exit 1; }
 
 # Requests per second that wrk reports for one run.
 rps() { wrk -t"$threads" -c"$connections" -d"$duration" "$@" | awk '/Requests\/sec/ {print $2}'; }
+ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
 
-printf '\n%-22s %14s %14s %8s\n' "case" "stickerd rps" "nginx rps" "ratio"
-row() {
-  local name=$1 ours=$2 theirs=$3
-  printf '%-22s %14.0f %14.0f %8.2f\n' "$name" "$ours" "$theirs" "$(python3 -c "print($ours/$theirs)")"
+printf '\n%-24s %12s %12s %8s %14s %8s\n' "case" "stickerd rps" "nginx rps" "ratio" "Hummingbird rps" "ratio"
+row() {  # NAME STICKERD NGINX [BASELINE]
+  if [[ -n "${4:-}" ]]; then
+    printf '%-24s %12.0f %12.0f %8s %14.0f %8s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")" "$4" "$(ratio "$2" "$4")"
+  else
+    printf '%-24s %12.0f %12.0f %8s %14s %8s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")" "-" "-"
+  fi
 }
-m200=$(rps "http://127.0.0.1:$sport/v1/manifest")
-n200=$(rps "http://127.0.0.1:$nport/manifest.json")
-row "manifest 200" "$m200" "$n200"
-m304=$(rps -H "If-None-Match: $etag" "http://127.0.0.1:$sport/v1/manifest")
-n304=$(rps -H "If-None-Match: $nginx_etag" "http://127.0.0.1:$nport/manifest.json")
-row "manifest 304" "$m304" "$n304"
-f200=$(rps "http://127.0.0.1:$sport$filtered")
-nf200=$(rps "http://127.0.0.1:$nport/filtered.json")
-row "manifest ?filter= 200" "$f200" "$nf200"
-a200=$(rps "http://127.0.0.1:$sport$asset")
-na200=$(rps "http://127.0.0.1:$nport/asset.png")
-row "asset 200" "$a200" "$na200"
+row "manifest 200" "$(rps "http://127.0.0.1:$sport/v1/manifest")" "$(rps "http://127.0.0.1:$nport/manifest.json")" \
+  "$(rps "http://127.0.0.1:$bport/manifest")"
+row "manifest 304" "$(rps -H "If-None-Match: $etag" "http://127.0.0.1:$sport/v1/manifest")" \
+  "$(rps -H "If-None-Match: $(nginx_etag_file manifest.json)" "http://127.0.0.1:$nport/manifest.json")"
+row "manifest ?filter= 200" "$(rps "http://127.0.0.1:$sport$filtered")" "$(rps "http://127.0.0.1:$nport/filtered.json")" \
+  "$(rps "http://127.0.0.1:$bport/filtered")"
+row "manifest brotli 200" "$(rps -H 'Accept-Encoding: gzip, br' "http://127.0.0.1:$sport/v1/manifest")" \
+  "$(rps "http://127.0.0.1:$nport/manifest.json.br")" "$(rps "http://127.0.0.1:$bport/manifest-br")"
+row "asset 200" "$(rps "http://127.0.0.1:$sport$asset")" "$(rps "http://127.0.0.1:$nport/asset.png")" \
+  "$(rps "http://127.0.0.1:$bport/asset")"
 echo
-echo "manifest: $(wc -c <"$work/www/manifest.json") bytes, asset: $(wc -c <"$work/www/asset.png") bytes; wrk -t$threads -c$connections -d$duration on $(nproc) cores shared with both servers"
+echo "manifest: $(wc -c <"$work/www/manifest.json") bytes ($(wc -c <"$work/www/manifest.json.br") brotli), asset: $(wc -c <"$work/www/asset.png") bytes;" \
+  "wrk -t$threads -c$connections -d$duration on $(nproc) cores shared by wrk and the servers"

@@ -75,7 +75,7 @@ enum AncillaryRules {
 
     /// zTXt, compressed iTXt and iCCP carry zlib data: it must inflate, and within the metadata cap.
     static func checkCompressed(_ name: String, _ data: [UInt8], rules: StickerRules) throws(StickerRejection) {
-        let keyEnd = data.firstIndex(of: 0)!
+        guard let keyEnd = data.firstIndex(of: 0) else { throw .corrupt("\(name) has no keyword") }
         var start: Int
         switch name {
         case "zTXt", "iCCP":

@@ -110,7 +110,9 @@ struct UploadTests {
             // Bypasses the API's validation so that the database's own check fails after the asset row went in.
             let draft = StickerDraft(name: "X", description: String(repeating: "d", count: 151))
             let info = try StickerValidator().validate(Samples.opaqueSticker)
-            await #expect(throws: CatalogError.self) { _ = try await catalog.addSticker(to: "chewy", draft, image: Samples.opaqueSticker, info: info) }
+            let error = await #expect(throws: CatalogError.self) { _ = try await catalog.addSticker(to: "chewy", draft, image: Samples.opaqueSticker, info: info) }
+            // PostgreSQL's refusal names the field, without its DETAIL text.
+            #expect(error == .invalid("description", "breaks a rule of the catalog"))
             #expect(try await db.count("SELECT count(*) FROM assets") == 9)
             #expect(try await db.count("SELECT count(*) FROM stickers") == 9)
         }

@@ -8,7 +8,8 @@ extension PostgresCatalog: GroupRepository {
     public func createGroup(_ draft: GroupDraft) async throws -> StickerGroup {
         try await write { connection in
             try await insertGroup(connection, draft)
-            return try await fetchGroup(connection, id: draft.id)!
+            guard let group = try await fetchGroup(connection, id: draft.id) else { throw CatalogError.notFound("Group '\(draft.id)'") }
+            return group
         }
     }
 

@@ -6,7 +6,8 @@ extension PostgresCatalog: StickerRepository {
     public func addSticker(to groupId: String, _ draft: StickerDraft, image: [UInt8], info: StickerImageInfo) async throws -> Sticker {
         try await write { connection in
             let id = try await insertSticker(connection, into: groupId, draft, image: image, info: info)
-            return try await fetchSticker(connection, id: id)!
+            guard let sticker = try await fetchSticker(connection, id: id) else { throw CatalogError.notFound("Sticker '\(id.apiString)'") }
+            return sticker
         }
     }
 
@@ -27,13 +28,13 @@ extension PostgresCatalog: StickerRepository {
         let position = min(draft.position ?? count, count)
         try await connection.query(
             "UPDATE stickers SET position = position + 1 WHERE group_id = \(groupId) AND position >= \(position)", logger: logger)
-        let id = try await connection.first("""
+        guard let id = try await connection.first("""
             INSERT INTO stickers (group_id, name, description, localized_descriptions, flags, keywords, emoji, position, asset_sha256)
             VALUES (\(groupId), \(draft.name), \(draft.description), \(Self.json(draft.localizedDescriptions.canonicalKeys))::jsonb,
                     \(draft.flags), \(draft.keywords), \(draft.emoji), \(position), \(sha))
             RETURNING id
-            """, as: UUID.self, logger: logger)
-        return id!
+            """, as: UUID.self, logger: logger) else { throw CatalogError.notFound("Group '\(groupId)'") }
+        return id
     }
 
     public func sticker(id: UUID) async throws -> Sticker? {
