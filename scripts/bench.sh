@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks stickerd on the demo catalog, with wrk, next to two anchors serving the very same bytes:
-# nginx from disk, and a bare Hummingbird app from memory (the framework's own ceiling; stickerd's cached
-# manifests and assets should reach 0.9x of it).
+# nginx from disk, and a bare Hummingbird app from memory (the framework's own ceiling, on the same paths; stickerd's
+# cached manifests and assets should reach 0.9x of it).
 # Usage: scripts/bench.sh [path/to/stickerd] [path/to/baseline-server]   (make bench builds both in release mode)
 # Environment: DURATION (default 10s), CONNECTIONS (64), THREADS (2).
 set -euo pipefail
@@ -35,7 +35,7 @@ done
 curl -sf "http://127.0.0.1:$sport/readyz" >/dev/null || { cat "$work/stickerd.log"; exit 1; }
 
 mkdir -p "$work/www"
-header() { grep -i "^$1:" "$2" | cut -d' ' -f2- | tr -d '\r'; }
+header() { { grep -i "^$1:" "$2" || true; } | cut -d' ' -f2- | tr -d '\r'; }
 curl -sf -D "$work/manifest.headers" "http://127.0.0.1:$sport/v1/manifest" -o "$work/www/manifest.json"
 etag=$(header etag "$work/manifest.headers")
 asset=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["groups"][0]["cover"]["url"])' "$work/www/manifest.json")
@@ -72,19 +72,19 @@ route() {  # PATH FILE HEADERS-FILE: the bytes and the headers stickerd sent for
   local args=("$1=$2")
   for name in content-type etag cache-control vary content-encoding; do
     local value; value=$(header "$name" "$3")
-    [[ -n "$value" ]] && args+=("+$name:$value")
+    if [[ -n "$value" ]]; then args+=("+$name:$value"); fi
   done
   printf '%s\n' "${args[@]}"
 }
-mapfile -t baseline_args < <(route /manifest "$work/www/manifest.json" "$work/manifest.headers"
+mapfile -t baseline_args < <(route /v1/manifest "$work/www/manifest.json" "$work/manifest.headers"
   route /filtered "$work/www/filtered.json" "$work/filtered.headers"
-  route /asset "$work/www/asset.png" "$work/asset.headers"
+  route "$asset" "$work/www/asset.png" "$work/asset.headers"
   route /manifest-br "$work/www/manifest.json.br" "$work/br.headers")
 echo "Starting the bare Hummingbird app on :$bport"
 "$baseline" "$bport" "${baseline_args[@]}" >"$work/baseline.log" 2>&1 &
 pids+=($!)
 sleep 1
-curl -sf "http://127.0.0.1:$bport/manifest" -o /dev/null || { cat "$work/baseline.log"; exit 1; }
+curl -sf "http://127.0.0.1:$bport/v1/manifest" -o /dev/null || { cat "$work/baseline.log"; exit 1; }
 
 # Requests per second that wrk reports for one run.
 rps() { wrk -t"$threads" -c"$connections" -d"$duration" "$@" | awk '/Requests\/sec/ {print $2}'; }
@@ -99,7 +99,7 @@ row() {  # NAME STICKERD NGINX [BASELINE]
   fi
 }
 row "manifest 200" "$(rps "http://127.0.0.1:$sport/v1/manifest")" "$(rps "http://127.0.0.1:$nport/manifest.json")" \
-  "$(rps "http://127.0.0.1:$bport/manifest")"
+  "$(rps "http://127.0.0.1:$bport/v1/manifest")"
 row "manifest 304" "$(rps -H "If-None-Match: $etag" "http://127.0.0.1:$sport/v1/manifest")" \
   "$(rps -H "If-None-Match: $(nginx_etag_file manifest.json)" "http://127.0.0.1:$nport/manifest.json")"
 row "manifest ?filter= 200" "$(rps "http://127.0.0.1:$sport$filtered")" "$(rps "http://127.0.0.1:$nport/filtered.json")" \
@@ -107,7 +107,7 @@ row "manifest ?filter= 200" "$(rps "http://127.0.0.1:$sport$filtered")" "$(rps "
 row "manifest brotli 200" "$(rps -H 'Accept-Encoding: gzip, br' "http://127.0.0.1:$sport/v1/manifest")" \
   "$(rps "http://127.0.0.1:$nport/manifest.json.br")" "$(rps "http://127.0.0.1:$bport/manifest-br")"
 row "asset 200" "$(rps "http://127.0.0.1:$sport$asset")" "$(rps "http://127.0.0.1:$nport/asset.png")" \
-  "$(rps "http://127.0.0.1:$bport/asset")"
+  "$(rps "http://127.0.0.1:$bport$asset")"
 echo
 echo "manifest: $(wc -c <"$work/www/manifest.json") bytes ($(wc -c <"$work/www/manifest.json.br") brotli), asset: $(wc -c <"$work/www/asset.png") bytes;" \
   "wrk -t$threads -c$connections -d$duration on $(nproc) cores shared by wrk and the servers"

@@ -17,11 +17,7 @@ struct DatabaseOptions: ParsableArguments {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
             throw ValidationError("--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        LoggingSystem.bootstrap { label in ConsoleLogHandler(label: label, level: level) }
         return Logger(label: label)
     }
 

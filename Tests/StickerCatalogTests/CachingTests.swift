@@ -44,6 +44,15 @@ struct CachingTests {
         #expect(AcceptEncoding.preferred("br", offered: [.gzip]) == .identity)
     }
 
+    @Test("Asset digests parse 64 lowercase hex digits and print them back")
+    func digests() {
+        let hex = "00ff10a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e"
+        #expect(AssetDigest(hex: Substring(hex))?.hex == hex)
+        for bad in [String(hex.dropLast()), hex + "0", hex.uppercased(), "g" + hex.dropFirst(), ""] {
+            #expect(AssetDigest(hex: Substring(bad)) == nil, "\(bad)")
+        }
+    }
+
     @Test("Concurrent callers of one key share one computation")
     func singleFlight() async throws {
         let flight = SingleFlight<String, Int>()
@@ -85,19 +94,19 @@ struct CachingTests {
             #expect(etags.count == 2)
 
             let assets = AssetStore(reader: reader, revision: revision)
-            let sha = try #require(try await catalog.snapshot().stickers["chewy"]?.first?.asset.sha256)
-            let unknown = String(repeating: "0", count: 64)
+            let sha = try #require(try await catalog.snapshot().stickers["chewy"]?.first.flatMap { AssetDigest(hex: Substring($0.asset.sha256)) })
+            let unknown = try #require(AssetDigest(hex: Substring(String(repeating: "0", count: 64))))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<64 {
-                    group.addTask { _ = try await assets.bytes(sha256: index % 2 == 0 ? sha : unknown) }
+                    group.addTask { _ = try await assets.asset(index % 2 == 0 ? sha : unknown) }
                 }
                 try await group.waitForAll()
             }
-            for _ in 0..<10 { _ = try await assets.bytes(sha256: unknown) }
+            for _ in 0..<10 { _ = try await assets.asset(unknown) }
             #expect(reader.assetReads.value == 2)
             // An upload raises the revision, so a digest remembered as missing is looked up again.
             revision.advance(to: revision.current + 1)
-            _ = try await assets.bytes(sha256: unknown)
+            _ = try await assets.asset(unknown)
             #expect(reader.assetReads.value == 3)
         }
     }
@@ -122,6 +131,28 @@ struct CachingTests {
             #expect(french.identity.etag == popular.identity.etag)
             let manifest = try JSONSerialization.jsonObject(with: Data(buffer: french.identity.bytes)) as? [String: Any]
             #expect(manifest?["locale"] as? String == "fr")
+        }
+    }
+
+    @Test("A single group is built alone, and an unknown id is refused from the snapshot without building anything")
+    func singleGroup() async throws {
+        try await withApp(demo: true) { client, db in
+            let revision = CatalogRevision()
+            let catalog = PostgresCatalog(pool: db, revision: revision, logger: TestDatabase.logger)
+            let service = ManifestService(reader: catalog, revision: revision, linker: AssetLinker(publicBaseURL: nil))
+            let group = try await service.body(for: .group("chocolate", ManifestQuery(locale: "fr"))).body
+            let manifest = try await service.body(for: .manifest(ManifestQuery(locale: "fr"))).body
+            let whole = try JSONSerialization.jsonObject(with: Data(buffer: manifest.identity.bytes)) as? [String: Any]
+            let fromManifest = (whole?["groups"] as? [[String: Any]])?.first { $0["id"] as? String == "chocolate" }
+            let inManifest = try JSONSerialization.data(withJSONObject: try #require(fromManifest), options: [.sortedKeys, .withoutEscapingSlashes])
+            // The group's own body is the manifest's group, byte for byte (both are encoded with sorted keys).
+            #expect(Data(buffer: group.identity.bytes) == inManifest)
+            let bytes = service.cachedBytes
+            for _ in 0..<100 {
+                await #expect(throws: CatalogError.notFound("Group 'nope'")) { _ = try await service.body(for: .group("nope", ManifestQuery())) }
+            }
+            #expect(service.cachedBytes == bytes)
+            #expect(try await client.execute(uri: "/v1/groups/nope", method: .get).problemCode == "not_found")
         }
     }
 

@@ -11,25 +11,26 @@ struct ManifestController {
     }
 
     @Sendable func manifest(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let query = request.uri.query == nil ? ManifestQuery() : try ManifestQuery(parameters: Self.parameters(request))
-        return try await respond(to: request, .manifest(query))
+        let served = try await service.body(route: "manifest", query: request.uri.query) {
+            .manifest(request.uri.query == nil ? ManifestQuery() : try ManifestQuery(parameters: Self.parameters(request)))
+        }
+        return served.body.response(for: request, stale: served.stale)
     }
 
     @Sendable func stickerGroup(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        guard Validate.isSlug(id) else { throw CatalogError.notFound("Group '\(id)'") }
-        var parameters = Self.parameters(request)
-        parameters["filter"] = nil
-        parameters["flags"] = nil
-        return try await respond(to: request, .group(id, try ManifestQuery(parameters: parameters)))
+        guard Validate.isSlug(id) else { throw CatalogError.notFound("Group '\(id.prefix(64))'") }
+        let served = try await service.body(route: "group/" + id, query: request.uri.query) {
+            var parameters = Self.parameters(request)
+            parameters["filter"] = nil
+            parameters["flags"] = nil
+            return .group(id, try ManifestQuery(parameters: parameters))
+        }
+        return served.body.response(for: request, stale: served.stale)
     }
 
     @Sendable func filters(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await respond(to: request, .filters)
-    }
-
-    private func respond(to request: Request, _ key: ManifestService.Key) async throws -> Response {
-        let served = try await service.body(for: key)
+        let served = try await service.body(for: .filters)
         return served.body.response(for: request, stale: served.stale)
     }
 

@@ -6,13 +6,13 @@ import Synchronization
 /// (a bounded number of them) until the catalog revision moves, so probing for them costs no SQL.
 final class AssetStore: Sendable {
     private struct State {
-        var bytes: ByteLRU<String, ByteBuffer>
+        var bytes: ByteLRU<AssetDigest, CachedAsset>
         /// Digests found missing, with the revision at which they were looked up.
-        var missing: ByteLRU<String, Int64>
+        var missing: ByteLRU<AssetDigest, Int64>
     }
 
     private enum Lookup {
-        case hit(ByteBuffer)
+        case hit(CachedAsset)
         case missing
         case unknown
     }
@@ -20,7 +20,7 @@ final class AssetStore: Sendable {
     let reader: any CatalogReader
     let revision: CatalogRevision
     private let state: Mutex<State>
-    private let reads = SingleFlight<String, ByteBuffer?>()
+    private let reads = SingleFlight<AssetDigest, CachedAsset?>()
 
     init(reader: any CatalogReader, revision: CatalogRevision, capacity: Int = 64 << 20, missingEntries: Int = 4096) {
         self.reader = reader
@@ -29,38 +29,39 @@ final class AssetStore: Sendable {
     }
 
     /// The image, or nil when no asset has that digest.
-    func bytes(sha256: String) async throws -> ByteBuffer? {
+    func asset(_ digest: AssetDigest) async throws -> CachedAsset? {
         let current = revision.current
-        switch lookup(sha256, revision: current) {
-        case .hit(let buffer): return buffer
+        switch lookup(digest, revision: current) {
+        case .hit(let asset): return asset
         case .missing: return nil
         case .unknown: break
         }
-        return try await reads.run(sha256) { [self] in
-            if case .hit(let buffer) = lookup(sha256, revision: current) { return buffer }
-            let buffer = try await reader.assetBytes(sha256: sha256).map { ByteBuffer(bytes: $0) }
-            keep(buffer, for: sha256, revision: current)
-            return buffer
+        return try await reads.run(digest) { [self] in
+            if case .hit(let asset) = lookup(digest, revision: current) { return asset }
+            let sha256 = digest.hex
+            let asset = try await reader.assetBytes(sha256: sha256).map { CachedAsset(sha256: sha256, bytes: ByteBuffer(bytes: $0)) }
+            keep(asset, for: digest, revision: current)
+            return asset
         }
     }
 
     // The lock is taken only in these synchronous helpers, never across an await.
 
-    private func lookup(_ sha256: String, revision: Int64) -> Lookup {
+    private func lookup(_ digest: AssetDigest, revision: Int64) -> Lookup {
         state.withLock { state in
-            if let buffer = state.bytes.value(for: sha256) { return .hit(buffer) }
-            if let seen = state.missing.peek(sha256), seen >= revision { return .missing }
+            if let asset = state.bytes.value(for: digest) { return .hit(asset) }
+            if let seen = state.missing.peek(digest), seen >= revision { return .missing }
             return .unknown
         }
     }
 
-    private func keep(_ buffer: ByteBuffer?, for sha256: String, revision: Int64) {
+    private func keep(_ asset: CachedAsset?, for digest: AssetDigest, revision: Int64) {
         state.withLock { state in
-            if let buffer {
-                state.bytes.insert(buffer, for: sha256, cost: buffer.readableBytes)
-                state.missing.remove(sha256)
+            if let asset {
+                state.bytes.insert(asset, for: digest, cost: asset.bytes.readableBytes + 256)
+                state.missing.remove(digest)
             } else {
-                state.missing.insert(revision, for: sha256, cost: 1)
+                state.missing.insert(revision, for: digest, cost: 1)
             }
         }
     }

@@ -1,22 +1,19 @@
 /// A cache bounded by the summed cost (bytes) of its values that evicts the least recently used entries first, one at a
 /// time, in O(1). Not synchronised: its owner holds a lock around every call.
+/// Links live in arrays of their own, so that marking an entry as used touches integers only.
 struct ByteLRU<Key: Hashable, Value> {
-    private struct Node {
-        var key: Key
-        var value: Value
-        var cost: Int
-        var newer: Int?
-        var older: Int?
-    }
-
     /// The most a cache may hold; a single value costing more is not kept at all.
     let capacity: Int
     private(set) var totalCost = 0
-    private var nodes: [Node?] = []
+    private var keys: [Key?] = []
+    private var values: [Value?] = []
+    private var costs: [Int] = []
+    private var newer: [Int] = []
+    private var older: [Int] = []
     private var free: [Int] = []
     private var slots: [Key: Int] = [:]
-    private var newest: Int?
-    private var oldest: Int?
+    private var newest = -1
+    private var oldest = -1
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -27,32 +24,36 @@ struct ByteLRU<Key: Hashable, Value> {
     /// The value for `key`, now the most recently used.
     mutating func value(for key: Key) -> Value? {
         guard let slot = slots[key] else { return nil }
-        moveToFront(slot)
-        return nodes[slot]?.value
+        if slot != newest {
+            unlink(slot)
+            pushFront(slot)
+        }
+        return values[slot]
     }
 
     /// The value for `key` without changing its rank.
     func peek(_ key: Key) -> Value? {
-        slots[key].flatMap { nodes[$0]?.value }
+        slots[key].flatMap { values[$0] }
     }
 
     /// Keeps `value`, evicting the least recently used entries until it fits.
     mutating func insert(_ value: Value, for key: Key, cost: Int) {
         remove(key)
         guard cost <= capacity else { return }
-        while totalCost + cost > capacity, let oldest { remove(slot: oldest) }
-        let node = Node(key: key, value: value, cost: cost, newer: nil, older: newest)
+        while totalCost + cost > capacity, oldest >= 0 { remove(slot: oldest) }
         let slot: Int
         if let reused = free.popLast() {
             slot = reused
-            nodes[slot] = node
+            (keys[slot], values[slot], costs[slot]) = (key, value, cost)
         } else {
-            slot = nodes.count
-            nodes.append(node)
+            slot = keys.count
+            keys.append(key)
+            values.append(value)
+            costs.append(cost)
+            newer.append(-1)
+            older.append(-1)
         }
-        if let newest { nodes[newest]?.newer = slot }
-        newest = slot
-        if oldest == nil { oldest = slot }
+        pushFront(slot)
         slots[key] = slot
         totalCost += cost
     }
@@ -66,26 +67,24 @@ struct ByteLRU<Key: Hashable, Value> {
     }
 
     private mutating func remove(slot: Int) {
-        guard let node = nodes[slot] else { return }
-        unlink(slot, node)
-        nodes[slot] = nil
+        guard let key = keys[slot] else { return }
+        unlink(slot)
+        slots[key] = nil
+        totalCost -= costs[slot]
+        (keys[slot], values[slot], costs[slot]) = (nil, nil, 0)
         free.append(slot)
-        slots[node.key] = nil
-        totalCost -= node.cost
     }
 
-    private mutating func moveToFront(_ slot: Int) {
-        guard newest != slot, let node = nodes[slot] else { return }
-        unlink(slot, node)
-        nodes[slot]?.newer = nil
-        nodes[slot]?.older = newest
-        if let newest { nodes[newest]?.newer = slot }
+    private mutating func pushFront(_ slot: Int) {
+        (newer[slot], older[slot]) = (-1, newest)
+        if newest >= 0 { newer[newest] = slot }
         newest = slot
-        if oldest == nil { oldest = slot }
+        if oldest < 0 { oldest = slot }
     }
 
-    private mutating func unlink(_ slot: Int, _ node: Node) {
-        if let newer = node.newer { nodes[newer]?.older = node.older } else { newest = node.older }
-        if let older = node.older { nodes[older]?.newer = node.newer } else { oldest = node.newer }
+    private mutating func unlink(_ slot: Int) {
+        let (toNewer, toOlder) = (newer[slot], older[slot])
+        if toNewer >= 0 { older[toNewer] = toOlder } else { newest = toOlder }
+        if toOlder >= 0 { newer[toOlder] = toNewer } else { oldest = toNewer }
     }
 }

@@ -30,6 +30,14 @@ final class ManifestService: Sendable {
     private struct State {
         var snapshot: CatalogSnapshot?
         var bodies: ByteLRU<Key, CachedBody>
+        /// Raw query strings already parsed against this snapshot, and the key each normalised to.
+        var queries: ByteLRU<RawQuery, Key>
+    }
+
+    /// A route and its query string as the client sent it.
+    struct RawQuery: Hashable, Sendable {
+        let route: String
+        let query: String
     }
 
     private struct BuildKey: Hashable, Sendable {
@@ -48,17 +56,40 @@ final class ManifestService: Sendable {
         self.reader = reader
         self.revision = revision
         self.linker = linker
-        state = Mutex(State(snapshot: nil, bodies: ByteLRU(capacity: capacity)))
+        state = Mutex(State(snapshot: nil, bodies: ByteLRU(capacity: capacity), queries: ByteLRU(capacity: 1 << 20)))
+    }
+
+    /// The cached body for a request: a query string seen before against this snapshot is neither parsed nor
+    /// validated again (`parse` runs only on a miss, and a query it refuses is not remembered).
+    func body(route: String, query: String?, parse: () throws -> Key) async throws -> Served {
+        let raw = RawQuery(route: route, query: query ?? "")
+        let wanted = revision.current
+        let hit = state.withLock { state -> CachedBody? in
+            guard let snapshot = state.snapshot, snapshot.revision >= wanted, let key = state.queries.value(for: raw) else { return nil }
+            return state.bodies.value(for: key)
+        }
+        if let hit { return Served(body: hit, stale: false) }
+        let (served, normalized, revision) = try await serve(try parse())
+        state.withLock { state in
+            if state.snapshot?.revision == revision { state.queries.insert(normalized, for: raw, cost: raw.query.utf8.count + raw.route.utf8.count + 128) }
+        }
+        return served
     }
 
     /// The cached body for `key`, building it from the current snapshot on a miss.
     func body(for key: Key) async throws -> Served {
+        try await serve(key).served
+    }
+
+    /// The body for `key`, the key it normalised to, and the revision of the snapshot it was built from.
+    private func serve(_ key: Key) async throws -> (served: Served, normalized: Key, revision: Int64) {
         let wanted = revision.current
-        let hit = state.withLock { state -> CachedBody? in
+        let hit = state.withLock { state -> (CachedBody, Key, Int64)? in
             guard let snapshot = state.snapshot, snapshot.revision >= wanted else { return nil }
-            return state.bodies.value(for: key.normalized(for: snapshot))
+            let normalized = key.normalized(for: snapshot)
+            return state.bodies.value(for: normalized).map { ($0, normalized, snapshot.revision) }
         }
-        if let hit { return Served(body: hit, stale: false) }
+        if let (body, normalized, revision) = hit { return (Served(body: body, stale: false), normalized, revision) }
         let (snapshot, stale) = try await snapshot(atLeast: wanted)
         if case .group(let id, _) = key, snapshot.group(id: id) == nil { throw CatalogError.notFound("Group '\(id)'") }
         let normalized = key.normalized(for: snapshot)
@@ -68,7 +99,7 @@ final class ManifestService: Sendable {
             store(body, for: normalized, revision: snapshot.revision)
             return body
         }
-        return Served(body: body, stale: stale)
+        return (Served(body: body, stale: stale), normalized, snapshot.revision)
     }
 
     /// The snapshot in memory when it is recent enough, else one read from the database (one read for all waiters);
@@ -95,6 +126,7 @@ final class ManifestService: Sendable {
                 // Bodies of older revisions are obsolete (they were kept only for stale-if-error).
                 state.snapshot = snapshot
                 state.bodies.removeAll()
+                state.queries.removeAll()
             }
             return state.snapshot ?? snapshot
         }
