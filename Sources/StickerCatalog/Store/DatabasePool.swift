@@ -33,7 +33,7 @@ public final class DatabasePool: Service, Sendable {
 
     private let state: Mutex<State>
 
-    public init(endpoint: DatabaseEndpoint, logger: Logger, acquireTimeout: Duration = .milliseconds(1500),
+    public init(endpoint: DatabaseEndpoint, logger: Logger, acquireTimeout: Duration = .seconds(1),
                 probeInterval: Duration = .milliseconds(500), statementTimeout: Duration = .seconds(30)) {
         self.endpoint = endpoint
         self.logger = logger
