@@ -27,6 +27,13 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        /// PNG writing with libpng's full API (zlib level, strategy, row filters), its setjmp inside one C function.
+        .target(
+            name: "CStickerPNG",
+            dependencies: ["CLibPNG"],
+            cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))],
+            linkerSettings: [.linkedLibrary("png16")]
+        ),
         /// zlib and brotli, to compress cached response bodies once.
         .systemLibrary(
             name: "CCompression",
@@ -40,6 +47,7 @@ let package = Package(
             name: "StickerImage",
             dependencies: [
                 "CLibPNG",
+                "CStickerPNG",
             ],
             // Optimised in debug builds too: the tests decode, draw and resize real images, 50x slower unoptimised.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]

@@ -6,6 +6,13 @@ public struct Animation: Sendable, Equatable {
         public let x: Int
         public let y: Int
         public let delayMs: Double
+        /// The delay as written: numerator and denominator (0 already read as 100).
+        public let delayNumerator: UInt16
+        public let delayDenominator: UInt16
+        /// What happens to the frame's region after it is shown: 0 nothing, 1 cleared, 2 restored to before it.
+        public let dispose: UInt8
+        /// 0 replaces the region, 1 draws the frame over it.
+        public let blend: UInt8
         /// The default image (IDAT) is this frame; otherwise its data is in fdAT chunks.
         public let isDefaultImage: Bool
         /// The frame's zlib stream: fdAT data after each sequence number.
@@ -103,6 +110,8 @@ struct AnimationReader {
         }
         // A zero denominator means hundredths of a second (APNG specification).
         let delayMs = Double(numerator) * 1000 / Double(denominator == 0 ? 100 : denominator)
-        return Animation.Frame(width: width, height: height, x: x, y: y, delayMs: delayMs, isDefaultImage: isDefaultImage, data: [])
+        return Animation.Frame(width: width, height: height, x: x, y: y, delayMs: delayMs, delayNumerator: UInt16(numerator),
+                               delayDenominator: UInt16(denominator == 0 ? 100 : denominator), dispose: dispose, blend: blend,
+                               isDefaultImage: isDefaultImage, data: [])
     }
 }

@@ -11,6 +11,6 @@ extension DemoArt {
             }
             return APNGEncoder.Frame(image: RGBAImage(width: side, height: side, pixels: pixels))
         }
-        return APNGEncoder.encode(frames: pictures)
+        return try? APNGEncoder.encode(frames: pictures)
     }
 }

@@ -1,19 +1,31 @@
 extension PNGFile {
+    /// What `decodeAllFrames` hands over as it decodes: the default image (IDAT), and each frame of an animation.
+    public enum Decoded {
+        case defaultImage(RGBAImage)
+        case frame(Int, RGBAImage)
+    }
+
     /// Decodes every frame through libpng, one at a time: first each zlib stream is measured against the size
-    /// its frame needs (so no bomb is inflated), then libpng fully decodes it (CRCs, zlib, filters).
+    /// its frame needs (so no bomb is inflated), then libpng fully decodes it (CRCs, zlib, filters). Each decoded
+    /// picture goes to `each`, in file order, and is not kept.
     /// `maxPixels` bounds a single frame, `rules.maxDecodedBytes` all frames together.
-    public func decodeAllFrames(maxPixels: Int, rules: StickerRules) throws(StickerRejection) {
+    public func decodeAllFrames(maxPixels: Int, rules: StickerRules, each: (Decoded) -> Void = { _ in }) throws(StickerRejection) {
         let frames = animation?.frames ?? []
         let decodedBytes = frames.isEmpty ? width * height * 4 : frames.reduce(0) { $0 + $1.width * $1.height * 4 }
         guard decodedBytes <= rules.maxDecodedBytes else {
             throw .tooManyFrames("its \(frameCount) frames decode to \(decodedBytes) bytes; the limit is \(rules.maxDecodedBytes)")
         }
         try checkImageData(imageData, width: width, height: height, what: "the image")
-        _ = try PNGCodec.decode(bytes, maxPixels: maxPixels)
-        for (index, frame) in frames.enumerated() where !frame.isDefaultImage {
+        let defaultImage = try PNGCodec.decode(bytes, maxPixels: maxPixels)
+        each(.defaultImage(defaultImage))
+        for (index, frame) in frames.enumerated() {
+            if frame.isDefaultImage {
+                each(.frame(index, defaultImage))
+                continue
+            }
             try checkImageData(frame.data, width: frame.width, height: frame.height, what: "frame \(index)")
             do {
-                _ = try PNGCodec.decode(standalone(frame), maxPixels: maxPixels)
+                each(.frame(index, try PNGCodec.decode(standalone(frame), maxPixels: maxPixels)))
             } catch {
                 throw .corrupt("frame \(index): \(error.detail)")
             }

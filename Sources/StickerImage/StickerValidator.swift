@@ -21,6 +21,21 @@ public struct StickerValidator: Sendable {
                                 hasAlpha: file.hasAlpha, storedBytes: file.strippedBytes)
     }
 
+    /// Validates an upload as `validate` does and makes its renditions in the same decoding pass (every frame is
+    /// decoded once, for both). Throws `StickerRejection` for a refused image, `PNGWriter.Failure` if encoding fails.
+    public func validateRendering(_ bytes: [UInt8]) throws -> (StickerImageInfo, [Rendition]) {
+        guard !bytes.isEmpty else { throw StickerRejection.empty }
+        guard bytes.count <= rules.maxBytes else { throw StickerRejection.tooLarge(bytes: bytes.count, limit: rules.maxBytes) }
+        let file = try PNGFile(bytes, rules: rules)
+        try checkStickerLimits(file)
+        let stored = file.strippedBytes
+        let renditions = try Renditions.make(file, stored: stored, rules: rules)
+        let info = StickerImageInfo(width: file.width, height: file.height, animated: file.animation != nil, frames: file.frameCount,
+                                    durationMs: file.animation?.durationMs ?? 0, loops: file.animation?.loops ?? 0,
+                                    hasAlpha: file.hasAlpha, storedBytes: stored)
+        return (info, renditions)
+    }
+
     /// The sticker rules beyond the PNG format: dimensions, frame count, play time.
     func checkStickerLimits(_ file: PNGFile) throws(StickerRejection) {
         guard rules.sideRange.contains(file.width), rules.sideRange.contains(file.height) else {

@@ -26,8 +26,8 @@ struct ManifestAPITests {
             let group = try #require((all.json["groups"] as? [[String: Any]])?.first)
             #expect(Set(group.keys) == ["id", "name", "sizeClass", "flags", "position", "locked", "productId", "cover", "stickers"])
             let sticker = try #require((group["stickers"] as? [[String: Any]])?.first)
-            #expect(Set(sticker.keys) == ["id", "name", "description", "flags", "keywords", "emoji", "animated", "frames", "durationMs", "loops", "asset"])
-            #expect(Set((sticker["asset"] as? [String: Any] ?? [:]).keys) == ["url", "width", "height", "bytes", "sha256"])
+            #expect(Set(sticker.keys) == ["id", "name", "description", "flags", "keywords", "emoji", "animated", "frames", "durationMs", "loops", "asset", "thumbnail"])
+            #expect(Set((sticker["asset"] as? [String: Any] ?? [:]).keys) == ["url", "width", "height", "bytes", "sha256", "animated"])
 
             let chocoholic = try await client.execute(uri: "/v1/manifest?filter=chocoholic", method: .get)
             #expect(outline(chocoholic) == ["chocolate": ["ChocolateBar", "ChocolateChip", "DarkChocolate"]])

@@ -58,6 +58,7 @@ struct UploadTests {
     ] as [([UInt8], String, Int, String)])
     func refusals(bytes: [UInt8], contentType: String, status: Int, code: String) async throws {
         try await withApp(demo: true) { client, db in
+            let assets = try await db.count("SELECT count(*) FROM assets")
             var headers = admin
             headers[.contentType] = contentType
             let response = try await client.execute(uri: "/v1/admin/groups/chewy/stickers?name=Bad&description=bad", method: .post,
@@ -65,7 +66,7 @@ struct UploadTests {
             #expect(response.status.code == status)
             #expect(response.problemCode == code, "\(response.json["detail"] ?? "")")
             #expect(try await db.count("SELECT count(*) FROM stickers") == 9)
-            #expect(try await db.count("SELECT count(*) FROM assets") == 9)
+            #expect(try await db.count("SELECT count(*) FROM assets") == assets)
         }
     }
 
@@ -106,14 +107,18 @@ struct UploadTests {
     @Test("A failure inside the upload transaction leaves neither the image nor the sticker behind")
     func transaction() async throws {
         try await withApp(demo: true) { _, db in
+            let assets = try await db.count("SELECT count(*) FROM assets")
             let catalog = PostgresCatalog(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger)
             // Bypasses the API's validation so that the database's own check fails after the asset row went in.
             let draft = StickerDraft(name: "X", description: String(repeating: "d", count: 151))
-            let info = try StickerValidator().validate(Samples.opaqueSticker)
-            let error = await #expect(throws: CatalogError.self) { _ = try await catalog.addSticker(to: "chewy", draft, image: Samples.opaqueSticker, info: info) }
+            let (info, renditions) = try StickerValidator().validateRendering(Samples.opaqueSticker)
+            let error = await #expect(throws: CatalogError.self) {
+                _ = try await catalog.addSticker(to: "chewy", draft, image: Samples.opaqueSticker, info: info, renditions: renditions)
+            }
             // PostgreSQL's refusal names the field, without its DETAIL text.
             #expect(error == .invalid("description", "breaks a rule of the catalog"))
-            #expect(try await db.count("SELECT count(*) FROM assets") == 9)
+            #expect(try await db.count("SELECT count(*) FROM assets") == assets)
+            #expect(try await db.count("SELECT count(*) FROM renditions WHERE source_sha256 = '\(sha256Hex(info.storedBytes))'") == 0)
             #expect(try await db.count("SELECT count(*) FROM stickers") == 9)
         }
     }
@@ -128,7 +133,11 @@ struct UploadTests {
             let (a, b) = try await (first, second)
             #expect(a.status == .created && b.status == .created)
             #expect(Set([a.json["position"] as? Int, b.json["position"] as? Int]) == [3, 4])
-            #expect(try await db.count("SELECT count(*) FROM assets") == 10)
+            #expect(try await db.count("SELECT count(DISTINCT asset_sha256) FROM stickers") == 10)
+            // One set of renditions, whichever upload stored it.
+            #expect(try await db.count("""
+                SELECT count(*) FROM renditions WHERE source_sha256 = (SELECT asset_sha256 FROM stickers WHERE name = 'A')
+                """) == RenditionEdge.all.count)
             #expect(try await db.count("SELECT count(*) FROM stickers WHERE group_id = 'crunchy'") == 5)
         }
     }

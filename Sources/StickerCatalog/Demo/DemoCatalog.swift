@@ -29,7 +29,7 @@ enum DemoCatalog {
         ]),
     ]
 
-    /// The demo as a seed: the art is drawn by `DemoArt` and validated like any upload, off the event loop.
+    /// The demo as a seed: the art is drawn by `DemoArt`, validated and rendered like any upload, off the event loop.
     static func seed(validator: StickerValidator) async throws -> CatalogSeed {
         try await NIOThreadPool.singleton.runIfActive {
             let seeded = try Self.groups.map { group in
@@ -38,7 +38,8 @@ enum DemoCatalog {
                     items: try group.items.map { item in
                         var draft = StickerDraft(name: item.name, description: item.description)
                         (draft.keywords, draft.emoji) = (item.keywords, item.emoji)
-                        return CatalogSeed.Item(draft: draft, info: try validator.validate(DemoArt.png(item.name) ?? []))
+                        let (info, renditions) = try validator.validateRendering(DemoArt.png(item.name) ?? [])
+                        return CatalogSeed.Item(draft: draft, info: info, renditions: renditions)
                     })
             }
             return CatalogSeed(groups: seeded, filters: [StickerFilter(name: "chocoholic", title: "Chocoholic mode", flags: ["chocolate"])])

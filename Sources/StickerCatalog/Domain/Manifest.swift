@@ -6,7 +6,9 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var filter: String?
     public var flags: [String]
     public var size: SizeClass?
-    public var scale: Int?
+    public var scale: Int
+    /// "png" when only still pictures were asked for.
+    public var format: String?
     /// The catalog locale the request resolved to; null means the default texts.
     public var locale: String?
     public var groups: [ManifestGroup]
@@ -19,6 +21,7 @@ public struct Manifest: Codable, Sendable, Equatable {
         try c.encode(flags, forKey: .flags)
         try c.encode(size, forKey: .size)
         try c.encode(scale, forKey: .scale)
+        try c.encode(format, forKey: .format)
         try c.encode(locale, forKey: .locale)
         try c.encode(groups, forKey: .groups)
     }
@@ -58,20 +61,25 @@ public struct ManifestSticker: Codable, Sendable, Equatable {
     public var flags: [String]
     public var keywords: [String]
     public var emoji: [String]
+    /// What `asset` plays: an animation, or a still picture.
     public var animated: Bool
     public var frames: Int
     public var durationMs: Int
     public var loops: Int
+    /// The picture fitted to the group's (or the asked) size class at the asked scale.
     public var asset: AssetLink
+    /// A still, small-class picture at the asked scale, for keyboards and pickers.
+    public var thumbnail: AssetLink
 }
 
-/// An image as clients fetch it: where, how big, and its digest.
+/// An image as clients fetch it: where, how big (its true pixels), whether it moves, and its digest.
 public struct AssetLink: Codable, Sendable, Equatable {
     public var url: String
     public var width: Int
     public var height: Int
     public var bytes: Int
     public var sha256: String
+    public var animated: Bool
 }
 
 /// Makes asset URLs: paths on this service, or absolute under a public base URL such as a CDN.
@@ -86,6 +94,6 @@ public struct AssetLinker: Sendable {
 
     public func link(_ asset: Asset) -> AssetLink {
         AssetLink(url: "\(baseURL)/v1/assets/\(asset.sha256).png", width: asset.width, height: asset.height,
-                  bytes: asset.bytes, sha256: asset.sha256)
+                  bytes: asset.bytes, sha256: asset.sha256, animated: asset.animated)
     }
 }

@@ -1,3 +1,5 @@
+import StickerImage
+
 extension Manifest {
     /// Builds the manifest for `query` from `snapshot`: a plain function of its inputs.
     /// Throws `unknownFilter` for a filter the catalog does not define.
@@ -11,7 +13,7 @@ extension Manifest {
             ManifestGroup(group, stickers: snapshot.stickers[group.id] ?? [], required: required, query: query, linker: linker)
         }
         return Manifest(revision: snapshot.revision, filter: query.filter, flags: query.flags, size: query.size,
-                        scale: query.scale, locale: query.locale, groups: groups)
+                        scale: query.scale, format: query.still ? "png" : nil, locale: query.locale, groups: groups)
     }
 }
 
@@ -22,6 +24,7 @@ extension ManifestGroup {
         guard !selected.isEmpty else { return nil }
         let cover = stickers.first { $0.id == group.coverStickerId } ?? stickers.first
         let locked = group.productId != nil
+        let edge = query.edge(for: group)
         self.init(
             id: group.id,
             name: localized(group.localizedNames, locale: query.locale, fallback: group.name),
@@ -30,13 +33,14 @@ extension ManifestGroup {
             position: group.position,
             locked: locked,
             productId: group.productId,
-            cover: cover.map { linker.link($0.asset) },
-            stickers: locked ? [] : selected.map { ManifestSticker($0, query: query, linker: linker) })
+            cover: cover.map { linker.link($0.picture(edge: edge, still: query.still)) },
+            stickers: locked ? [] : selected.map { ManifestSticker($0, edge: edge, query: query, linker: linker) })
     }
 }
 
 extension ManifestSticker {
-    init(_ sticker: Sticker, query: ManifestQuery, linker: AssetLinker) {
+    init(_ sticker: Sticker, edge: Int, query: ManifestQuery, linker: AssetLinker) {
+        let picture = sticker.picture(edge: edge, still: query.still)
         self.init(
             id: sticker.id.apiString,
             name: sticker.name,
@@ -44,10 +48,11 @@ extension ManifestSticker {
             flags: sticker.flags,
             keywords: sticker.keywords,
             emoji: sticker.emoji,
-            animated: sticker.asset.animated,
-            frames: sticker.asset.frames,
-            durationMs: sticker.asset.durationMs,
-            loops: sticker.asset.loops,
-            asset: linker.link(sticker.asset))
+            animated: picture.animated,
+            frames: picture.frames,
+            durationMs: picture.durationMs,
+            loops: picture.loops,
+            asset: linker.link(picture),
+            thumbnail: linker.link(sticker.picture(edge: SizeClass.small.pixels(scale: query.scale), still: true)))
     }
 }

@@ -1,21 +1,34 @@
 import StickerImage
 
-/// The client's view of the catalog: a filter, extra flags, display size and language, all validated.
+/// The client's view of the catalog: a filter, extra flags, display size, scale, format and language, all validated.
 public struct ManifestQuery: Sendable, Hashable {
     public var filter: String?
     /// Extra required flags, sorted and without repeats.
     public var flags: [String]
+    /// The size class every group is shown at; nil shows each group at its own.
     public var size: SizeClass?
-    public var scale: Int?
+    /// Display scale, 1 to 3.
+    public var scale: Int
+    /// True for `format=png`: still pictures only (an APNG's default image), for clients that cannot animate.
+    public var still: Bool
     /// A canonical language tag (`pt-BR`).
     public var locale: String?
 
-    public init(filter: String? = nil, flags: [String] = [], size: SizeClass? = nil, scale: Int? = nil, locale: String? = nil) {
+    public static let defaultScale = 3
+
+    public init(filter: String? = nil, flags: [String] = [], size: SizeClass? = nil, scale: Int = ManifestQuery.defaultScale,
+                still: Bool = false, locale: String? = nil) {
         self.filter = filter
         self.flags = Array(Set(flags)).sorted()
         self.size = size
         self.scale = scale
+        self.still = still
         self.locale = locale.flatMap(LocaleTag.canonical)
+    }
+
+    /// The box edge a group's stickers are fitted in, in pixels.
+    public func edge(for group: StickerGroup) -> Int {
+        (size ?? group.sizeClass).pixels(scale: scale)
     }
 
     /// Parses query parameters, refusing any malformed value with `invalidParameter`.
@@ -39,6 +52,12 @@ public struct ManifestQuery: Sendable, Hashable {
         if let scale = parameters["scale"] {
             guard let value = Int(scale), (1...3).contains(value) else { throw .invalidParameter(name: "scale", rule: "must be 1, 2 or 3") }
             query.scale = value
+        }
+        if let format = parameters["format"] {
+            guard format == "png" || format == "apng" else {
+                throw .invalidParameter(name: "format", rule: "must be png (still pictures only) or apng (the default)")
+            }
+            query.still = format == "png"
         }
         if let locale = parameters["locale"] {
             guard let tag = LocaleTag.canonical(locale) else {

@@ -33,7 +33,10 @@ public struct Sticker: Codable, Sendable, Equatable {
     public var keywords: [String]
     public var emoji: [String]
     public var position: Int
+    /// The uploaded image, as stored.
     public var asset: Asset
+    /// The image fitted to each box edge, still and (for an APNG) animated; empty until they are made.
+    public var renditions: [StickerRendition] = []
     public var createdAt: Date
     public var updatedAt: Date
 }

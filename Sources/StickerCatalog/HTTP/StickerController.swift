@@ -25,19 +25,30 @@ struct StickerController {
             let upload = try await UploadReader.read(request, imageLimit: validator.rules.maxBytes)
             let draft = try StickerDraft(fields: upload.fields)
             try draft.validate()
-            let validator = self.validator
-            let outcome = try await NIOThreadPool.singleton.runIfActive {
-                Result { () throws(StickerRejection) in try validator.validate(upload.image) }
-            }
-            let info = try outcome.get()
-            let sticker = try await repository.addSticker(to: groupId, draft, image: info.storedBytes, info: info)
+            let (info, renditions) = try await validateRendering(upload.image)
+            let sticker = try await repository.addSticker(to: groupId, draft, image: info.storedBytes, info: info, renditions: renditions)
             let warnings = validator.warnings(for: info, in: group.sizeClass)
             context.logger.info("Sticker uploaded", metadata: [
                 "group": "\(groupId)", "sticker": "\(sticker.id.apiString)", "bytes": "\(upload.image.count)",
                 "stored": "\(info.storedBytes.count)", "frames": "\(info.frames)", "sha256": "\(sticker.asset.sha256)",
+                "renditions": "\(renditions.isEmpty ? "reused" : "\(renditions.count) made")",
             ])
             return EditedResponse(status: .created, headers: [.location: "/v1/admin/stickers/\(sticker.id.apiString)"],
                                   response: AdminSticker(sticker, linker: linker, warnings: warnings))
+        }
+    }
+
+    /// Validates the image and makes its renditions, off the event loop, in one decoding pass; an image stored with
+    /// current renditions already (the same picture uploaded again) is only validated.
+    func validateRendering(_ image: [UInt8]) async throws -> (StickerImageInfo, [Rendition]) {
+        let validator = self.validator
+        let digest = try await NIOThreadPool.singleton.runIfActive { () throws -> String? in
+            (try? PNGFile(image, rules: validator.rules)).map { sha256Hex($0.strippedBytes) }
+        }
+        let stored = if let digest { try await repository.renditionsVersion(sha256: digest) } else { Int?.none }
+        let current = stored == Renditions.version
+        return try await NIOThreadPool.singleton.runIfActive {
+            current ? (try validator.validate(image), []) : try validator.validateRendering(image)
         }
     }
 
@@ -70,3 +81,4 @@ struct StickerController {
         return id
     }
 }
+

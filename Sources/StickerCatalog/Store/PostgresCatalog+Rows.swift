@@ -41,13 +41,18 @@ extension PostgresCatalog {
         return nil
     }
 
-    /// Stickers with their asset, for a query selecting `stickerColumns` `FROM stickers s JOIN assets a`.
+    /// Stickers with their asset and its renditions, for a query selecting `stickerColumns` `FROM stickers s JOIN assets a`.
     func fetchStickers(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [Sticker] {
         var stickers: [Sticker] = []
         for try await row in try await connection.query(query, logger: logger) {
             stickers.append(try Self.sticker(row))
         }
-        return stickers
+        let renditions = try await fetchRenditions(connection, sources: Array(Set(stickers.map(\.asset.sha256))))
+        return stickers.map { sticker in
+            var sticker = sticker
+            sticker.renditions = renditions[sticker.asset.sha256] ?? []
+            return sticker
+        }
     }
 
     func fetchStickers(_ connection: PostgresConnection, groupId: String) async throws -> [Sticker] {

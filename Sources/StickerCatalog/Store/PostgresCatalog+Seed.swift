@@ -6,6 +6,7 @@ public struct CatalogSeed: Sendable {
     public struct Item: Sendable {
         public var draft: StickerDraft
         public var info: StickerImageInfo
+        public var renditions: [Rendition]
     }
 
     public struct Group: Sendable {
@@ -29,7 +30,8 @@ extension PostgresCatalog {
             for group in seed.groups {
                 try await insertGroup(connection, group.draft)
                 for item in group.items {
-                    _ = try await insertSticker(connection, into: group.draft.id, item.draft, image: item.info.storedBytes, info: item.info)
+                    _ = try await insertSticker(connection, into: group.draft.id, item.draft, image: item.info.storedBytes, info: item.info,
+                                                renditions: item.renditions)
                 }
             }
             for filter in seed.filters { _ = try await upsertFilter(connection, filter) }

@@ -3,18 +3,19 @@ import PostgresNIO
 import StickerImage
 
 extension PostgresCatalog: StickerRepository {
-    public func addSticker(to groupId: String, _ draft: StickerDraft, image: [UInt8], info: StickerImageInfo) async throws -> Sticker {
+    public func addSticker(to groupId: String, _ draft: StickerDraft, image: [UInt8], info: StickerImageInfo,
+                           renditions: [Rendition]) async throws -> Sticker {
         try await write { connection in
-            let id = try await insertSticker(connection, into: groupId, draft, image: image, info: info)
+            let id = try await insertSticker(connection, into: groupId, draft, image: image, info: info, renditions: renditions)
             guard let sticker = try await fetchSticker(connection, id: id) else { throw CatalogError.notFound("Sticker '\(id.apiString)'") }
             return sticker
         }
     }
 
-    /// Stores the image (once per digest) and a sticker at its position (by default last), moving the stickers from
-    /// there down one.
+    /// Stores the image (once per digest) with its renditions, and a sticker at its position (by default last), moving
+    /// the stickers from there down one. Empty `renditions` keep those stored already.
     func insertSticker(_ connection: PostgresConnection, into groupId: String, _ draft: StickerDraft, image: [UInt8],
-                       info: StickerImageInfo) async throws -> UUID {
+                       info: StickerImageInfo, renditions: [Rendition]) async throws -> UUID {
         // Locking the group serialises changes to its stickers, so positions stay 0..n-1.
         guard try await lockGroup(connection, groupId) else { throw CatalogError.notFound("Group '\(groupId)'") }
         let sha = sha256Hex(image)
@@ -22,8 +23,9 @@ extension PostgresCatalog: StickerRepository {
             INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops)
             VALUES (\(sha), \(ByteBuffer(bytes: image)), \(info.width), \(info.height), \(info.animated), \(info.frames),
                     \(info.durationMs), \(info.loops))
-            ON CONFLICT (sha256) DO NOTHING
+            ON CONFLICT (sha256) DO UPDATE SET unreferenced_since = NULL
             """, logger: logger)
+        if !renditions.isEmpty { try await storeRenditions(connection, source: sha, renditions) }
         let count = try await connection.count("SELECT count(*) FROM stickers WHERE group_id = \(groupId)", logger: logger)
         let position = min(draft.position ?? count, count)
         try await connection.query(

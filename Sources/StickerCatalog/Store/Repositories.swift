@@ -19,7 +19,10 @@ public protocol GroupRepository: Sendable {
 /// together or not at all. Positions within a group stay 0..n-1.
 public protocol StickerRepository: Sendable {
     func group(id: String) async throws -> StickerGroup?
-    func addSticker(to groupId: String, _ draft: StickerDraft, image: [UInt8], info: StickerImageInfo) async throws -> Sticker
+    func addSticker(to groupId: String, _ draft: StickerDraft, image: [UInt8], info: StickerImageInfo,
+                    renditions: [Rendition]) async throws -> Sticker
+    /// The version of the renditions stored for an image, nil when the image is not stored.
+    func renditionsVersion(sha256: String) async throws -> Int?
     func sticker(id: UUID) async throws -> Sticker?
     func updateSticker(id: UUID, _ patch: StickerPatch) async throws -> Sticker?
     func deleteSticker(id: UUID) async throws -> Bool

@@ -13,7 +13,7 @@ struct APNGWriter {
     var sequenceMap: ((UInt32) -> UInt32)?
 
     var bytes: [UInt8] {
-        let valid = APNGEncoder.encode(frames: frames, loops: loops)
+        let valid = try! APNGEncoder.encode(frames: frames, loops: loops)
         guard announcedFrames != nil || sequenceMap != nil else { return valid }
         return Samples.assemble(Samples.chunks(valid).map { chunk in
             var data = chunk.data

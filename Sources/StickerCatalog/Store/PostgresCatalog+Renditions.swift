@@ -1,0 +1,51 @@
+import Foundation
+import PostgresNIO
+import StickerImage
+
+extension PostgresCatalog {
+    /// The renditions of the images `sources`, by source digest.
+    func fetchRenditions(_ connection: PostgresConnection, sources: [String]) async throws -> [String: [StickerRendition]] {
+        guard !sources.isEmpty else { return [:] }
+        var found: [String: [StickerRendition]] = [:]
+        let rows = try await connection.query("""
+            SELECT r.source_sha256, r.edge, r.still, a.sha256, a.width, a.height, octet_length(a.bytes), a.animated, a.frames,
+                   a.duration_ms, a.loops
+            FROM renditions r JOIN assets a ON a.sha256 = r.asset_sha256
+            WHERE r.source_sha256 = ANY(\(sources)) ORDER BY r.source_sha256, r.edge, r.still
+            """, logger: logger)
+        for try await (source, edge, still, sha, width, height, bytes, animated, frames, duration, loops) in rows.decode(
+            (String, Int, Bool, String, Int, Int, Int, Bool, Int, Int, Int).self) {
+            found[source, default: []].append(StickerRendition(edge: edge, still: still, asset: Asset(
+                sha256: sha, width: width, height: height, bytes: bytes, animated: animated, frames: frames,
+                durationMs: duration, loops: loops)))
+        }
+        return found
+    }
+
+    /// Stores the renditions of image `source` (their bytes as assets, then their rows), replacing older ones, and
+    /// records the version of the code that made them.
+    func storeRenditions(_ connection: PostgresConnection, source: String, _ renditions: [Rendition]) async throws {
+        for rendition in renditions {
+            let sha = sha256Hex(rendition.bytes)
+            try await connection.query("""
+                INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops)
+                VALUES (\(sha), \(ByteBuffer(bytes: rendition.bytes)), \(rendition.width), \(rendition.height), \(rendition.animated),
+                        \(rendition.frames), \(rendition.durationMs), \(rendition.loops))
+                ON CONFLICT (sha256) DO UPDATE SET unreferenced_since = NULL
+                """, logger: logger)
+            try await connection.query("""
+                INSERT INTO renditions (source_sha256, edge, still, asset_sha256) VALUES (\(source), \(rendition.edge), \(rendition.still), \(sha))
+                ON CONFLICT (source_sha256, edge, still) DO UPDATE SET asset_sha256 = EXCLUDED.asset_sha256
+                """, logger: logger)
+        }
+        try await connection.query("UPDATE assets SET renditions_version = \(Renditions.version) WHERE sha256 = \(source)", logger: logger)
+    }
+
+    /// The rendition version of a stored image, nil when it is not stored: an upload of an image whose renditions
+    /// are current does not make them again.
+    public func renditionsVersion(sha256: String) async throws -> Int? {
+        try await read { connection in
+            try await connection.first("SELECT renditions_version FROM assets WHERE sha256 = \(sha256)", as: Int.self, logger: logger)
+        }
+    }
+}
