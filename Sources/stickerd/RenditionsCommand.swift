@@ -6,8 +6,63 @@ import StickerImage
 struct RenditionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "renditions",
-        abstract: "Make sticker renditions: rebuild them all, or try them on files.",
-        subcommands: [Render.self])
+        abstract: "Make sticker renditions again, after a change to how they are made.",
+        subcommands: [Rebuild.self, Render.self])
+
+    struct Rebuild: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make the renditions of every sticker image again, a batch at a time.",
+            discussion: """
+                Images whose renditions were made by this version of stickerd (or by an upload since) are skipped, so an \
+                interrupted rebuild resumes where it stopped. Each image's renditions replace the old ones in one \
+                transaction; the old ones are left to `stickerd gc`. Shows a progress bar on a terminal, a line per batch \
+                otherwise.
+                """)
+
+        @Option(help: "Images read from the database at a time.")
+        var batch = 20
+
+        @OptionGroup(title: "Animated stickers") var limits: LimitOptions
+
+        @OptionGroup var database: DatabaseOptions
+
+        func validate() throws {
+            guard batch >= 1 else { throw ValidationError("--batch must be at least 1") }
+        }
+
+        func run() async throws {
+            let logger = try database.logger("stickerd.renditions")
+            let (rules, batch) = (limits.rules, batch)
+            let (rebuilt, failed) = try await database.withPool(logger: logger) { pool in
+                try await Migrator().migrate(pool, logger: logger)
+                let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger)
+                let total = try await catalog.countImagesNeedingRenditions(version: Renditions.version)
+                var progress = Progress(total: total, unit: "images")
+                var (after, rebuilt, failed) = ("", 0, 0)
+                while true {
+                    let images = try await catalog.imagesNeedingRenditions(version: Renditions.version, after: after, limit: batch)
+                    guard let last = images.last else { break }
+                    for image in images {
+                        do {
+                            let renditions = try Renditions.make(try PNGFile(image.bytes, rules: rules), stored: image.bytes, rules: rules)
+                            try await catalog.replaceRenditions(source: image.sha256, renditions)
+                            rebuilt += 1
+                        } catch {
+                            failed += 1
+                            logger.error("Could not make renditions", metadata: ["sha256": "\(image.sha256)", "error": "\(error)"])
+                        }
+                        progress.advance()
+                    }
+                    progress.batchDone()
+                    after = last.sha256
+                }
+                progress.finish()
+                return (rebuilt, failed)
+            }
+            print("Rebuilt the renditions of \(rebuilt) images" + (failed > 0 ? "; \(failed) failed (see the log)" : "") + ".")
+            if failed > 0 { throw ExitCode(1) }
+        }
+    }
 
     /// Renditions of files, written to a folder, with the time each step took: for the benchmark and for a look.
     struct Render: ParsableCommand {

@@ -104,4 +104,25 @@ struct ProcessTests {
                                               environment: ["DATABASE_URL": endpoint.url, "STICKER_ADMIN_TOKEN": "short"])
         #expect(refused.0 != 0 && refused.1.contains("at least 16 characters"))
     }
+
+    @Test("renditions rebuild works in batches with a line of progress each, and says what it did; gc says what it removed",
+          .timeLimit(.minutes(2)))
+    func maintenanceCommands() async throws {
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
+        defer { Task { await drop() } }
+        try await TestDatabase.withPool(endpoint) { try await $0.execute("UPDATE assets SET renditions_version = 0") }
+        let (status, output) = try await StickerdProcess.run(["renditions", "rebuild", "--batch", "4", "--log-level", "warning"],
+                                                            environment: ["DATABASE_URL": endpoint.url])
+        #expect(status == 0)
+        #expect(output.contains("4 of 9 images") && output.contains("8 of 9 images") && output.contains("9 of 9 images"), "\(output)")
+        #expect(output.contains("Rebuilt the renditions of 9 images."))
+        let again = try await StickerdProcess.run(["renditions", "rebuild", "--log-level", "warning"], environment: ["DATABASE_URL": endpoint.url])
+        #expect(again.1.contains("Rebuilt the renditions of 0 images."))
+        try await TestDatabase.withPool(endpoint) { pool in
+            try await pool.execute("DELETE FROM stickers WHERE name = 'Caramel'")
+            try await pool.execute("UPDATE assets SET unreferenced_since = now() - interval '40 days' WHERE unreferenced_since IS NOT NULL")
+        }
+        let gc = try await StickerdProcess.run(["gc", "--log-level", "warning"], environment: ["DATABASE_URL": endpoint.url])
+        #expect(gc.0 == 0 && gc.1.contains("Removed 7 images"), "\(gc.1)")
+    }
 }

@@ -17,7 +17,10 @@ struct AdminSticker: ResponseEncodable {
     var frames: Int
     var durationMs: Int
     var loops: Int
+    /// The image as uploaded (metadata stripped).
     var asset: AssetLink
+    /// The image at every box edge, still and (for an APNG) animated.
+    var renditions: [AdminRendition]
     var createdAt: Date
     var updatedAt: Date
     var warnings: [StickerWarning]?
@@ -27,8 +30,16 @@ struct AdminSticker: ResponseEncodable {
         (flags, keywords, emoji, position) = (s.flags, s.keywords, s.emoji, s.position)
         (animated, frames, durationMs, loops) = (s.asset.animated, s.asset.frames, s.asset.durationMs, s.asset.loops)
         asset = linker.link(s.asset)
+        renditions = s.renditions.map { AdminRendition(edge: $0.edge, still: $0.still, asset: linker.link($0.asset)) }
         (createdAt, updatedAt, self.warnings) = (s.createdAt, s.updatedAt, warnings)
     }
+}
+
+/// One rendition of a sticker, as the admin API lists them.
+struct AdminRendition: Codable {
+    var edge: Int
+    var still: Bool
+    var asset: AssetLink
 }
 
 /// A group as the admin API shows it: all its fields, its sticker count and, for a single group, its stickers.

@@ -14,6 +14,6 @@ struct AssetController {
         guard let digest = AssetDigest(hex: text), let asset = try await store.asset(digest) else {
             throw CatalogError.notFound("Asset '\(text.prefix(64))'")
         }
-        return asset.response(for: request)
+        return try asset.response(for: request)
     }
 }

@@ -25,6 +25,11 @@ extension PostgresCatalog {
     /// Stores the renditions of image `source` (their bytes as assets, then their rows), replacing older ones, and
     /// records the version of the code that made them.
     func storeRenditions(_ connection: PostgresConnection, source: String, _ renditions: [Rendition]) async throws {
+        var replaced: [String] = []
+        for try await sha in try await connection.query(
+            "SELECT asset_sha256 FROM renditions WHERE source_sha256 = \(source)", logger: logger).decode(String.self) {
+            replaced.append(sha)
+        }
         for rendition in renditions {
             let sha = sha256Hex(rendition.bytes)
             try await connection.query("""
@@ -39,6 +44,13 @@ extension PostgresCatalog {
                 """, logger: logger)
         }
         try await connection.query("UPDATE assets SET renditions_version = \(Renditions.version) WHERE sha256 = \(source)", logger: logger)
+        // Renditions replaced by new ones are garbage from now on, unless something else still shows them.
+        try await connection.query("""
+            UPDATE assets a SET unreferenced_since = now()
+            WHERE a.sha256 = ANY(\(replaced)) AND a.unreferenced_since IS NULL
+              AND NOT EXISTS (SELECT 1 FROM stickers s WHERE s.asset_sha256 = a.sha256)
+              AND NOT EXISTS (SELECT 1 FROM renditions r JOIN stickers s ON s.asset_sha256 = r.source_sha256 WHERE r.asset_sha256 = a.sha256)
+            """, logger: logger)
     }
 
     /// The rendition version of a stored image, nil when it is not stored: an upload of an image whose renditions

@@ -15,13 +15,58 @@ struct CachedAsset: Sendable {
         notModified = [.eTag: etag, .cacheControl: "public, max-age=31536000, immutable"]
         var ok = notModified
         ok[.contentType] = "image/png"
+        ok[.acceptRanges] = "bytes"
         ok[.contentLength] = String(bytes.readableBytes)
         self.ok = ok
     }
 
-    /// 200 with the bytes, or 304 when the client holds them already.
-    func response(for request: Request) -> Response {
-        ETag.matches(request.headers[.ifNoneMatch], etag) ? Response(status: .notModified, headers: notModified)
-            : Response(status: .ok, headers: ok, body: .init(byteBuffer: bytes))
+    /// 200 with the bytes, 304 when the client holds them already, 206 with the part a `Range` asks for
+    /// (RFC 9110 14: one range; several are answered whole), 416 when that part lies past the end.
+    func response(for request: Request) throws -> Response {
+        if ETag.matches(request.headers[.ifNoneMatch], etag) { return Response(status: .notModified, headers: notModified) }
+        guard let header = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true else {
+            return Response(status: .ok, headers: ok, body: .init(byteBuffer: bytes))
+        }
+        let length = bytes.readableBytes
+        switch ByteRange(header, length: length) {
+        case .none:
+            return Response(status: .ok, headers: ok, body: .init(byteBuffer: bytes))
+        case .unsatisfiable:
+            var problem = Problem(.rangeNotSatisfiable, "range_not_satisfiable", "The image is \(length) bytes long.")
+            problem.headers[.contentRange] = "bytes */\(length)"
+            throw problem
+        case .range(let range):
+            var headers = ok
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(length)"
+            headers[.contentLength] = String(range.count)
+            let part = bytes.getSlice(at: bytes.readerIndex + range.lowerBound, length: range.count) ?? bytes
+            return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: part))
+        }
+    }
+}
+
+/// A `Range: bytes=…` header with a single range, against a body of `length` bytes.
+enum ByteRange: Equatable {
+    /// No usable single byte range (another unit, several ranges, bad syntax): answer the whole body.
+    case none
+    case unsatisfiable
+    case range(Range<Int>)
+
+    init(_ header: String, length: Int) {
+        guard header.hasPrefix("bytes="), !header.contains(",") else { self = .none; return }
+        let spec = header.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
+        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { self = .none; return }
+        let (first, last) = (parts[0], parts[1])
+        if first.isEmpty {
+            // The last N bytes.
+            guard let suffix = Int(last), suffix >= 0 else { self = .none; return }
+            self = suffix == 0 || length == 0 ? .unsatisfiable : .range(max(0, length - suffix)..<length)
+            return
+        }
+        guard let start = Int(first), start >= 0, last.isEmpty || Int(last) != nil else { self = .none; return }
+        let end = last.isEmpty ? length - 1 : min(Int(last) ?? 0, length - 1)
+        if !last.isEmpty, let stated = Int(last), stated < start { self = .none; return }
+        self = start >= length ? .unsatisfiable : .range(start..<(end + 1))
     }
 }

@@ -1,0 +1,44 @@
+import ArgumentParser
+import StickerCatalog
+
+struct Garbage: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gc",
+        abstract: "Delete stored images that no sticker has shown for a while.",
+        discussion: """
+            Asset URLs are immutable and clients cache them, so deleting a sticker (or rebuilding renditions) leaves its \
+            images stored and served. An image becomes garbage when the last sticker showing it, itself or as a \
+            rendition, goes away; after the grace period `gc` deletes it, a batch per transaction. Replicas may go on \
+            serving a deleted image from memory until they evict it or restart.
+            """)
+
+    @Option(help: "Days an image must have been unused before it is deleted.")
+    var graceDays = 30
+
+    @Option(help: "Images deleted per transaction.")
+    var batch = 500
+
+    @OptionGroup var database: DatabaseOptions
+
+    func validate() throws {
+        guard graceDays >= 0, batch >= 1 else { throw ValidationError("--grace-days must be at least 0 and --batch at least 1") }
+    }
+
+    func run() async throws {
+        let logger = try database.logger("stickerd.gc")
+        let (grace, batch) = (Duration.seconds(graceDays * 86_400), batch)
+        let (images, bytes) = try await database.withPool(logger: logger) { pool in
+            try await Migrator().migrate(pool, logger: logger)
+            let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger)
+            var (images, bytes) = (0, 0)
+            while true {
+                let removed = try await catalog.collectGarbage(unusedFor: grace, limit: batch)
+                guard removed.images > 0 else { break }
+                (images, bytes) = (images + removed.images, bytes + removed.bytes)
+                print("Removed \(removed.images) images (\(removed.bytes) bytes)")
+            }
+            return (images, bytes)
+        }
+        print("Removed \(images) images, \(bytes) bytes, unused for \(graceDays) days or more.")
+    }
+}
