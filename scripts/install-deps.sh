@@ -4,11 +4,11 @@
 # commands to run and stops.
 set -euo pipefail
 
-packages=(pkg-config libpng-dev zlib1g-dev libbrotli-dev postgresql util-linux curl python3 python3-pip)
+packages=(pkg-config libpng-dev zlib1g-dev libbrotli-dev postgresql util-linux curl python3 python3-pip libvips-tools apngdis)
 python=(schemathesis openapi-spec-validator)
 if [[ "${1:-}" == "--bench" ]]; then
-  packages=(wrk nginx-light curl pngcheck libvips-tools hyperfine)
-  python=()
+  packages=(wrk nginx-light curl pngcheck libvips-tools hyperfine apngdis optipng libvips42)
+  python=(pyvips)
 fi
 
 missing=()
