@@ -19,6 +19,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         /// libpng, as Debian's libpng-dev installs it.
@@ -52,6 +56,17 @@ let package = Package(
             // Optimised in debug builds too: the tests decode, draw and resize real images, 50x slower unoptimised.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
+        /// Purchases: App Store JWS verification, RevenueCat's and the generic webhook's signatures, one event model,
+        /// and the entitlement rules as plain functions. No HTTP, no SQL.
+        .target(
+            name: "Purchases",
+            dependencies: [
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         /// The catalog service: domain, PostgreSQL store, HTTP API.
         .target(
             name: "StickerCatalog",
@@ -59,6 +74,8 @@ let package = Package(
                 "StickerImage",
                 "FormData",
                 "CCompression",
+                "Purchases",
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -75,6 +92,7 @@ let package = Package(
             name: "stickerd",
             dependencies: [
                 "StickerCatalog",
+                "Purchases",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -101,6 +119,12 @@ let package = Package(
                 "StickerImage",
                 "FormData",
                 "CCompression",
+                "Purchases",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -13,6 +13,7 @@ struct Serve: AsyncParsableCommand {
             then stops the embedded PostgreSQL cluster if it owns it.
             Environment: STICKER_ADMIN_TOKEN (an admin token accepted as is, at least 16 characters), \
             STICKER_PUBLIC_BASE_URL (asset URLs become absolute under it, e.g. a CDN).
+            Purchases: \(PurchaseOptions.environmentHelp)
             """)
 
     @Option(help: "Address to listen on.")
@@ -41,6 +42,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup(title: "Animated stickers") var limits: LimitOptions
 
+    @OptionGroup(title: "Purchases") var purchases: PurchaseOptions
+
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
@@ -66,6 +69,7 @@ struct Serve: AsyncParsableCommand {
         if options.bootstrapAdminToken == nil {
             logger.notice("STICKER_ADMIN_TOKEN is not set: the admin API accepts only tokens made with `stickerd token create`")
         }
+        try await purchases.configure(&options, environment: environment, logger: logger)
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let db = try database.open(logger: logger)

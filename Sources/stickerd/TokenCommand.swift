@@ -1,10 +1,37 @@
 import ArgumentParser
+import Foundation
 import StickerCatalog
 
 struct Token: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Manage admin API tokens.",
-        subcommands: [Create.self])
+        abstract: "Manage admin API tokens, or print a user token to try the client API with.",
+        subcommands: [Create.self, User.self])
+
+    struct User: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print an HS256 user token (a JWT signed with STICKER_USER_JWT_SECRET) for trying the client API.",
+            discussion: """
+                Use it as 'Authorization: Bearer TOKEN' on /v1/manifest, /v1/me/... and /v1/purchases/...; the user id is                 its sub. Real deployments get user tokens from their own sign-in service, signed with the same secret                 or an ES256 key listed in STICKER_USER_JWT_PUBLIC_KEYS.
+                """)
+
+        @Argument(help: "The user id (the token's sub).")
+        var user: String
+
+        @Option(help: "Seconds the token is valid.")
+        var lifetime = 3600
+
+        func validate() throws {
+            guard (1...255).contains(user.count) else { throw ValidationError("the user id must be 1 to 255 characters") }
+            guard lifetime >= 1 else { throw ValidationError("--lifetime must be at least 1") }
+        }
+
+        func run() async throws {
+            guard let secret = ProcessInfo.processInfo.environment["STICKER_USER_JWT_SECRET"], secret.count >= 32 else {
+                throw ValidationError("set STICKER_USER_JWT_SECRET (at least 32 characters), as for `stickerd serve`")
+            }
+            print(try await UserTokens.sign(user: user, secret: secret, lifetime: TimeInterval(lifetime)))
+        }
+    }
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -8,6 +8,11 @@ public struct CatalogSnapshot: Sendable {
     public let filters: [String: StickerFilter]
     /// Every language tag some group name or sticker description is translated to.
     public let locales: Set<String>
+    /// Product ids that unlock some published group.
+    public let premiumProducts: Set<String>
+    /// Images only a premium group's stickers show, and so served only with a signed URL. A locked group's cover
+    /// sticker is public (everyone sees it), and so is an image some free group shows too.
+    public let premiumAssets: Set<String>
     private let groupIndex: [String: Int]
 
     public init(revision: Int64, groups: [StickerGroup], stickers: [String: [Sticker]], filters: [String: StickerFilter]) {
@@ -18,11 +23,30 @@ public struct CatalogSnapshot: Sendable {
         var locales = Set(groups.flatMap(\.localizedNames.keys))
         for list in stickers.values { for sticker in list { locales.formUnion(sticker.localizedDescriptions.keys) } }
         self.locales = locales
+        var premium = Set<String>(), free = Set<String>()
+        for group in groups {
+            let members = stickers[group.id] ?? []
+            let cover = group.cover(among: members)?.id
+            for sticker in members {
+                let shas = [sticker.asset.sha256] + sticker.renditions.map(\.asset.sha256)
+                let isPublic = group.productId == nil || sticker.id == cover
+                if isPublic { free.formUnion(shas) } else { premium.formUnion(shas) }
+            }
+        }
+        self.premiumProducts = Set(groups.compactMap(\.productId))
+        self.premiumAssets = premium.subtracting(free)
         self.groupIndex = Dictionary(groups.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The published group `id`, if there is one.
     public func group(id: String) -> StickerGroup? {
         groupIndex[id].map { groups[$0] }
+    }
+}
+
+extension StickerGroup {
+    /// The sticker that stands for the group: the chosen cover, else the first.
+    public func cover(among stickers: [Sticker]) -> Sticker? {
+        stickers.first { $0.id == coverStickerId } ?? stickers.first
     }
 }

@@ -82,18 +82,23 @@ public struct AssetLink: Codable, Sendable, Equatable {
     public var animated: Bool
 }
 
-/// Makes asset URLs: paths on this service, or absolute under a public base URL such as a CDN.
+/// Makes asset URLs: paths on this service, or absolute under a public base URL such as a CDN; premium images'
+/// URLs carry a signature (`AssetSigner`).
 public struct AssetLinker: Sendable {
     public let baseURL: String
+    public let signer: AssetSigner?
 
-    public init(publicBaseURL: String?) {
+    public init(publicBaseURL: String?, signer: AssetSigner? = nil) {
         var base = publicBaseURL ?? ""
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
+        self.signer = signer
     }
 
-    public func link(_ asset: Asset) -> AssetLink {
-        AssetLink(url: "\(baseURL)/v1/assets/\(asset.sha256).png", width: asset.width, height: asset.height,
-                  bytes: asset.bytes, sha256: asset.sha256, animated: asset.animated)
+    /// The link to `asset`, signed until `signedUntil` when given.
+    public func link(_ asset: Asset, signedUntil: Int64? = nil) -> AssetLink {
+        var url = "\(baseURL)/v1/assets/\(asset.sha256).png"
+        if let signedUntil, let signer { url += "?" + signer.query(sha256: asset.sha256, expires: signedUntil) }
+        return AssetLink(url: url, width: asset.width, height: asset.height, bytes: asset.bytes, sha256: asset.sha256, animated: asset.animated)
     }
 }

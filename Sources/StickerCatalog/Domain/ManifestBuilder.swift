@@ -22,8 +22,10 @@ extension ManifestGroup {
     public init?(_ group: StickerGroup, stickers: [Sticker], required: Set<String> = [], query: ManifestQuery, linker: AssetLinker) {
         let selected = stickers.filter { isSelected(requiredFlags: required, groupFlags: group.flags, stickerFlags: $0.flags) }
         guard !selected.isEmpty else { return nil }
-        let cover = stickers.first { $0.id == group.coverStickerId } ?? stickers.first
-        let locked = group.productId != nil
+        let cover = group.cover(among: stickers)
+        let locked = group.productId.map { !query.unlocked.contains($0) } ?? false
+        // An unlocked premium group's images are served only with a signed URL.
+        let signedUntil = group.productId == nil ? nil : query.signedUntil
         let edge = query.edge(for: group)
         self.init(
             id: group.id,
@@ -34,12 +36,12 @@ extension ManifestGroup {
             locked: locked,
             productId: group.productId,
             cover: cover.map { linker.link($0.picture(edge: edge, still: query.still)) },
-            stickers: locked ? [] : selected.map { ManifestSticker($0, edge: edge, query: query, linker: linker) })
+            stickers: locked ? [] : selected.map { ManifestSticker($0, edge: edge, query: query, linker: linker, signedUntil: signedUntil) })
     }
 }
 
 extension ManifestSticker {
-    init(_ sticker: Sticker, edge: Int, query: ManifestQuery, linker: AssetLinker) {
+    init(_ sticker: Sticker, edge: Int, query: ManifestQuery, linker: AssetLinker, signedUntil: Int64?) {
         let picture = sticker.picture(edge: edge, still: query.still)
         self.init(
             id: sticker.id.apiString,
@@ -52,7 +54,7 @@ extension ManifestSticker {
             frames: picture.frames,
             durationMs: picture.durationMs,
             loops: picture.loops,
-            asset: linker.link(picture),
-            thumbnail: linker.link(sticker.picture(edge: SizeClass.small.pixels(scale: query.scale), still: true)))
+            asset: linker.link(picture, signedUntil: signedUntil),
+            thumbnail: linker.link(sticker.picture(edge: SizeClass.small.pixels(scale: query.scale), still: true), signedUntil: signedUntil))
     }
 }

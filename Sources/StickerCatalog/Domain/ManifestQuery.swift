@@ -13,6 +13,10 @@ public struct ManifestQuery: Sendable, Hashable {
     public var still: Bool
     /// A canonical language tag (`pt-BR`).
     public var locale: String?
+    /// Products the user holds whose groups are unlocked, sorted; empty for anonymous clients.
+    public var unlocked: [String] = []
+    /// When the signed URLs of unlocked images expire (Unix seconds); nil when nothing is unlocked.
+    public var signedUntil: Int64?
 
     public static let defaultScale = 3
 
@@ -69,10 +73,21 @@ public struct ManifestQuery: Sendable, Hashable {
     }
 
     /// The same query with its locale resolved against the catalog's locales: the form the manifest cache keys on.
+    /// Products that unlock nothing in this catalog are left out, so users who hold none that matter share one body.
     public func normalized(for snapshot: CatalogSnapshot) -> ManifestQuery {
-        guard locale != nil else { return self }
+        guard locale != nil || !unlocked.isEmpty else { return self }
         var query = self
-        query.locale = resolvedLocale(locale, catalogLocales: snapshot.locales)
+        query.locale = locale.flatMap { resolvedLocale($0, catalogLocales: snapshot.locales) }
+        query.unlocked = unlocked.filter(snapshot.premiumProducts.contains)
+        if query.unlocked.isEmpty { query.signedUntil = nil }
+        return query
+    }
+
+    /// The query for a user holding `products` (sorted), with image URLs signed until `signedUntil`.
+    public func unlocking(_ products: [String], signedUntil: Int64?) -> ManifestQuery {
+        var query = self
+        query.unlocked = products
+        query.signedUntil = products.isEmpty ? nil : signedUntil
         return query
     }
 }

@@ -24,6 +24,16 @@ public struct ServiceOptions: Sendable {
     public var bodyTimeout = Duration.seconds(30)
     /// Uploads read, validated and stored at once; more are refused with 503.
     public var maxConcurrentUploads = 8
+    /// How each purchase source is verified, and whether sandbox purchases unlock.
+    public var purchases = PurchaseConfiguration()
+    /// Verifies users' bearer tokens; nil refuses every one.
+    public var userTokens: UserTokens?
+    /// Signs premium image URLs (`STICKER_ASSET_SIGNING_KEY`); a random key when nil, good for this process only.
+    public var assetSigningKey: [UInt8]?
+    /// Signed image URLs live between one and two of these.
+    public var assetURLLifetime: Int64 = 3600
+    /// Memory for the products each signed-in user holds.
+    public var entitlementCacheBytes = 16 << 20
 
     public init() {}
 
@@ -34,8 +44,9 @@ public struct ServiceOptions: Sendable {
 /// The composition root: the database, the catalog store, the services and every route.
 public func buildApplication(pool: DatabasePool, options: ServiceOptions, registry: PrometheusCollectorRegistry,
                              logger: Logger, revision: CatalogRevision = CatalogRevision()) -> some ApplicationProtocol {
-    let catalog = PostgresCatalog(pool: pool, revision: revision, logger: logger)
-    let listener = RevisionListener(endpoint: pool.endpoint, revision: revision, logger: logger)
+    let changes = EntitlementChanges()
+    let catalog = PostgresCatalog(pool: pool, revision: revision, logger: logger, entitlementChanges: changes)
+    let listener = RevisionListener(endpoint: pool.endpoint, revision: revision, logger: logger, entitlementChanges: changes)
     let router = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry)
     var app = Application(
         router: router,
@@ -55,7 +66,8 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
 /// Every route of the API, in one place; `methodNotAllowed` adds 405 answers for the methods a path does not serve.
 func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: ServiceOptions,
                  registry: PrometheusCollectorRegistry, methodNotAllowed: Bool = true) -> Router<AppRequestContext> {
-    let linker = AssetLinker(publicBaseURL: options.publicBaseURL)
+    let signer = AssetSigner(key: options.assetSigningKey ?? (0..<32).map { _ in UInt8.random(in: 0...255) }, lifetime: options.assetURLLifetime)
+    let linker = AssetLinker(publicBaseURL: options.publicBaseURL, signer: signer)
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.addMiddleware {
         ProblemMiddleware()
@@ -65,9 +77,16 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     }
     HealthController(pool: catalog.pool, listener: listener, migrator: Migrator(), registry: registry).addRoutes(to: router)
     let manifests = ManifestService(reader: catalog, revision: catalog.revision, linker: linker, capacity: options.manifestCacheBytes)
-    ManifestController(service: manifests).addRoutes(to: router.group("v1"))
-    AssetController(store: AssetStore(reader: catalog, revision: catalog.revision, capacity: options.assetCacheBytes))
-        .addRoutes(to: router.group("v1/assets"))
+    let entitlements = EntitlementCache(repository: catalog, changes: catalog.entitlementChanges, sandbox: options.purchases.sandbox,
+                                        capacity: options.entitlementCacheBytes)
+    let client = router.group("v1").add(middleware: UserAuthMiddleware(tokens: options.userTokens))
+    ManifestController(service: manifests, entitlements: entitlements).addRoutes(to: client)
+    AssetController(store: AssetStore(reader: catalog, revision: catalog.revision, capacity: options.assetCacheBytes),
+                    manifests: manifests, signer: signer).addRoutes(to: router.group("v1/assets"))
+    let intake = PurchaseIntake(repository: catalog, configuration: options.purchases)
+    MeController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(to: client.group("me", context: UserRequestContext.self))
+    PurchaseController(intake: intake).addRoutes(to: client.group("purchases", context: UserRequestContext.self))
+    WebhookController(intake: intake).addRoutes(to: router.group("v1/webhooks"))
 
     let admin = router.group("v1/admin")
         .add(middleware: AdminAuthMiddleware(tokens: catalog, bootstrapToken: options.bootstrapAdminToken))
@@ -78,6 +97,8 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
                       uploads: UploadGate(limit: options.maxConcurrentUploads))
         .addRoutes(groups: groups, stickers: admin.group("stickers"))
     FilterController(repository: catalog).addRoutes(to: admin.group("filters"))
+    AdminEntitlementController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(to: admin.group("users"))
+    AdminWebhookController(intake: intake).addRoutes(to: admin.group("webhook-events"))
     if methodNotAllowed { router.answerMethodNotAllowed() }
     return router
 }

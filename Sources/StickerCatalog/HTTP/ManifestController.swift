@@ -1,8 +1,10 @@
 import Hummingbird
 
-/// The client API: manifests, single groups and filters, all answered from `ManifestService`'s memory.
+/// The client API: manifests, single groups and filters, all answered from `ManifestService`'s memory; a signed-in
+/// user's premium groups unlocked by what `EntitlementCache` says they hold.
 struct ManifestController {
     let service: ManifestService
+    let entitlements: EntitlementCache
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("manifest", use: manifest)
@@ -11,27 +13,33 @@ struct ManifestController {
     }
 
     @Sendable func manifest(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let served = try await service.body(route: "manifest", query: request.uri.query) {
+        let served = try await service.body(route: "manifest", query: request.uri.query, held: try await held(context)) {
             .manifest(request.uri.query == nil ? ManifestQuery() : try ManifestQuery(parameters: Self.parameters(request)))
         }
-        return served.body.response(for: request, stale: served.stale)
+        return served.body.response(for: request, stale: served.stale, personal: context.user != nil)
     }
 
     @Sendable func stickerGroup(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
         guard Validate.isSlug(id) else { throw CatalogError.notFound("Group '\(id.prefix(64))'") }
-        let served = try await service.body(route: "group/" + id, query: request.uri.query) {
+        let served = try await service.body(route: "group/" + id, query: request.uri.query, held: try await held(context)) {
             var parameters = Self.parameters(request)
             parameters["filter"] = nil
             parameters["flags"] = nil
             return .group(id, try ManifestQuery(parameters: parameters))
         }
-        return served.body.response(for: request, stale: served.stale)
+        return served.body.response(for: request, stale: served.stale, personal: context.user != nil)
     }
 
     @Sendable func filters(_ request: Request, context: AppRequestContext) async throws -> Response {
         let served = try await service.body(for: .filters)
         return served.body.response(for: request, stale: served.stale)
+    }
+
+    /// The products the signed-in user holds; none for anonymous clients.
+    func held(_ context: AppRequestContext) async throws -> [String] {
+        guard let user = context.user else { return [] }
+        return try await entitlements.products(of: user)
     }
 
     /// Query parameters, the first value of each.

@@ -1,4 +1,5 @@
 import FormData
+import Purchases
 import Hummingbird
 import StickerImage
 
@@ -9,6 +10,8 @@ extension Problem {
         switch error {
         case let problem as Problem: self = problem
         case let error as CatalogError: self = Problem(catalog: error)
+        case let error as EntitlementError: self = Problem(entitlement: error)
+        case let error as PurchaseError: self = Problem(purchase: error, quarantinedAs: nil)
         case let rejection as StickerRejection: self = Problem(image: rejection)
         case let error as FormDataError: self = Problem(form: error)
         case is DatabaseUnavailable: self = .databaseUnavailable
@@ -27,6 +30,23 @@ extension Problem {
         case .unknownFilter(let name):
             self = Problem(.badRequest, "unknown_filter", "There is no filter named '\(name)'; GET /v1/filters lists them.")
         case .invalidParameter(let name, let rule): self = .invalidParameter(name, rule)
+        }
+    }
+
+    /// A purchase event refused: malformed (400), not authentic (401), for another app or environment (422).
+    init(purchase error: PurchaseError, quarantinedAs id: Int64?) {
+        let kept = id.map { " Kept in quarantine as webhook event \($0)." } ?? ""
+        switch error {
+        case .malformed(let reason): self = Problem(.badRequest, "invalid_event", "The event is malformed: \(reason).\(kept)")
+        case .unauthorized(let reason): self = Problem(.unauthorized, "invalid_signature", "The event is not authentic: \(reason).\(kept)")
+        case .rejected(let reason): self = Problem(.unprocessableContent, "wrong_app_or_environment", "The event is not for this app or URL: \(reason).\(kept)")
+        }
+    }
+
+    init(entitlement error: EntitlementError) {
+        switch error {
+        case .boundElsewhere(let detail): self = Problem(.conflict, "transaction_bound_elsewhere", detail)
+        case .notReplayable(let detail): self = Problem(.unprocessableContent, "not_replayable", detail)
         }
     }
 

@@ -6,6 +6,8 @@ public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The name of the admin token presented, if any.
     public var admin: String?
+    /// The signed-in user on client routes (`UserAuthMiddleware`); nil for anonymous clients.
+    public var user: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -26,6 +28,22 @@ public struct AdminRequestContext: ChildRequestContext {
         guard let admin = context.admin else { throw Problem.unauthorized }
         self.coreContext = context.coreContext
         self.admin = admin
+    }
+
+    public var maxUploadSize: Int { 64 * 1024 }
+    public var responseEncoder: JSONEncoder { .catalog }
+}
+
+/// The context of routes for a signed-in user: it exists only with a verified user token.
+public struct UserRequestContext: ChildRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The `sub` of the verified token.
+    public let user: String
+
+    public init(context: AppRequestContext) throws {
+        guard let user = context.user else { throw Problem.invalidUserToken("This needs a signed-in user: send 'Authorization: Bearer <JWT>'.") }
+        self.coreContext = context.coreContext
+        self.user = user
     }
 
     public var maxUploadSize: Int { 64 * 1024 }

@@ -8,11 +8,14 @@ public struct PostgresCatalog: Sendable {
     let logger: Logger
     /// Told the new revision after every committed write, so this replica sees its own changes at once.
     let revision: CatalogRevision
+    /// Told the users whose entitlements a committed write changed.
+    let entitlementChanges: EntitlementChanges
 
-    public init(pool: DatabasePool, revision: CatalogRevision, logger: Logger) {
+    public init(pool: DatabasePool, revision: CatalogRevision, logger: Logger, entitlementChanges: EntitlementChanges = EntitlementChanges()) {
         self.pool = pool
         self.revision = revision
         self.logger = logger
+        self.entitlementChanges = entitlementChanges
     }
 
     /// Runs `body` in a transaction that `begin` opens, rolling back on any error; PostgreSQL's refusals of client

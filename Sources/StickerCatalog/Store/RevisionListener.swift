@@ -15,12 +15,14 @@ final class RevisionListener: Service, Sendable {
     let pollInterval: Duration
     let pollTimeout: Duration
     let reconnectDelay = Duration.milliseconds(500)
+    /// Told whose entitlements changed (NOTIFY on `entitlements`), and everyone's after a reconnection.
+    let entitlementChanges: EntitlementChanges?
     /// When the stored revision was last read, for `/readyz`.
     private let lastContact = Mutex<ContinuousClock.Instant?>(nil)
 
-    init(endpoint: DatabaseEndpoint, revision: CatalogRevision, logger: Logger,
+    init(endpoint: DatabaseEndpoint, revision: CatalogRevision, logger: Logger, entitlementChanges: EntitlementChanges? = nil,
          pollInterval: Duration = .seconds(2), pollTimeout: Duration = .seconds(2)) {
-        (self.endpoint, self.revision, self.logger) = (endpoint, revision, logger)
+        (self.endpoint, self.revision, self.logger, self.entitlementChanges) = (endpoint, revision, logger, entitlementChanges)
         (self.pollInterval, self.pollTimeout) = (pollInterval, pollTimeout)
     }
 
@@ -51,6 +53,15 @@ final class RevisionListener: Service, Sendable {
                     try await connection.listen(on: "catalog_revision") { notifications in
                         for try await notification in notifications {
                             if let next = Int64(notification.payload) { revision.advance(to: next) }
+                        }
+                    }
+                }
+                if let entitlementChanges {
+                    group.addTask {
+                        try await connection.listen(on: "entitlements") { notifications in
+                            // Notifications sent while no listener was connected are lost: forget everyone's.
+                            entitlementChanges.changed(user: nil)
+                            for try await notification in notifications { entitlementChanges.changed(user: notification.payload) }
                         }
                     }
                 }

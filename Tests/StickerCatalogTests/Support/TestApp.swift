@@ -39,11 +39,13 @@ func withApp(
 }
 
 /// Two replicas serving one database (with the demo catalog), for checks across replicas.
-func withReplicas(_ body: @Sendable (_ first: any TestClientProtocol, _ second: any TestClientProtocol) async throws -> Void) async throws {
+func withReplicas(options configure: @Sendable (inout ServiceOptions) -> Void = { _ in },
+                  _ body: @Sendable (_ first: any TestClientProtocol, _ second: any TestClientProtocol) async throws -> Void) async throws {
     let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
     func replica() -> some ApplicationProtocol {
         var options = ServiceOptions()
         options.bootstrapAdminToken = adminToken
+        configure(&options)
         var logger = Logger(label: "replica")
         logger.logLevel = .warning
         return buildApplication(pool: DatabasePool(endpoint: endpoint, logger: logger), options: options,

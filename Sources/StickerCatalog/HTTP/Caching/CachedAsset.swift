@@ -22,7 +22,10 @@ struct CachedAsset: Sendable {
 
     /// 200 with the bytes, 304 when the client holds them already, 206 with the part a `Range` asks for
     /// (RFC 9110 14: one range; several are answered whole), 416 when that part lies past the end.
-    func response(for request: Request) throws -> Response {
+    /// `cacheControl` replaces the year-long public caching (for premium images).
+    func response(for request: Request, cacheControl: String? = nil) throws -> Response {
+        var (ok, notModified) = (ok, notModified)
+        if let cacheControl { (ok[.cacheControl], notModified[.cacheControl]) = (cacheControl, cacheControl) }
         if ETag.matches(request.headers[.ifNoneMatch], etag) { return Response(status: .notModified, headers: notModified) }
         guard let header = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true else {
             return Response(status: .ok, headers: ok, body: .init(byteBuffer: bytes))

@@ -52,11 +52,13 @@ struct CachedBody: Sendable {
     /// 200 with the representation the client accepts best, or 304 when it holds that one already.
     /// `stale` marks a body served from an older revision because the database is unreachable (RFC 5861 stale-if-error,
     /// reported with RFC 9211 `Cache-Status`).
-    func response(for request: Request, stale: Bool = false) -> Response {
+    /// `personal`: the answer to a signed-in user, for no shared cache.
+    func response(for request: Request, stale: Bool = false, personal: Bool = false) -> Response {
         let chosen = representation(accepting: request.headers[.acceptEncoding])
         let notModified = ETag.matches(request.headers[.ifNoneMatch], chosen.etag)
         var headers = notModified ? chosen.notModified : chosen.ok
         if stale { headers[.cacheStatus] = "stickerd; hit; detail=stale-if-error" }
+        if personal { headers[.cacheControl] = "private, no-cache" }
         return notModified ? Response(status: .notModified, headers: headers)
             : Response(status: .ok, headers: headers, body: .init(byteBuffer: chosen.bytes))
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Synchronization
 
@@ -11,11 +12,21 @@ final class ManifestService: Sendable {
         case group(String, ManifestQuery)
         case filters
 
-        /// The key with its locale resolved against the catalog, so tags that read the same texts share one body.
+        /// The key with its locale resolved against the catalog and its products cut to those that unlock something,
+        /// so requests that see the same thing share one body.
         func normalized(for snapshot: CatalogSnapshot) -> Key {
             switch self {
             case .manifest(let query): .manifest(query.normalized(for: snapshot))
             case .group(let id, let query): .group(id, query.normalized(for: snapshot))
+            case .filters: self
+            }
+        }
+
+        /// The key for a client with `access`.
+        func unlocking(_ access: Access) -> Key {
+            switch self {
+            case .manifest(let query): .manifest(query.unlocking(access.products, signedUntil: access.signedUntil))
+            case .group(let id, let query): .group(id, query.unlocking(access.products, signedUntil: access.signedUntil))
             case .filters: self
             }
         }
@@ -34,10 +45,27 @@ final class ManifestService: Sendable {
         var queries: ByteLRU<RawQuery, Key>
     }
 
-    /// A route and its query string as the client sent it.
+    /// A route and its query string as the client sent it, and what the client may unlock.
     struct RawQuery: Hashable, Sendable {
         let route: String
         let query: String
+        let access: Access
+    }
+
+    /// The premium products a user holds that unlock something in the snapshot, and the expiry of signed URLs.
+    struct Access: Hashable, Sendable {
+        static let none = Access(products: [], signedUntil: nil)
+        let products: [String]
+        let signedUntil: Int64?
+
+        init(products: [String], signedUntil: Int64?) {
+            (self.products, self.signedUntil) = (products, products.isEmpty ? nil : signedUntil)
+        }
+
+        init(held: [String], snapshot: CatalogSnapshot?, signer: AssetSigner?, now: Date) {
+            let products = held.isEmpty ? [] : held.filter { snapshot?.premiumProducts.contains($0) ?? true }
+            self.init(products: products, signedUntil: products.isEmpty ? nil : signer?.expiry(at: now))
+        }
     }
 
     private struct BuildKey: Hashable, Sendable {
@@ -61,17 +89,23 @@ final class ManifestService: Sendable {
 
     /// The cached body for a request: a query string seen before against this snapshot is neither parsed nor
     /// validated again (`parse` runs only on a miss, and a query it refuses is not remembered).
-    func body(route: String, query: String?, parse: () throws -> Key) async throws -> Served {
-        let raw = RawQuery(route: route, query: query ?? "")
+    /// `held`: the products the signed-in user holds (sorted), which unlock premium groups with URLs signed at `now`.
+    func body(route: String, query: String?, held: [String] = [], now: Date = Date(), parse: () throws -> Key) async throws -> Served {
         let wanted = revision.current
         let hit = state.withLock { state -> CachedBody? in
-            guard let snapshot = state.snapshot, snapshot.revision >= wanted, let key = state.queries.value(for: raw) else { return nil }
+            guard let snapshot = state.snapshot, snapshot.revision >= wanted else { return nil }
+            let raw = RawQuery(route: route, query: query ?? "", access: Access(held: held, snapshot: snapshot, signer: linker.signer, now: now))
+            guard let key = state.queries.value(for: raw) else { return nil }
             return state.bodies.value(for: key)
         }
         if let hit { return Served(body: hit, stale: false) }
-        let (served, normalized, revision) = try await serve(try parse())
+        let access = Access(held: held, snapshot: nil, signer: linker.signer, now: now)
+        let (served, normalized, revision) = try await serve(try parse().unlocking(access))
         state.withLock { state in
-            if state.snapshot?.revision == revision { state.queries.insert(normalized, for: raw, cost: raw.query.utf8.count + raw.route.utf8.count + 128) }
+            guard let snapshot = state.snapshot, snapshot.revision == revision else { return }
+            let raw = RawQuery(route: route, query: query ?? "", access: Access(held: held, snapshot: snapshot, signer: linker.signer, now: now))
+            let cost = raw.query.utf8.count + raw.route.utf8.count + raw.access.products.reduce(128) { $0 + $1.utf8.count + 16 }
+            state.queries.insert(normalized, for: raw, cost: cost)
         }
         return served
     }
@@ -100,6 +134,11 @@ final class ManifestService: Sendable {
             return body
         }
         return (Served(body: body, stale: stale), normalized, snapshot.revision)
+    }
+
+    /// The newest snapshot: read when a newer revision is known, the one in memory when the database is unreachable.
+    func currentSnapshot() async throws -> CatalogSnapshot {
+        try await snapshot(atLeast: revision.current).0
     }
 
     /// The snapshot in memory when it is recent enough, else one read from the database (one read for all waiters);

@@ -1,0 +1,19 @@
+import Foundation
+import Purchases
+
+/// How each purchase source is checked. A source left unconfigured refuses every delivery as unauthorized, and keeps
+/// it in quarantine for a replay once it is configured.
+public struct PurchaseConfiguration: Sendable {
+    /// App Store roots, bundle id and app id (`STICKER_APPLE_*`).
+    public var apple: AppleConfiguration?
+    /// RevenueCat's `Authorization` header value (`STICKER_REVENUECAT_AUTH`).
+    public var revenueCatAuthorization: String?
+    /// Secrets of the generic webhook, any of which may sign (`STICKER_WEBHOOK_SECRETS`, for rotation).
+    public var webhookSecrets: [[UInt8]] = []
+    /// How far the generic webhook's timestamp may be from now, either way.
+    public var webhookWindow: TimeInterval = 300
+    /// Whether sandbox purchases unlock (`STICKER_APPLE_SANDBOX=off` turns it off).
+    public var sandbox = true
+
+    public init() {}
+}

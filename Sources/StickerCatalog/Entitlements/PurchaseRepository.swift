@@ -1,0 +1,28 @@
+import Foundation
+import Purchases
+
+/// Deliveries, transactions, bindings and the audit, as the purchase side needs them stored.
+public protocol PurchaseRepository: Sendable {
+    /// The user's stable purchase token (StoreKit's appAccountToken), made on first use.
+    func purchaseToken(user: String) async throws -> UUID
+    /// Stores `delivery` raw, then applies the event `verdict` holds (binding it to `delivery.user` for a client's
+    /// transaction), or quarantines it with the refusal.
+    func receive(_ delivery: Delivery, verdict: Result<PurchaseEvent, PurchaseError>) async throws -> Receipt
+    /// A stored delivery with what a replay needs to check it again.
+    func storedDelivery(id: Int64) async throws -> (Delivery, status: WebhookStatus)?
+    /// Applies stored delivery `id` again with a fresh `verdict`: a quarantined one that now passes enters the inbox.
+    func replay(id: Int64, verdict: Result<PurchaseEvent, PurchaseError>) async throws -> Receipt
+    /// Every transaction the user owns, active or not.
+    func purchases(user: String) async throws -> [PurchaseRecord]
+    /// The user's transactions that may entitle now (not revoked, not expired); what manifests need.
+    func activePurchases(user: String) async throws -> [PurchaseRecord]
+    /// The user's audit, newest first, before audit id `before`.
+    func audit(user: String, before: Int64?, limit: Int) async throws -> [AuditEntry]
+    /// Stored deliveries, newest first, optionally of one status, before id `before`.
+    func webhookEvents(status: WebhookStatus?, before: Int64?, limit: Int) async throws -> [WebhookEvent]
+    func webhookEvent(id: Int64) async throws -> WebhookEvent?
+    /// An admin's grant of `productId` to `user` until `expiresAt` (nil: no end).
+    func grant(user: String, productId: String, expiresAt: Date?, admin: String) async throws
+    /// An admin's revocation of every active transaction of `productId` the user owns; how many there were.
+    func revoke(user: String, productId: String, admin: String) async throws -> Int
+}

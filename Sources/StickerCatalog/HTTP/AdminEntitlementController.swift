@@ -1,0 +1,64 @@
+import Foundation
+import Hummingbird
+import Purchases
+
+/// `/v1/admin/users/{id}`: a user's entitlements with every transaction, manual grants and revocations, the audit.
+struct AdminEntitlementController {
+    let repository: any PurchaseRepository
+    let sandbox: Bool
+
+    func addRoutes(to group: RouterGroup<AdminRequestContext>) {
+        group.get("{id}/entitlements", use: show)
+        group.post("{id}/entitlements", use: grant)
+        group.delete("{id}/entitlements/{productId}", use: revoke)
+        group.get("{id}/audit", use: audit)
+    }
+
+    /// What an admin grants: a product, until when (absent: no end).
+    struct Grant: Decodable {
+        var productId: String
+        var expiresAt: Date?
+    }
+
+    static func user(_ context: AdminRequestContext) throws -> String {
+        let user = try context.parameters.require("id")
+        guard (1...255).contains(user.count), !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw CatalogError.notFound("User '\(user.prefix(64))'")
+        }
+        return user
+    }
+
+    @Sendable func show(_ request: Request, context: AdminRequestContext) async throws -> EntitlementList {
+        let user = try Self.user(context)
+        return EntitlementList(user: user, records: try await repository.purchases(user: user), now: Date(), sandbox: sandbox, allTransactions: true)
+    }
+
+    @Sendable func grant(_ request: Request, context: AdminRequestContext) async throws -> EditedResponse<EntitlementList> {
+        let user = try Self.user(context)
+        let grant = try await request.decode(as: Grant.self, context: context)
+        guard Validate.isProductId(grant.productId) else {
+            throw CatalogError.invalid("productId", "must be 1 to 100 letters, digits, dots, dashes or underscores")
+        }
+        try await repository.grant(user: user, productId: grant.productId, expiresAt: grant.expiresAt, admin: context.admin)
+        context.logger.info("Entitlement granted", metadata: ["user": "\(user)", "product": "\(grant.productId)"])
+        return EditedResponse(status: .created, response: try await show(request, context: context))
+    }
+
+    @Sendable func revoke(_ request: Request, context: AdminRequestContext) async throws -> EntitlementList {
+        let user = try Self.user(context)
+        let product = try context.parameters.require("productId")
+        guard Validate.isProductId(product) else { throw CatalogError.notFound("Entitlement '\(product.prefix(64))'") }
+        let revoked = try await repository.revoke(user: user, productId: product, admin: context.admin)
+        guard revoked > 0 else { throw CatalogError.notFound("An unrevoked transaction of '\(product)' for this user") }
+        context.logger.info("Entitlement revoked", metadata: ["user": "\(user)", "product": "\(product)", "transactions": "\(revoked)"])
+        return try await show(request, context: context)
+    }
+
+    @Sendable func audit(_ request: Request, context: AdminRequestContext) async throws -> AuditPage {
+        let user = try Self.user(context)
+        let limit = try GroupController.integer(request, "limit", default: 50, range: 1...200)
+        let before = try GroupController.integer(request, "before", default: Int(Int64.max), range: 1...Int(Int64.max))
+        let entries = try await repository.audit(user: user, before: Int64(before), limit: limit + 1)
+        return AuditPage(entries: Array(entries.prefix(limit)), nextBefore: entries.count > limit ? entries[limit - 1].id : nil)
+    }
+}

@@ -1,0 +1,99 @@
+import Crypto
+import Foundation
+import JWTKit
+import Synchronization
+
+/// Verifies the user tokens clients send as `Authorization: Bearer <JWT>`: HS256 with the configured secret or ES256
+/// with one of the configured public keys, chosen by the token's own `alg` (so neither can pose as the other, and no
+/// other algorithm is accepted); `sub` is the user id, `exp` is required. Verified tokens are remembered until they
+/// expire (bounded in bytes), so a client's every request does not pay for a signature check.
+public final class UserTokens: Sendable {
+    let hmac: JWTKeyCollection?
+    let ecdsa: JWTKeyCollection?
+    private let verified: Mutex<ByteLRU<String, Verified>>
+
+    struct Verified: Sendable {
+        let user: String
+        let expires: Date
+    }
+
+    struct Claims: JWTPayload {
+        var sub: SubjectClaim
+        var exp: ExpirationClaim
+
+        func verify(using algorithm: some JWTAlgorithm) async throws {
+            try exp.verifyNotExpired()
+        }
+    }
+
+    /// `secret` for HS256 (nil: none), `publicKeys` (PEM) for ES256.
+    public init(secret: String?, publicKeys: [String], cacheBytes: Int = 4 << 20) async throws {
+        if let secret {
+            let keys = JWTKeyCollection()
+            await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+            hmac = keys
+        } else {
+            hmac = nil
+        }
+        if publicKeys.isEmpty {
+            ecdsa = nil
+        } else {
+            let keys = JWTKeyCollection()
+            for (index, pem) in publicKeys.enumerated() {
+                await keys.add(ecdsa: try ES256PublicKey(pem: pem), kid: JWKIdentifier(string: "key-\(index)"))
+            }
+            ecdsa = keys
+        }
+        verified = Mutex(ByteLRU(capacity: cacheBytes))
+    }
+
+    /// Whether any key is configured; without one, every bearer token is refused.
+    public var isConfigured: Bool { hmac != nil || ecdsa != nil }
+
+    /// The user a token names; throws `Problem.invalidUserToken` for any token that does not verify.
+    func user(token: String, now: Date = Date()) async throws -> String {
+        if let hit = verified.withLock({ $0.value(for: token) }), hit.expires > now { return hit.user }
+        guard token.utf8.count <= 4096 else { throw Problem.invalidUserToken("The token is too long.") }
+        let keys: JWTKeyCollection?
+        switch Self.algorithm(of: token) {
+        case "HS256": keys = hmac
+        case "ES256": keys = ecdsa
+        default: throw Problem.invalidUserToken("The token must be a JWT signed with HS256 or ES256.")
+        }
+        guard let keys else { throw Problem.invalidUserToken("Tokens signed with \(Self.algorithm(of: token) ?? "?") are not accepted here.") }
+        let claims: Claims
+        do {
+            claims = try await keys.verify(token, as: Claims.self, iteratingKeys: true)
+        } catch {
+            throw Problem.invalidUserToken("The token does not verify or has expired.")
+        }
+        let user = claims.sub.value
+        guard (1...255).contains(user.count), !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw Problem.invalidUserToken("The token's sub must be 1 to 255 characters.")
+        }
+        verified.withLock { $0.insert(Verified(user: user, expires: claims.exp.value), for: token, cost: token.utf8.count + user.utf8.count + 64) }
+        return user
+    }
+
+    /// An HS256 token for `user` valid for `lifetime` seconds: for `stickerd token user`, tests and benchmarks (a real
+    /// deployment's tokens come from its own sign-in service).
+    public static func sign(user: String, secret: String, lifetime: TimeInterval) async throws -> String {
+        let keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+        return try await keys.sign(Claims(sub: SubjectClaim(value: user), exp: ExpirationClaim(value: Date().addingTimeInterval(lifetime))))
+    }
+
+    /// The `alg` of a JWT's header, read before anything is trusted.
+    static func algorithm(of token: String) -> String? {
+        guard let header = token.split(separator: ".", maxSplits: 1).first,
+              let data = Data(base64Encoded: base64(header)),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return object["alg"] as? String
+    }
+
+    static func base64(_ text: Substring) -> String {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return base64
+    }
+}

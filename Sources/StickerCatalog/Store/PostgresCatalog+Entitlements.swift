@@ -1,0 +1,82 @@
+import Foundation
+import PostgresNIO
+import Purchases
+
+/// Users, their transactions and audit, and an admin's grants and revocations.
+extension PostgresCatalog {
+    public func purchaseToken(user: String) async throws -> UUID {
+        try await read { connection in
+            let token = try await connection.first("""
+                WITH made AS (INSERT INTO users (id) VALUES (\(user)) ON CONFLICT (id) DO NOTHING RETURNING purchase_token)
+                SELECT purchase_token FROM made UNION ALL SELECT purchase_token FROM users WHERE id = \(user)
+                """, as: UUID.self, logger: logger)
+            guard let token else { throw CatalogError.notFound("User '\(user.prefix(64))'") }
+            return token
+        }
+    }
+
+    public func purchases(user: String) async throws -> [PurchaseRecord] {
+        try await read { connection in
+            try await purchaseRecords(try await connection.query("""
+                SELECT \(unescaped: Self.purchaseColumns) FROM purchases WHERE user_id = \(user) ORDER BY product_id, purchased_at, transaction_id
+                """, logger: logger))
+        }
+    }
+
+    public func activePurchases(user: String) async throws -> [PurchaseRecord] {
+        try await read { connection in
+            // The rules decide (`Entitlements.held`); this only leaves out what can never count again.
+            try await purchaseRecords(try await connection.query("""
+                SELECT \(unescaped: Self.purchaseColumns) FROM purchases
+                WHERE user_id = \(user) AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+                """, logger: logger))
+        }
+    }
+
+    public func audit(user: String, before: Int64?, limit: Int) async throws -> [AuditEntry] {
+        try await read { connection in
+            var entries: [AuditEntry] = []
+            let rows = try await connection.query("""
+                SELECT id, at, user_id, product_id, action, source, transaction_id, webhook_event_id, detail FROM entitlement_audit
+                WHERE user_id = \(user) AND id < \(before ?? Int64.max) ORDER BY id DESC LIMIT \(limit)
+                """, logger: logger)
+            for try await (id, at, user, product, action, source, transaction, webhook, detail) in rows.decode(
+                (Int64, Date, String?, String?, String, String, String?, Int64?, String?).self) {
+                entries.append(AuditEntry(id: id, at: at, userId: user, productId: product, action: AuditAction(rawValue: action) ?? .update,
+                                          source: source, transactionId: transaction, webhookEventId: webhook, detail: detail))
+            }
+            return entries
+        }
+    }
+
+    public func grant(user: String, productId: String, expiresAt: Date?, admin: String) async throws {
+        let now = Date()
+        let snapshot = TransactionSnapshot(transactionId: "admin:\(productId):\(user)", originalTransactionId: "admin:\(productId):\(user)",
+                                           productId: productId, userId: user, purchasedAt: now, expiresAt: expiresAt, asOf: now,
+                                           reason: "granted by admin \(admin)")
+        try await transaction { connection in
+            _ = try await apply(snapshot, source: "admin", environment: "production", webhookId: nil, bindTo: nil, connection)
+        }
+        entitlementChanges.changed(user: user)
+    }
+
+    public func revoke(user: String, productId: String, admin: String) async throws -> Int {
+        let now = Date()
+        let revoked = try await transaction { connection in
+            let active = try await purchaseRecords(try await connection.query("""
+                SELECT \(unescaped: Self.purchaseColumns) FROM purchases
+                WHERE user_id = \(user) AND product_id = \(productId) AND revoked_at IS NULL ORDER BY source, transaction_id FOR UPDATE
+                """, logger: logger))
+            for stored in active {
+                let r = stored.record
+                let snapshot = TransactionSnapshot(transactionId: r.transactionId, originalTransactionId: r.originalTransactionId,
+                                                   productId: r.productId, userId: user, purchasedAt: r.purchasedAt, statesExpiry: false,
+                                                   revokedAt: now, asOf: max(now, r.asOf), reason: "revoked by admin \(admin)")
+                _ = try await apply(snapshot, source: stored.source, environment: stored.environment, webhookId: nil, bindTo: nil, connection)
+            }
+            return active.count
+        }
+        entitlementChanges.changed(user: user)
+        return revoked
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import PostgresNIO
+import Purchases
+
+/// Reading and writing rows of `purchases`.
+extension PostgresCatalog {
+    static let purchaseColumns = """
+        source, environment, transaction_id, original_transaction_id, product_id, user_id, app_account_token, purchased_at,
+        expires_at, expiry_as_of, revoked_at, revocation_as_of, as_of
+        """
+
+    /// Decodes rows selected with `purchaseColumns`.
+    func purchaseRecords(_ rows: PostgresRowSequence) async throws -> [PurchaseRecord] {
+        var records: [PurchaseRecord] = []
+        for try await (source, environment, transaction, original, product, user, token, purchased, expires, expiryAsOf, revoked,
+                       revocationAsOf, asOf) in rows.decode(
+            (String, String, String, String, String, String?, UUID?, Date, Date?, Date?, Date?, Date, Date).self) {
+            records.append(PurchaseRecord(source: source, environment: environment, record: TransactionRecord(
+                transactionId: transaction, originalTransactionId: original, productId: product, userId: user, appAccountToken: token,
+                purchasedAt: purchased.millis, expiresAt: expires?.millis, expiryAsOf: expiryAsOf?.millis, revokedAt: revoked?.millis,
+                revocationAsOf: revocationAsOf.millis, asOf: asOf.millis)))
+        }
+        return records
+    }
+
+    /// The stored record of one transaction, locked for the caller's transaction.
+    func purchaseRecord(source: String, transactionId: String, _ connection: PostgresConnection) async throws -> PurchaseRecord? {
+        try await purchaseRecords(try await connection.query("""
+            SELECT \(unescaped: Self.purchaseColumns) FROM purchases WHERE source = \(source) AND transaction_id = \(transactionId) FOR UPDATE
+            """, logger: logger)).first
+    }
+
+    /// Inserts or replaces a transaction's record.
+    func store(_ stored: PurchaseRecord, _ connection: PostgresConnection) async throws {
+        let r = stored.record
+        try await connection.query("""
+            INSERT INTO purchases (\(unescaped: Self.purchaseColumns))
+            VALUES (\(stored.source), \(stored.environment), \(r.transactionId), \(r.originalTransactionId), \(r.productId), \(r.userId),
+                    \(r.appAccountToken), \(r.purchasedAt), \(r.expiresAt), \(r.expiryAsOf), \(r.revokedAt), \(r.revocationAsOf), \(r.asOf))
+            ON CONFLICT (source, transaction_id) DO UPDATE SET
+                original_transaction_id = EXCLUDED.original_transaction_id, product_id = EXCLUDED.product_id, user_id = EXCLUDED.user_id,
+                app_account_token = EXCLUDED.app_account_token, purchased_at = EXCLUDED.purchased_at, expires_at = EXCLUDED.expires_at,
+                expiry_as_of = EXCLUDED.expiry_as_of, revoked_at = EXCLUDED.revoked_at, revocation_as_of = EXCLUDED.revocation_as_of,
+                as_of = EXCLUDED.as_of
+            """, logger: logger)
+    }
+}

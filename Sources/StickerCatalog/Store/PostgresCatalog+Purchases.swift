@@ -1,0 +1,126 @@
+import Foundation
+import PostgresNIO
+import Purchases
+
+/// Applying purchase events: each transaction's record merged with the event under a lock of its own, its owner
+/// resolved, every decision written to the audit, all in the caller's transaction.
+extension PostgresCatalog {
+    /// Applies `event` (stored as delivery `webhookId`), binding its transaction to `user` when a signed-in user posted
+    /// it: the status the delivery comes to and the users whose entitlements changed.
+    func apply(_ event: PurchaseEvent, webhookId: Int64?, bindTo user: String?,
+               _ connection: PostgresConnection) async throws -> (WebhookStatus, Set<String>) {
+        switch event.kind {
+        case .ignored:
+            return (.ignored, [])
+        case .transfer(let from, let to):
+            return (.applied, try await transfer(from: from, to: to, webhookId: webhookId, connection))
+        case .snapshot(let snapshot):
+            return try await apply(snapshot, source: event.source == .appleClient ? "apple" : event.source.rawValue,
+                                   environment: event.environment, webhookId: webhookId, bindTo: user, connection)
+        }
+    }
+
+    func apply(_ snapshot: TransactionSnapshot, source: String, environment: String, webhookId: Int64?, bindTo user: String?,
+               _ connection: PostgresConnection) async throws -> (WebhookStatus, Set<String>) {
+        // Events of one transaction apply one at a time, whatever replica receives them.
+        try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(source + "/" + snapshot.transactionId), 0))", logger: logger)
+        var changedUsers: Set<String> = []
+        if let user {
+            changedUsers.formUnion(try await bind(snapshot, to: user, webhookId: webhookId, connection))
+        }
+        let existing = try await purchaseRecord(source: source, transactionId: snapshot.transactionId, connection)
+        var owner = existing?.record.userId ?? user ?? snapshot.userId
+        if owner == nil, let token = snapshot.appAccountToken {
+            owner = try await connection.first("SELECT id FROM users WHERE purchase_token = \(token)", as: String.self, logger: logger)
+        }
+        if owner == nil {
+            owner = try await connection.first("SELECT user_id FROM purchase_bindings WHERE original_transaction_id = \(snapshot.originalTransactionId)",
+                                               as: String.self, logger: logger)
+        }
+        var stated = snapshot
+        stated.userId = owner
+        let (merged, changed) = TransactionState.merge(existing?.record, stated)
+        if changed { try await store(PurchaseRecord(source: source, environment: existing?.environment ?? environment, record: merged), connection) }
+        var action = TransactionState.action(before: existing?.record, after: merged, changed: changed, at: Date())
+        if owner == nil && changed { action = .orphan }
+        try await audit(user: owner, product: merged.productId, action: action, source: source, transaction: merged.transactionId,
+                        webhookId: webhookId, detail: Self.explain(snapshot, action: action, record: merged), connection)
+        if changed, let owner { changedUsers.insert(owner) }
+        return (!changed ? .stale : owner == nil ? .orphaned : .applied, changedUsers)
+    }
+
+    /// Binds the transaction's original to `user` (a client posted it signed in), and gives `user` the orphans that
+    /// were waiting for it. Throws `boundElsewhere` when the transaction belongs to someone else.
+    private func bind(_ snapshot: TransactionSnapshot, to user: String, webhookId: Int64?, _ connection: PostgresConnection) async throws -> Set<String> {
+        let original = snapshot.originalTransactionId
+        if let token = snapshot.appAccountToken,
+           let named = try await connection.first("SELECT id FROM users WHERE purchase_token = \(token)", as: String.self, logger: logger),
+           named != user {
+            throw EntitlementError.boundElsewhere("The transaction's appAccountToken names another user.")
+        }
+        let inserted = try await connection.first("""
+            INSERT INTO purchase_bindings (original_transaction_id, user_id) VALUES (\(original), \(user))
+            ON CONFLICT (original_transaction_id) DO NOTHING RETURNING user_id
+            """, as: String.self, logger: logger)
+        guard inserted != nil else {
+            let bound = try await connection.first("SELECT user_id FROM purchase_bindings WHERE original_transaction_id = \(original)",
+                                                   as: String.self, logger: logger)
+            guard bound == user else { throw EntitlementError.boundElsewhere("The transaction belongs to another user.") }
+            return []
+        }
+        let owned = try await connection.query("""
+            SELECT count(*) FROM purchases WHERE source = 'apple' AND original_transaction_id = \(original)
+              AND user_id IS NOT NULL AND user_id <> \(user)
+            """, logger: logger).decode(Int.self).first { _ in true } ?? 0
+        guard owned == 0 else { throw EntitlementError.boundElsewhere("The transaction belongs to another user.") }
+        try await audit(user: user, product: snapshot.productId, action: .bind, source: "apple", transaction: original, webhookId: webhookId,
+                        detail: "original transaction \(original) bound to the signed-in user", connection)
+        let adopted = try await connection.query("""
+            UPDATE purchases SET user_id = \(user) WHERE source = 'apple' AND user_id IS NULL AND original_transaction_id = \(original)
+            RETURNING transaction_id, product_id
+            """, logger: logger)
+        for try await (transaction, product) in adopted.decode((String, String).self) {
+            try await audit(user: user, product: product, action: .bind, source: "apple", transaction: transaction, webhookId: webhookId,
+                            detail: "orphaned transaction now applies to its owner", connection)
+        }
+        return [user]
+    }
+
+    /// RevenueCat's TRANSFER: its transactions owned by any of `from` now belong to the first of `to`.
+    private func transfer(from: [String], to: [String], webhookId: Int64?, _ connection: PostgresConnection) async throws -> Set<String> {
+        guard let target = to.first else { return [] }
+        let moved = try await connection.query("""
+            WITH moving AS (SELECT transaction_id, user_id FROM purchases WHERE source = 'revenuecat' AND user_id = ANY(\(from)) FOR UPDATE)
+            UPDATE purchases p SET user_id = \(target) FROM moving m
+            WHERE p.source = 'revenuecat' AND p.transaction_id = m.transaction_id
+            RETURNING p.transaction_id, p.product_id, m.user_id
+            """, logger: logger)
+        var users: Set<String> = [target]
+        for try await (transaction, product, previous) in moved.decode((String, String, String).self) {
+            users.insert(previous)
+            try await audit(user: previous, product: product, action: .transfer, source: "revenuecat", transaction: transaction,
+                            webhookId: webhookId, detail: "transferred to \(target)", connection)
+            try await audit(user: target, product: product, action: .transfer, source: "revenuecat", transaction: transaction,
+                            webhookId: webhookId, detail: "transferred from \(previous)", connection)
+        }
+        return users
+    }
+
+    /// Why the audit says what it says, in words an operator can follow.
+    static func explain(_ snapshot: TransactionSnapshot, action: AuditAction, record: TransactionRecord) -> String {
+        let signed = snapshot.asOf.formatted(.iso8601)
+        switch action {
+        case .stale: return "\(snapshot.reason) signed \(signed) is not newer than what is known (as of \(record.asOf.formatted(.iso8601)))"
+        case .orphan: return "\(snapshot.reason) signed \(signed); no user known yet (no appAccountToken, no binding)"
+        default: return "\(snapshot.reason) signed \(signed)"
+        }
+    }
+
+    func audit(user: String?, product: String?, action: AuditAction, source: String, transaction: String?, webhookId: Int64?,
+               detail: String?, _ connection: PostgresConnection) async throws {
+        try await connection.query("""
+            INSERT INTO entitlement_audit (user_id, product_id, action, source, transaction_id, webhook_event_id, detail)
+            VALUES (\(user), \(product), \(action.rawValue), \(source), \(transaction), \(webhookId), \(detail))
+            """, logger: logger)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// App Store Server Notifications V2 through HTTP, on a real database: Apple's vectors, then minted notifications.
+@Suite(.enabled(if: AppStore.available, "needs ../shared/testdata/appstore"))
+struct AppleWebhookAPITests {
+    static func post(_ client: some TestClientProtocol, _ body: [UInt8], environment: String = "sandbox") async throws -> TestResponse {
+        try await client.execute(uri: "/v1/webhooks/apple/\(environment)", method: .post, headers: [.contentType: "application/json"],
+                                 body: ByteBuffer(bytes: body))
+    }
+
+    @Test func applesVectorsAreAnsweredAndKept() async throws {
+        try await withApp(options: try await Purchasing.options()) { client, db in
+            // Action
+            let test = try await Self.post(client, AppStore.body(try AppStore.signed("testNotification")))
+            let wrongBundle = try await Self.post(client, AppStore.body(try AppStore.signed("wrongBundleId")))
+            let noX5C = try await Self.post(client, AppStore.body(try AppStore.signed("missingX5CHeaderClaim")))
+            let production = try await Self.post(client, AppStore.body(try AppStore.signed("testNotification")), environment: "production")
+            var jws = Array(try AppStore.signed("testNotification").utf8)
+            jws[jws.count - 5] = jws[jws.count - 5] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+            let flipped = try await Self.post(client, AppStore.body(String(decoding: jws, as: UTF8.self)))
+            // Check
+            #expect(test.status == .ok && test.json["status"] as? String == "ignored")
+            #expect(wrongBundle.status == .unprocessableContent && wrongBundle.problemCode == "wrong_app_or_environment")
+            #expect(noX5C.status == .unauthorized && noX5C.problemCode == "invalid_signature")
+            #expect(production.status == .unprocessableContent)
+            #expect(flipped.status == .unauthorized)
+            #expect(try await db.count("SELECT count(*) FROM purchases") == 0)
+            #expect(try await db.count("SELECT count(*) FROM webhook_events WHERE quarantined") == 4)
+            #expect(try await db.count("SELECT count(*) FROM webhook_events WHERE NOT quarantined AND status = 'ignored'") == 1)
+            let listed = try await client.execute(uri: "/v1/admin/webhook-events?status=unauthorized", method: .get, headers: admin)
+            #expect((listed.json["events"] as? [[String: Any]])?.count == 2)
+        }
+    }
+
+    @Test func duplicatesAreHarmlessAndReusedIdsConflict() async throws {
+        try await withApp(options: try await Purchasing.options()) { client, db in
+            let test = AppStore.body(try AppStore.signed("testNotification"))
+            _ = try await Self.post(client, test)
+            let again = try await Self.post(client, test)
+            let transaction = AppStore.Transaction(transactionId: "9", originalTransactionId: "9", purchaseDate: millis(), signedDate: millis())
+            let reused = try await Self.post(client, try await AppStore.notification("ONE_TIME_CHARGE", transaction,
+                                                                                      uuid: "9ad56bd2-0bc6-42e0-af24-fd996d87a1e6"))
+            #expect(again.status == .ok && again.json["duplicate"] as? Bool == true)
+            #expect(reused.status == .conflict && reused.problemCode == "event_conflict")
+            #expect(try await db.count("SELECT count(*) FROM webhook_events WHERE event_id = '9ad56bd2-0bc6-42e0-af24-fd996d87a1e6'") == 2)
+            #expect(try await db.count("SELECT count(*) FROM purchases") == 0)
+        }
+    }
+
+    @Test func grantRevokeRestoreRenewAndExpire() async throws {
+        try await withApp(options: try await Purchasing.options()) { client, db in
+            // Setup: alice's purchase token goes to StoreKit as appAccountToken.
+            let alice = try await Purchasing.user("alice")
+            let token = try await client.execute(uri: "/v1/me/purchase-token", method: .get, headers: alice).json["purchaseToken"] as? String
+            let start = Date()
+            func transaction(_ id: String, signed: TimeInterval, expires: Date = Date() + 86_400, revoked: Bool = false) -> AppStore.Transaction {
+                AppStore.Transaction(transactionId: id, originalTransactionId: "100", purchaseDate: millis(start), expiresDate: millis(expires),
+                                     revocationDate: revoked ? millis(start, plus: signed) : nil, revocationReason: revoked ? 0 : nil,
+                                     appAccountToken: token, signedDate: millis(start, plus: signed))
+            }
+            // Action and check, step by step.
+            let bought = try await Self.post(client, try await AppStore.notification("SUBSCRIBED", subtype: "INITIAL_BUY", transaction("100", signed: 1)))
+            #expect(bought.json["status"] as? String == "applied")
+            #expect(try await Purchasing.held(client, alice) == [AppStore.Transaction.defaultProduct])
+            let refund = try await AppStore.notification("REFUND", transaction("100", signed: 20, revoked: true))
+            _ = try await Self.post(client, refund)
+            #expect(try await Purchasing.held(client, alice).isEmpty)
+            _ = try await Self.post(client, try await AppStore.notification("REFUND_REVERSED", transaction("100", signed: 30)))
+            #expect(try await Purchasing.held(client, alice) == [AppStore.Transaction.defaultProduct])
+            // The refund again, and an older revocation arriving late: neither changes anything.
+            #expect(try await Self.post(client, refund).json["duplicate"] as? Bool == true)
+            let late = try await Self.post(client, try await AppStore.notification("REVOKE", transaction("100", signed: 10, revoked: true)))
+            #expect(late.json["status"] as? String == "stale")
+            #expect(try await Purchasing.held(client, alice) == [AppStore.Transaction.defaultProduct])
+            // A renewal is a transaction of its own; its expiry ends the entitlement without any event.
+            let renewalEnds = Date() + 3
+            _ = try await Self.post(client, try await AppStore.notification("DID_RENEW", transaction("101", signed: 40, expires: renewalEnds)))
+            _ = try await Self.post(client, try await AppStore.notification("EXPIRED", subtype: "VOLUNTARY", transaction("100", signed: 50, expires: start)))
+            #expect(try await Purchasing.held(client, alice) == [AppStore.Transaction.defaultProduct])
+            try await Task.sleep(for: .seconds(max(0, renewalEnds.timeIntervalSinceNow) + 0.2))
+            #expect(try await Purchasing.held(client, alice).isEmpty)
+            #expect(try await Purchasing.audit(client, user: "alice") == ["grant", "revoke", "restore", "stale", "grant", "expire"])
+            await #expect(throws: (any Error).self) { try await db.execute("UPDATE entitlement_audit SET action = 'grant'") }
+            await #expect(throws: (any Error).self) { try await db.execute("DELETE FROM entitlement_audit") }
+        }
+    }
+}

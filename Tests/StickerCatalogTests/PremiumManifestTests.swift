@@ -1,0 +1,116 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+@testable import StickerCatalog
+import Testing
+
+/// Premium groups as clients see them: locked for anonymous and unentitled users, unlocked with signed image URLs
+/// for entitled ones; premium images only through those URLs.
+@Suite struct PremiumManifestTests {
+    /// Makes the demo's Chewy group premium.
+    static func premiumChewy(_ client: some TestClientProtocol) async throws {
+        let patched = try await client.execute(uri: "/v1/admin/groups/chewy", method: .patch, headers: admin,
+                                               body: Body.json(["productId": Purchasing.product]))
+        #expect(patched.status == .ok)
+    }
+
+    static func chewy(_ response: TestResponse) -> [String: Any] {
+        ((response.json["groups"] as? [[String: Any]]) ?? []).first { $0["id"] as? String == "chewy" } ?? [:]
+    }
+
+    static func grant(_ client: some TestClientProtocol, _ user: String) async throws -> TestResponse {
+        try await client.execute(uri: "/v1/admin/users/\(user)/entitlements", method: .post, headers: admin,
+                                 body: Body.json(["productId": Purchasing.product]))
+    }
+
+    @Test func lockedUnlockedAndTheETag() async throws {
+        try await withApp(demo: true, options: try await Purchasing.options()) { client, _ in
+            try await Self.premiumChewy(client)
+            let (gus, hana) = (try await Purchasing.user("gus"), try await Purchasing.user("hana"))
+            // Anonymous and unentitled users see the same locked group, with its cover.
+            let anonymous = try await client.execute(uri: "/v1/manifest", method: .get)
+            let unentitled = try await client.execute(uri: "/v1/manifest", method: .get, headers: gus)
+            let locked = Self.chewy(anonymous)
+            #expect(locked["locked"] as? Bool == true && locked["productId"] as? String == Purchasing.product)
+            #expect((locked["stickers"] as? [Any])?.isEmpty == true && (locked["cover"] as? [String: Any])?["url"] != nil)
+            #expect(unentitled.headers[.eTag] == anonymous.headers[.eTag])
+            #expect(unentitled.headers[.cacheControl] == "private, no-cache")
+            // Granted: unlocked, a new ETag, stable on repeat.
+            #expect(try await Self.grant(client, "hana").status == .created)
+            let entitled = try await client.execute(uri: "/v1/manifest", method: .get, headers: hana)
+            let unlocked = Self.chewy(entitled)
+            #expect(unlocked["locked"] as? Bool == false && (unlocked["stickers"] as? [Any])?.count == 3)
+            #expect(entitled.headers[.eTag] != anonymous.headers[.eTag])
+            #expect(try await client.execute(uri: "/v1/manifest", method: .get, headers: hana).headers[.eTag] == entitled.headers[.eTag])
+            let group = try await client.execute(uri: "/v1/groups/chewy", method: .get, headers: hana)
+            #expect(group.json["locked"] as? Bool == false)
+            // Revoked: back to what everyone else sees.
+            let revoked = try await client.execute(uri: "/v1/admin/users/hana/entitlements/\(Purchasing.product)", method: .delete, headers: admin)
+            #expect(revoked.status == .ok && (revoked.json["entitlements"] as? [Any])?.isEmpty == true)
+            #expect(try await client.execute(uri: "/v1/manifest", method: .get, headers: hana).headers[.eTag] == anonymous.headers[.eTag])
+            #expect(try await Purchasing.audit(client, user: "hana") == ["grant", "revoke"])
+        }
+    }
+
+    @Test func premiumImagesNeedAValidSignedURL() async throws {
+        try await withApp(demo: true, options: try await Purchasing.options()) { client, _ in
+            try await Self.premiumChewy(client)
+            _ = try await Self.grant(client, "hana")
+            let manifest = try await client.execute(uri: "/v1/manifest", method: .get, headers: try await Purchasing.user("hana"))
+            let sticker = ((Self.chewy(manifest)["stickers"] as? [[String: Any]]) ?? []).last ?? [:]
+            let signed = (sticker["asset"] as? [String: Any])?["url"] as? String ?? ""
+            let path = String(signed.prefix { $0 != "?" })
+            #expect(signed.contains("?exp=") && signed.contains("&sig="))
+            // Check
+            let ok = try await client.execute(uri: signed, method: .get)
+            #expect(ok.status == .ok && ok.headers[.cacheControl]?.hasPrefix("private, max-age=") == true)
+            #expect(try await client.execute(uri: path, method: .get).problemCode == "signature_required")
+            let tampered = signed.replacingOccurrences(of: "sig=", with: "sig=A")
+            #expect(try await client.execute(uri: tampered, method: .get).problemCode == "signature_invalid")
+            let longer = signed.replacingOccurrences(of: "exp=", with: "exp=9")
+            #expect(try await client.execute(uri: longer, method: .get).status == .forbidden)
+            let sha = String(path.dropFirst("/v1/assets/".count).dropLast(4))
+            let expired = AssetSigner(key: Purchasing.assetKey, lifetime: 3600).query(sha256: sha, expires: Int64(Date().timeIntervalSince1970) - 5)
+            #expect(try await client.execute(uri: path + "?" + expired, method: .get).problemCode == "signature_expired")
+            // The locked group's cover and free groups' images stay public.
+            let anonymous = try await client.execute(uri: "/v1/manifest", method: .get)
+            let cover = (Self.chewy(anonymous)["cover"] as? [String: Any])?["url"] as? String ?? ""
+            #expect(!cover.contains("?"))
+            #expect(try await client.execute(uri: cover, method: .get).status == .ok)
+            let free = ((anonymous.json["groups"] as? [[String: Any]])?.first { $0["id"] as? String == "crunchy" }?["stickers"] as? [[String: Any]])?
+                .first?["asset"] as? [String: Any]
+            #expect(try await client.execute(uri: free?["url"] as? String ?? "", method: .get).status == .ok)
+        }
+    }
+
+    @Test func badUserTokensAre401NeverAnonymous() async throws {
+        try await withApp(demo: true, options: try await Purchasing.options()) { client, _ in
+            let expired = try await UserTokens.sign(user: "ivy", secret: Purchasing.userSecret, lifetime: -10)
+            let forged = try await UserTokens.sign(user: "ivy", secret: String(repeating: "x", count: 40), lifetime: 60)
+            for header in ["Bearer \(expired)", "Bearer \(forged)", "Bearer not-a-jwt", "Basic aXZ5OnB3", "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJpdnkifQ."] {
+                let response = try await client.execute(uri: "/v1/manifest", method: .get, headers: [.authorization: header])
+                #expect(response.status == .unauthorized && response.problemCode == "invalid_token", "\(header)")
+                #expect(response.headers[.wwwAuthenticate]?.contains("invalid_token") == true)
+            }
+            #expect(try await client.execute(uri: "/v1/me/entitlements", method: .get).status == .unauthorized)
+        }
+    }
+
+    @Test func anotherReplicaSeesAGrantThroughNotify() async throws {
+        let options = try await Purchasing.options()
+        try await withReplicas(options: options) { first, second in
+            try await Self.premiumChewy(first)
+            let hana = try await Purchasing.user("hana")
+            // The second replica has read hana's (empty) entitlements into memory.
+            #expect(Self.chewy(try await second.execute(uri: "/v1/manifest", method: .get, headers: hana))["locked"] as? Bool == true)
+            _ = try await Self.grant(first, "hana")
+            let deadline = ContinuousClock.now + .seconds(5)
+            var unlocked = false
+            while !unlocked && ContinuousClock.now < deadline {
+                unlocked = Self.chewy(try await second.execute(uri: "/v1/manifest", method: .get, headers: hana))["locked"] as? Bool == false
+                if !unlocked { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(unlocked)
+        }
+    }
+}
