@@ -35,11 +35,9 @@ public enum Entitlements {
     }
 
     /// The first moment after `date` at which what `records` entitle to can change without any event: an active
-    /// transaction expiring, or one purchased in the future beginning. Nil when nothing will change by itself.
+    /// transaction expiring. Nil when nothing will change by itself.
     public static func nextChange(_ records: [PurchaseRecord], after date: Date, sandbox: Bool) -> Date? {
-        records.filter { counts($0, sandbox: sandbox) && $0.record.revokedAt == nil }.flatMap { stored in
-            [stored.record.expiresAt, stored.record.purchasedAt].compactMap { $0 }.filter { $0 > date }
-        }.min()
+        records.filter { counts($0, sandbox: sandbox) && $0.record.revokedAt == nil }.compactMap(\.record.expiresAt).filter { $0 > date }.min()
     }
 
     static func counts(_ stored: PurchaseRecord, sandbox: Bool) -> Bool {

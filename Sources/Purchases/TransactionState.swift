@@ -76,9 +76,10 @@ public enum TransactionState {
         time > storedTime || (time == storedTime && revoked && !storedRevoked)
     }
 
-    /// A transaction entitles its owner at `date` when it is not revoked, has begun, and has not expired. Derived at
-    /// every read, so that a lost EXPIRED notification cannot leave access open.
+    /// A transaction entitles its owner at `date` when it is not revoked and has not expired. Derived at every read,
+    /// so that a lost EXPIRED notification cannot leave access open. (Its purchase date does not count: a store's clock
+    /// a second ahead of ours must not hide a purchase just made.)
     public static func isActive(_ record: TransactionRecord, at date: Date) -> Bool {
-        record.revokedAt == nil && record.purchasedAt <= date && (record.expiresAt.map { $0 > date } ?? true)
+        record.revokedAt == nil && (record.expiresAt.map { $0 > date } ?? true)
     }
 }

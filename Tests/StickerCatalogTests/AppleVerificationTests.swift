@@ -66,6 +66,24 @@ struct AppleVerificationTests {
         }
     }
 
+    @Test func aRememberedChainStillChecksSignatureAndDates() async throws {
+        // One configuration, so the first notification leaves its chain in the verifier's memory.
+        let configuration = try AppStore.configuration()
+        func event(_ body: [UInt8]) async -> PurchaseError? {
+            do { _ = try await AppleNotifications.event(body: body, environment: "sandbox", configuration: configuration); return nil } catch { return error }
+        }
+        let now = Date()
+        let transaction = AppStore.Transaction(transactionId: "1", originalTransactionId: "1", purchaseDate: millis(now), signedDate: millis(now))
+        #expect(await event(try await AppStore.notification("ONE_TIME_CHARGE", transaction)) == nil)
+        // The same chain with a broken signature, or at a date the chain is not valid, is refused all the same.
+        var parts = String(decoding: try await AppStore.notification("ONE_TIME_CHARGE", transaction), as: UTF8.self).split(separator: ".").map(String.init)
+        parts[1] = parts[1].replacingOccurrences(of: "a", with: "b")
+        #expect(await event(Array(parts.joined(separator: ".").utf8)) != nil)
+        var late = transaction
+        late.signedDate = millis(Date(timeIntervalSince1970: 2_100_000_000))
+        #expect(await event(try await AppStore.notification("ONE_TIME_CHARGE", late)).map(WebhookStatusName.init) == .unauthorized)
+    }
+
     @Test func aMintedPurchaseDecodesIntoASnapshot() async throws {
         let token = UUID()
         let transaction = AppStore.Transaction(transactionId: "2000", originalTransactionId: "1000", purchaseDate: 1_800_000_000_000,

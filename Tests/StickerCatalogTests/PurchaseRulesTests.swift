@@ -64,6 +64,12 @@ import Testing
         #expect(held.first?.expiresAt == Self.t0 + 60 * 86_400)
     }
 
+    @Test func aPurchaseDatedAheadOfOurClockIsHeldAtOnce() throws {
+        // The store's clock may run a little ahead: a purchase just made must not look as if it had not begun.
+        let record = TransactionState.record(of: [Self.event("purchase", at: 0)])!
+        #expect(TransactionState.isActive(record, at: Self.t0 - 2))
+    }
+
     @Test func sandboxPurchasesCountOnlyWhenAllowed() throws {
         let record = TransactionState.record(of: [Self.event("purchase", at: 0)])!
         let sandbox = [PurchaseRecord(source: "apple", environment: "sandbox", record: record)]

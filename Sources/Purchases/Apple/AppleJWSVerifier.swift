@@ -8,6 +8,7 @@ import X509
 /// leaf. jwt-kit's `X5CVerifier` (on swift-certificates) checks chain and signature; this adds Apple's rules.
 public struct AppleJWSVerifier: Sendable {
     let verifier: X5CVerifier
+    let chains = VerifiedChains()
 
     /// Trusts `roots`: DER or PEM certificates (in production, Apple Root CA - G3).
     public init(roots: [[UInt8]]) throws {
@@ -22,7 +23,8 @@ public struct AppleJWSVerifier: Sendable {
 
     /// The verified payload of `jws`; `signedDate` reads the validation time from the (not yet verified) payload.
     func verify<Payload: JWTPayload>(_ jws: String, as type: Payload.Type, signedDate: (Payload) -> Int64?) async throws(PurchaseError) -> Payload {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+        // Split as bytes: splitting a String compares Characters, slow over the kilobytes of an App Store JWS.
+        let parts = jws.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { Substring($0) }
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else { throw .malformed("a JWS has three non-empty parts") }
         guard let headerData = Data(base64URL: parts[0]), let payloadData = Data(base64URL: parts[1]) else {
             throw .malformed("the JWS is not base64url")
@@ -35,9 +37,14 @@ public struct AppleJWSVerifier: Sendable {
         guard let x5c = header.x5c, x5c.count == 3 else { throw .unauthorized("the x5c header must hold leaf, intermediate and root") }
         let date = signedDate(unverified).map(Date.init(millis:)) ?? Date()
         do {
-            return try await verifier.verifyJWS(Array(jws.utf8), as: Payload.self, jsonDecoder: JSONDecoder(), validationTime: .fixed(date)) {
+            if let leafKey = chains.key(for: x5c, at: date) {
+                return try await leafKey.verify(jws, as: Payload.self)
+            }
+            let payload = try await verifier.verifyJWS(Array(jws.utf8), as: Payload.self, jsonDecoder: JSONDecoder(), validationTime: .fixed(date)) {
                 AppleOIDPolicy()
             }
+            await chains.remember(x5c)
+            return payload
         } catch {
             throw .unauthorized("the signature or its certificate chain does not verify: \(error)")
         }
@@ -50,10 +57,19 @@ public struct AppleJWSVerifier: Sendable {
 }
 
 extension Data {
-    /// Decodes base64url without padding (RFC 7515).
-    init?(base64URL text: Substring) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        self.init(base64Encoded: base64)
+    /// Decodes base64url without padding (RFC 7515), byte by byte (String's replacingOccurrences goes through
+    /// NSString, and JWS parts of App Store notifications are kilobytes long).
+    public init?(base64URL text: Substring) {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(text.utf8.count + 3)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "-"): bytes.append(UInt8(ascii: "+"))
+            case UInt8(ascii: "_"): bytes.append(UInt8(ascii: "/"))
+            default: bytes.append(byte)
+            }
+        }
+        while bytes.count % 4 != 0 { bytes.append(UInt8(ascii: "=")) }
+        self.init(base64Encoded: Data(bytes))
     }
 }

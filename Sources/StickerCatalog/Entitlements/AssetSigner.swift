@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Purchases
 
 /// Signs the URLs of premium images (`?exp=&sig=`, HMAC-SHA256 with `STICKER_ASSET_SIGNING_KEY`) and checks them.
 /// Expiries fall on window boundaries: every manifest built in one window carries the same URLs (so its ETag holds
@@ -54,8 +55,6 @@ public struct AssetSigner: Sendable {
 
     static func bytes(base64URL text: String) -> [UInt8]? {
         guard text.utf8.count <= 64 else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64).map(Array.init)
+        return Data(base64URL: Substring(text)).map(Array.init)
     }
 }

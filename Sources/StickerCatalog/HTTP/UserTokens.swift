@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import Purchases
 import Synchronization
 
 /// Verifies the user tokens clients send as `Authorization: Bearer <JWT>`: HS256 with the configured secret or ES256
@@ -86,14 +87,8 @@ public final class UserTokens: Sendable {
     /// The `alg` of a JWT's header, read before anything is trusted.
     static func algorithm(of token: String) -> String? {
         guard let header = token.split(separator: ".", maxSplits: 1).first,
-              let data = Data(base64Encoded: base64(header)),
+              let data = Data(base64URL: header),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
         return object["alg"] as? String
-    }
-
-    static func base64(_ text: Substring) -> String {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return base64
     }
 }

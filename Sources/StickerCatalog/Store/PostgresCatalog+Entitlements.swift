@@ -55,7 +55,7 @@ extension PostgresCatalog {
                                            productId: productId, userId: user, purchasedAt: now, expiresAt: expiresAt, asOf: now,
                                            reason: "granted by admin \(admin)")
         try await transaction { connection in
-            _ = try await apply(snapshot, source: "admin", environment: "production", webhookId: nil, bindTo: nil, connection)
+            _ = try await apply(snapshot, source: "admin", environment: "production", webhookId: nil, bindTo: nil, force: true, connection)
         }
         entitlementChanges.changed(user: user)
     }
@@ -72,7 +72,7 @@ extension PostgresCatalog {
                 let snapshot = TransactionSnapshot(transactionId: r.transactionId, originalTransactionId: r.originalTransactionId,
                                                    productId: r.productId, userId: user, purchasedAt: r.purchasedAt, statesExpiry: false,
                                                    revokedAt: now, asOf: max(now, r.asOf), reason: "revoked by admin \(admin)")
-                _ = try await apply(snapshot, source: stored.source, environment: stored.environment, webhookId: nil, bindTo: nil, connection)
+                _ = try await apply(snapshot, source: stored.source, environment: stored.environment, webhookId: nil, bindTo: nil, force: true, connection)
             }
             return active.count
         }

@@ -30,18 +30,27 @@ extension PostgresCatalog {
             """, logger: logger)).first
     }
 
-    /// Inserts or replaces a transaction's record.
-    func store(_ stored: PurchaseRecord, _ connection: PostgresConnection) async throws {
+    /// In one statement: the transaction's record inserted or replaced (when `changed`), the audit line, and the
+    /// status of delivery `webhookId`.
+    func finish(_ stored: PurchaseRecord, changed: Bool, audit line: AuditLine, webhookId: Int64?, status: WebhookStatus,
+                _ connection: PostgresConnection) async throws {
         let r = stored.record
         try await connection.query("""
-            INSERT INTO purchases (\(unescaped: Self.purchaseColumns))
-            VALUES (\(stored.source), \(stored.environment), \(r.transactionId), \(r.originalTransactionId), \(r.productId), \(r.userId),
-                    \(r.appAccountToken), \(r.purchasedAt), \(r.expiresAt), \(r.expiryAsOf), \(r.revokedAt), \(r.revocationAsOf), \(r.asOf))
-            ON CONFLICT (source, transaction_id) DO UPDATE SET
-                original_transaction_id = EXCLUDED.original_transaction_id, product_id = EXCLUDED.product_id, user_id = EXCLUDED.user_id,
-                app_account_token = EXCLUDED.app_account_token, purchased_at = EXCLUDED.purchased_at, expires_at = EXCLUDED.expires_at,
-                expiry_as_of = EXCLUDED.expiry_as_of, revoked_at = EXCLUDED.revoked_at, revocation_as_of = EXCLUDED.revocation_as_of,
-                as_of = EXCLUDED.as_of
+            WITH stored AS (
+                INSERT INTO purchases (\(unescaped: Self.purchaseColumns))
+                SELECT \(stored.source), \(stored.environment), \(r.transactionId), \(r.originalTransactionId), \(r.productId), \(r.userId),
+                       \(r.appAccountToken), \(r.purchasedAt), \(r.expiresAt), \(r.expiryAsOf), \(r.revokedAt), \(r.revocationAsOf), \(r.asOf)
+                WHERE \(changed)
+                ON CONFLICT (source, transaction_id) DO UPDATE SET
+                    original_transaction_id = EXCLUDED.original_transaction_id, product_id = EXCLUDED.product_id, user_id = EXCLUDED.user_id,
+                    app_account_token = EXCLUDED.app_account_token, purchased_at = EXCLUDED.purchased_at, expires_at = EXCLUDED.expires_at,
+                    expiry_as_of = EXCLUDED.expiry_as_of, revoked_at = EXCLUDED.revoked_at, revocation_as_of = EXCLUDED.revocation_as_of,
+                    as_of = EXCLUDED.as_of
+            ), audited AS (
+                INSERT INTO entitlement_audit (user_id, product_id, action, source, transaction_id, webhook_event_id, detail)
+                VALUES (\(line.user), \(line.product), \(line.action.rawValue), \(line.source), \(line.transaction), \(webhookId), \(line.detail))
+            )
+            UPDATE webhook_events SET status = \(status.rawValue), processed_at = now(), quarantined = false WHERE id = \(webhookId)
             """, logger: logger)
     }
 }

@@ -5,34 +5,49 @@ import Purchases
 /// Applying purchase events: each transaction's record merged with the event under a lock of its own, its owner
 /// resolved, every decision written to the audit, all in the caller's transaction.
 extension PostgresCatalog {
-    /// Applies `event` (stored as delivery `webhookId`), binding its transaction to `user` when a signed-in user posted
-    /// it: the status the delivery comes to and the users whose entitlements changed.
-    func apply(_ event: PurchaseEvent, webhookId: Int64?, bindTo user: String?,
+    /// Applies `event`, stored as delivery `webhookId` (nil for an admin's action), binding its transaction to `user`
+    /// when a signed-in user posted it, and records the status the delivery comes to, all in the caller's transaction:
+    /// the status and the users whose entitlements changed. Unless `force` (a replay), a delivery a concurrent twin
+    /// already processed is left as it is.
+    func apply(_ event: PurchaseEvent, webhookId: Int64?, bindTo user: String?, force: Bool,
                _ connection: PostgresConnection) async throws -> (WebhookStatus, Set<String>) {
-        switch event.kind {
-        case .ignored:
-            return (.ignored, [])
-        case .transfer(let from, let to):
-            return (.applied, try await transfer(from: from, to: to, webhookId: webhookId, connection))
-        case .snapshot(let snapshot):
+        if case .snapshot(let snapshot) = event.kind {
             return try await apply(snapshot, source: event.source == .appleClient ? "apple" : event.source.rawValue,
-                                   environment: event.environment, webhookId: webhookId, bindTo: user, connection)
+                                   environment: event.environment, webhookId: webhookId, bindTo: user, force: force, connection)
         }
+        let current = try await connection.first("SELECT status FROM webhook_events WHERE id = \(webhookId) FOR UPDATE", as: String.self, logger: logger)
+        if !force, let current, current != WebhookStatus.received.rawValue { return (WebhookStatus(rawValue: current) ?? .received, []) }
+        var (status, users) = (WebhookStatus.ignored, Set<String>())
+        if case .transfer(let from, let to) = event.kind {
+            (status, users) = (.applied, try await transfer(from: from, to: to, webhookId: webhookId, connection))
+        }
+        try await connection.query("""
+            UPDATE webhook_events SET status = \(status.rawValue), processed_at = now(), quarantined = false WHERE id = \(webhookId)
+            """, logger: logger)
+        return (status, users)
     }
 
+    /// One snapshot, in three statements on the common path (each a round trip, so they are few): lock the delivery
+    /// and the transaction and look up the appAccountToken's user; read the stored record; store the merged record,
+    /// its audit line and the delivery's status together.
     func apply(_ snapshot: TransactionSnapshot, source: String, environment: String, webhookId: Int64?, bindTo user: String?,
-               _ connection: PostgresConnection) async throws -> (WebhookStatus, Set<String>) {
+               force: Bool, _ connection: PostgresConnection) async throws -> (WebhookStatus, Set<String>) {
         // Events of one transaction apply one at a time, whatever replica receives them.
-        try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(source + "/" + snapshot.transactionId), 0))", logger: logger)
+        let rows = try await connection.query("""
+            SELECT (SELECT status FROM webhook_events WHERE id = \(webhookId) FOR UPDATE),
+                   pg_advisory_xact_lock(hashtextextended(\(source + "/" + snapshot.transactionId), 0))::text,
+                   (SELECT id FROM users WHERE purchase_token = \(snapshot.appAccountToken))
+            """, logger: logger)
+        var (current, tokenUser): (String?, String?) = (nil, nil)
+        for try await (status, _, named) in rows.decode((String?, String, String?).self) { (current, tokenUser) = (status, named) }
+        if !force, let current, current != WebhookStatus.received.rawValue { return (WebhookStatus(rawValue: current) ?? .received, []) }
         var changedUsers: Set<String> = []
         if let user {
+            if let tokenUser, tokenUser != user { throw EntitlementError.boundElsewhere("The transaction's appAccountToken names another user.") }
             changedUsers.formUnion(try await bind(snapshot, to: user, webhookId: webhookId, connection))
         }
         let existing = try await purchaseRecord(source: source, transactionId: snapshot.transactionId, connection)
-        var owner = existing?.record.userId ?? user ?? snapshot.userId
-        if owner == nil, let token = snapshot.appAccountToken {
-            owner = try await connection.first("SELECT id FROM users WHERE purchase_token = \(token)", as: String.self, logger: logger)
-        }
+        var owner = existing?.record.userId ?? user ?? snapshot.userId ?? tokenUser
         if owner == nil {
             owner = try await connection.first("SELECT user_id FROM purchase_bindings WHERE original_transaction_id = \(snapshot.originalTransactionId)",
                                                as: String.self, logger: logger)
@@ -40,24 +55,21 @@ extension PostgresCatalog {
         var stated = snapshot
         stated.userId = owner
         let (merged, changed) = TransactionState.merge(existing?.record, stated)
-        if changed { try await store(PurchaseRecord(source: source, environment: existing?.environment ?? environment, record: merged), connection) }
         var action = TransactionState.action(before: existing?.record, after: merged, changed: changed, at: Date())
         if owner == nil && changed { action = .orphan }
-        try await audit(user: owner, product: merged.productId, action: action, source: source, transaction: merged.transactionId,
-                        webhookId: webhookId, detail: Self.explain(snapshot, action: action, record: merged), connection)
+        let status: WebhookStatus = !changed ? .stale : owner == nil ? .orphaned : .applied
+        try await finish(PurchaseRecord(source: source, environment: existing?.environment ?? environment, record: merged), changed: changed,
+                         audit: AuditLine(user: owner, product: merged.productId, action: action, source: source, transaction: merged.transactionId,
+                                          detail: Self.explain(snapshot, action: action, record: merged)),
+                         webhookId: webhookId, status: status, connection)
         if changed, let owner { changedUsers.insert(owner) }
-        return (!changed ? .stale : owner == nil ? .orphaned : .applied, changedUsers)
+        return (status, changedUsers)
     }
 
     /// Binds the transaction's original to `user` (a client posted it signed in), and gives `user` the orphans that
     /// were waiting for it. Throws `boundElsewhere` when the transaction belongs to someone else.
     private func bind(_ snapshot: TransactionSnapshot, to user: String, webhookId: Int64?, _ connection: PostgresConnection) async throws -> Set<String> {
         let original = snapshot.originalTransactionId
-        if let token = snapshot.appAccountToken,
-           let named = try await connection.first("SELECT id FROM users WHERE purchase_token = \(token)", as: String.self, logger: logger),
-           named != user {
-            throw EntitlementError.boundElsewhere("The transaction's appAccountToken names another user.")
-        }
         let inserted = try await connection.first("""
             INSERT INTO purchase_bindings (original_transaction_id, user_id) VALUES (\(original), \(user))
             ON CONFLICT (original_transaction_id) DO NOTHING RETURNING user_id
@@ -114,6 +126,16 @@ extension PostgresCatalog {
         case .orphan: return "\(snapshot.reason) signed \(signed); no user known yet (no appAccountToken, no binding)"
         default: return "\(snapshot.reason) signed \(signed)"
         }
+    }
+
+    /// One line of the audit, before it is written.
+    struct AuditLine {
+        var user: String?
+        var product: String?
+        var action: AuditAction
+        var source: String
+        var transaction: String?
+        var detail: String?
     }
 
     func audit(user: String?, product: String?, action: AuditAction, source: String, transaction: String?, webhookId: Int64?,

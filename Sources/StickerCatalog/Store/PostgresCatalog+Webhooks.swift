@@ -75,15 +75,7 @@ extension PostgresCatalog: PurchaseRepository {
     private func applyStored(id: Int64, _ event: PurchaseEvent, user: String?, force: Bool) async throws -> Receipt {
         do {
             let (status, users) = try await transaction { connection in
-                let current = try await connection.first("SELECT status FROM webhook_events WHERE id = \(id) FOR UPDATE", as: String.self, logger: logger)
-                if !force, let current, current != WebhookStatus.received.rawValue {
-                    return (WebhookStatus(rawValue: current) ?? .received, Set<String>())   // a concurrent twin got here first
-                }
-                let (status, users) = try await apply(event, webhookId: id, bindTo: user, connection)
-                try await connection.query("""
-                    UPDATE webhook_events SET status = \(status.rawValue), processed_at = now(), quarantined = false WHERE id = \(id)
-                    """, logger: logger)
-                return (status, users)
+                try await apply(event, webhookId: id, bindTo: user, force: force, connection)
             }
             for user in users { entitlementChanges.changed(user: user) }
             return .stored(id: id, status: status)

@@ -95,8 +95,10 @@ enum ClusterCleanup {
     /// Clusters left by test processes that no longer run.
     static func removeStale() {
         let folder = NSTemporaryDirectory()
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix("stickercatalog-tests-") {
-            guard let pid = Int32(name.dropFirst("stickercatalog-tests-".count)), kill(pid, 0) != 0 else { continue }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            // The suite's own cluster, and the outage test's (a killed test process leaves both running).
+            guard let prefix = ["stickercatalog-tests-", "stickercatalog-outage-"].first(where: name.hasPrefix),
+                  let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) != 0 else { continue }
             let stale = EmbeddedPostgres(directory: folder + name, durable: false, logger: TestDatabase.logger)
             stale.stopAbandoned()
             try? FileManager.default.removeItem(atPath: folder + name)
