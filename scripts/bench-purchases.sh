@@ -78,6 +78,9 @@ printf '  %.0f notifications/s, p50 %s ms, p99 %s ms, %s requests, %s not 200, %
 echo
 echo "Cached manifest, 64 connections, 1,000 users (every request carries the next user's token):"
 for file in entitled mixed anonymous; do run 2 64 "http://127.0.0.1:$port/v1/manifest" "$work/$file.txt" get >/dev/null; done  # warm up
+chewy() { curl -sf -H "Authorization: Bearer $(sed -n "${1}p" "$work/mixed.txt")" "http://127.0.0.1:$port/v1/manifest" \
+  | python3 -c 'import json,sys; print([g["locked"] for g in json.load(sys.stdin)["groups"] if g["id"] == "chewy"][0])'; }
+echo "  (Chewy locked for user1: $(chewy 1), for user1000: $(chewy 1000))"
 read -r _ ap99 _ afail anonymous <<<"$(run 2 64 "http://127.0.0.1:$port/v1/manifest" "$work/anonymous.txt" get)"
 read -r _ ep99 _ efail entitled <<<"$(run 2 64 "http://127.0.0.1:$port/v1/manifest" "$work/entitled.txt" get)"
 read -r _ mp99 _ mfail mixed <<<"$(run 2 64 "http://127.0.0.1:$port/v1/manifest" "$work/mixed.txt" get)"

@@ -7,8 +7,9 @@ set -euo pipefail
 packages=(pkg-config libpng-dev zlib1g-dev libbrotli-dev postgresql util-linux curl python3 python3-pip libvips-tools apngdis)
 python=(schemathesis openapi-spec-validator)
 if [[ "${1:-}" == "--bench" ]]; then
-  packages=(wrk nginx-light curl pngcheck libvips-tools hyperfine apngdis optipng libvips42)
-  python=(pyvips)
+  # postgresql-client: psql seeds the purchases benchmark; cryptography mints its App Store notifications.
+  packages=(wrk nginx-light curl pngcheck libvips-tools hyperfine apngdis optipng libvips42 postgresql-client)
+  python=(pyvips cryptography)
 fi
 
 missing=()
