@@ -15,9 +15,12 @@ struct PurchaseOptions: ParsableArguments {
     @Option(help: "Memory for the products each signed-in user holds, in MiB.")
     var entitlementCacheMib = 16
 
+    @Option(help: "Webhook deliveries with a bad signature or a malformed body kept for replay; the oldest go first.")
+    var quarantineLimit = 10_000
+
     func validate() throws {
-        guard webhookWindow >= 1, assetUrlLifetime >= 60, entitlementCacheMib >= 1 else {
-            throw ValidationError("--webhook-window and --entitlement-cache-mib must be at least 1, --asset-url-lifetime at least 60")
+        guard webhookWindow >= 1, assetUrlLifetime >= 60, entitlementCacheMib >= 1, quarantineLimit >= 1 else {
+            throw ValidationError("--webhook-window and --entitlement-cache-mib must be at least 1, --asset-url-lifetime at least 60, --quarantine-limit at least 1")
         }
     }
 
@@ -40,6 +43,7 @@ struct PurchaseOptions: ParsableArguments {
         }
         (options.assetURLLifetime, options.entitlementCacheBytes) = (Int64(assetUrlLifetime), entitlementCacheMib << 20)
         options.purchases.webhookWindow = TimeInterval(webhookWindow)
+        options.quarantineLimit = quarantineLimit
 
         let secret = value("STICKER_USER_JWT_SECRET")
         if let secret, secret.count < 32 { throw ValidationError("STICKER_USER_JWT_SECRET must be at least 32 characters") }

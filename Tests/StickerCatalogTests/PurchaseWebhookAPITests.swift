@@ -95,4 +95,27 @@ import Testing
             #expect(try await Purchasing.audit(client, user: "frank") == ["transfer", "update", "revoke", "stale"])
         }
     }
+
+    @Test func forgeriesAreKeptOnlyUpToTheLimitOldestFirst() async throws {
+        let purchases = try await Purchasing.options()
+        try await withApp(options: { purchases(&$0); $0.quarantineLimit = 3 }) { client, db in
+            // Setup: a signed delivery whose id is then reused by another body (a conflict, signed, never dropped).
+            #expect(try await Self.send(client, Purchasing.generic(Self.event("c", "purchase"))).status == .ok)
+            #expect(try await Self.send(client, Purchasing.generic(Self.event("c", "refund"))).status == .conflict)
+            // Action: five forgeries and a body that is not an App Store notification at all.
+            for n in 1...5 {
+                let forged = try await Self.send(client, Purchasing.generic(Self.event("f\(n)", "purchase"), secret: Array("guess".utf8)))
+                #expect(forged.status == .unauthorized)
+            }
+            let garbage = try await client.execute(uri: "/v1/webhooks/apple/sandbox", method: .post, body: ByteBuffer(string: "{}"))
+            #expect(garbage.status == .badRequest)
+            // Check: the newest three of those six are kept; the conflict and the inbox are untouched.
+            let kept = try await db.strings("""
+                SELECT coalesce(substring(convert_from(body, 'UTF8') from '"id":"(f[0-9])"'), status) FROM webhook_events WHERE status IN ('unauthorized', 'malformed') ORDER BY id
+                """)
+            #expect(kept == ["f4", "f5", "malformed"])
+            #expect(try await db.count("SELECT count(*) FROM webhook_events WHERE status = 'conflict'") == 1)
+            #expect(try await db.count("SELECT count(*) FROM webhook_events WHERE NOT quarantined") == 1)
+        }
+    }
 }

@@ -34,6 +34,8 @@ public struct ServiceOptions: Sendable {
     public var assetURLLifetime: Int64 = 3600
     /// Memory for the products each signed-in user holds.
     public var entitlementCacheBytes = 16 << 20
+    /// Unauthenticated or malformed webhook deliveries kept for replay; the oldest go first.
+    public var quarantineLimit = 10_000
 
     public init() {}
 
@@ -45,7 +47,8 @@ public struct ServiceOptions: Sendable {
 public func buildApplication(pool: DatabasePool, options: ServiceOptions, registry: PrometheusCollectorRegistry,
                              logger: Logger, revision: CatalogRevision = CatalogRevision()) -> some ApplicationProtocol {
     let changes = EntitlementChanges()
-    let catalog = PostgresCatalog(pool: pool, revision: revision, logger: logger, entitlementChanges: changes)
+    let catalog = PostgresCatalog(pool: pool, revision: revision, logger: logger, entitlementChanges: changes,
+                                  quarantineLimit: options.quarantineLimit)
     let listener = RevisionListener(endpoint: pool.endpoint, revision: revision, logger: logger, entitlementChanges: changes)
     let router = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry)
     var app = Application(

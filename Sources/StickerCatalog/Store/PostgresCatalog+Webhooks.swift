@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import PostgresNIO
 import Purchases
 
@@ -111,6 +112,23 @@ extension PostgresCatalog: PurchaseRepository {
         guard let id = try await insertDelivery(delivery, eventId: eventId, quarantined: true, status: status, detail: detail, inbox: false) else {
             throw DatabaseUnavailable(reason: "INSERT ... RETURNING returned no row")
         }
+        if status == .unauthorized || status == .malformed { try await dropOldestUnauthenticated() }
         return id
+    }
+
+    /// Keeps the newest `quarantineLimit` unauthenticated or malformed deliveries, so that a flood of forgeries cannot
+    /// fill the disk; signed ones (conflicts, another app's) are never dropped.
+    private func dropOldestUnauthenticated() async throws {
+        let dropped = try await read { connection in
+            try await connection.query("""
+                DELETE FROM webhook_events WHERE quarantined AND status IN ('unauthorized', 'malformed') AND id <= (
+                    SELECT id FROM webhook_events WHERE quarantined AND status IN ('unauthorized', 'malformed')
+                    ORDER BY id DESC OFFSET \(quarantineLimit) LIMIT 1)
+                RETURNING id
+                """, logger: logger).collect().count
+        }
+        guard dropped > 0 else { return }
+        Counter(label: "webhook_quarantine_dropped_total").increment(by: dropped)
+        logger.debug("Quarantine full: dropped the oldest unauthenticated deliveries", metadata: ["dropped": "\(dropped)"])
     }
 }

@@ -10,8 +10,12 @@ public struct PostgresCatalog: Sendable {
     let revision: CatalogRevision
     /// Told the users whose entitlements a committed write changed.
     let entitlementChanges: EntitlementChanges
+    /// How many unauthenticated or malformed deliveries quarantine keeps, dropping the oldest: anyone can send them.
+    let quarantineLimit: Int
 
-    public init(pool: DatabasePool, revision: CatalogRevision, logger: Logger, entitlementChanges: EntitlementChanges = EntitlementChanges()) {
+    public init(pool: DatabasePool, revision: CatalogRevision, logger: Logger, entitlementChanges: EntitlementChanges = EntitlementChanges(),
+                quarantineLimit: Int = 10_000) {
+        self.quarantineLimit = quarantineLimit
         self.pool = pool
         self.revision = revision
         self.logger = logger

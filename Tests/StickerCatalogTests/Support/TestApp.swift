@@ -125,6 +125,16 @@ extension DatabasePool {
         }
     }
 
+    /// The text column of every row of `sql`, in order.
+    func strings(_ sql: String) async throws -> [String] {
+        try await withConnection { connection in
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: TestDatabase.logger)
+            var values: [String] = []
+            for try await value in rows.decode(String.self) { values.append(value) }
+            return values
+        }
+    }
+
     /// Runs `sql` (one statement) for its effect.
     func execute(_ sql: String) async throws {
         try await withConnection { _ = try await $0.query(PostgresQuery(unsafeSQL: sql), logger: TestDatabase.logger) }
