@@ -87,4 +87,28 @@ struct AppleWebhookAPITests {
             await #expect(throws: (any Error).self) { try await db.execute("DELETE FROM entitlement_audit") }
         }
     }
+
+    @Test func withTheSandboxTurnedOffOnlyProductionPurchasesUnlock() async throws {
+        let purchases = try await Purchasing.options()
+        try await withApp(options: { purchases(&$0); $0.purchases.sandbox = false }) { client, _ in
+            // Setup: two users, each with a purchase token for StoreKit.
+            let (ida, ivo) = (try await Purchasing.user("ida"), try await Purchasing.user("ivo"))
+            func token(_ user: HTTPFields) async throws -> String? {
+                try await client.execute(uri: "/v1/me/purchase-token", method: .get, headers: user).json["purchaseToken"] as? String
+            }
+            let sandbox = AppStore.Transaction(transactionId: "300", originalTransactionId: "300", purchaseDate: millis(),
+                                               expiresDate: millis(plus: 86_400), appAccountToken: try await token(ida), signedDate: millis())
+            var production = sandbox
+            (production.transactionId, production.originalTransactionId) = ("301", "301")
+            (production.environment, production.appAccountToken) = ("Production", try await token(ivo))
+            // Action
+            let fromSandbox = try await Self.post(client, try await AppStore.notification("ONE_TIME_CHARGE", sandbox))
+            let fromProduction = try await Self.post(client, try await AppStore.notification("ONE_TIME_CHARGE", production), environment: "production")
+            // Check: both are stored and applied; only the production one unlocks.
+            #expect(fromSandbox.status == .ok && fromSandbox.json["status"] as? String == "applied")
+            #expect(fromProduction.status == .ok && fromProduction.json["status"] as? String == "applied")
+            #expect(try await Purchasing.held(client, ida).isEmpty)
+            #expect(try await Purchasing.held(client, ivo) == [AppStore.Transaction.defaultProduct])
+        }
+    }
 }
