@@ -83,6 +83,22 @@ import Testing
         }
     }
 
+    @Test func adminAnswersCarrySignedURLsThatOpenPremiumImages() async throws {
+        try await withApp(demo: true, options: try await Purchasing.options()) { client, _ in
+            try await Self.premiumChewy(client)
+            // Action: the admin view of the premium group.
+            let group = try await client.execute(uri: "/v1/admin/groups/chewy", method: .get, headers: admin)
+            let sticker = try #require((group.json["stickers"] as? [[String: Any]])?.last)
+            let url = try #require((sticker["asset"] as? [String: Any])?["url"] as? String)
+            let rendition = try #require(((sticker["renditions"] as? [[String: Any]])?.first?["asset"] as? [String: Any])?["url"] as? String)
+            // Check: each opens without a user token; the bare path does not.
+            #expect(url.contains("?exp=") && rendition.contains("?exp="))
+            #expect(try await client.execute(uri: url, method: .get).status == .ok)
+            #expect(try await client.execute(uri: rendition, method: .get).status == .ok)
+            #expect(try await client.execute(uri: String(url.prefix { $0 != "?" }), method: .get).status == .forbidden)
+        }
+    }
+
     @Test func badUserTokensAre401NeverAnonymous() async throws {
         try await withApp(demo: true, options: try await Purchasing.options()) { client, _ in
             let expired = try await UserTokens.sign(user: "ivy", secret: Purchasing.userSecret, lifetime: -10)

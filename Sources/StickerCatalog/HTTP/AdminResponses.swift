@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import StickerImage
 
-/// A sticker as the admin API shows it, with a downloadable asset and any upload warnings.
+/// A sticker as the admin API shows it, with downloadable (signed) image URLs and any upload warnings.
 struct AdminSticker: ResponseEncodable {
     var id: String
     var groupId: String
@@ -29,8 +29,10 @@ struct AdminSticker: ResponseEncodable {
         (id, groupId, name, description, localizedDescriptions) = (s.id.apiString, s.groupId, s.name, s.description, s.localizedDescriptions)
         (flags, keywords, emoji, position) = (s.flags, s.keywords, s.emoji, s.position)
         (animated, frames, durationMs, loops) = (s.asset.animated, s.asset.frames, s.asset.durationMs, s.asset.loops)
-        asset = linker.link(s.asset)
-        renditions = s.renditions.map { AdminRendition(edge: $0.edge, still: $0.still, asset: linker.link($0.asset)) }
+        // Signed, so that an admin can open a premium sticker's image too (free images ignore the signature).
+        let until = linker.signer?.expiry(at: Date())
+        asset = linker.link(s.asset, signedUntil: until)
+        renditions = s.renditions.map { AdminRendition(edge: $0.edge, still: $0.still, asset: linker.link($0.asset, signedUntil: until)) }
         (createdAt, updatedAt, self.warnings) = (s.createdAt, s.updatedAt, warnings)
     }
 }
