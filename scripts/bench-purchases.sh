@@ -60,7 +60,8 @@ python3 scripts/bench/mint.py tokens "$STICKER_USER_JWT_SECRET" 501 1000 >"$work
 cat "$work/entitled.txt" "$work/unentitled.txt" >"$work/mixed.txt"
 : >"$work/anonymous.txt"
 echo "Minting $count App Store notifications"
-python3 scripts/bench/mint.py notifications "$appstore" "$count" 1000 >"$work/notifications.txt"
+# For users 1-500 only: the other half must still hold nothing when the manifests are measured.
+python3 scripts/bench/mint.py notifications "$appstore" "$count" 500 >"$work/notifications.txt"
 
 run() {  # THREADS CONNECTIONS URL FILE MODE -> "p50 p99 requests non2xx rps"
   local out
@@ -80,7 +81,9 @@ echo "Cached manifest, 64 connections, 1,000 users (every request carries the ne
 for file in entitled mixed anonymous; do run 2 64 "http://127.0.0.1:$port/v1/manifest" "$work/$file.txt" get >/dev/null; done  # warm up
 chewy() { curl -sf -H "Authorization: Bearer $(sed -n "${1}p" "$work/mixed.txt")" "http://127.0.0.1:$port/v1/manifest" \
   | python3 -c 'import json,sys; print([g["locked"] for g in json.load(sys.stdin)["groups"] if g["id"] == "chewy"][0])'; }
-echo "  (Chewy locked for user1: $(chewy 1), for user1000: $(chewy 1000))"
+locked=("$(chewy 1)" "$(chewy 1000)")
+echo "  (Chewy locked for user1: ${locked[0]}, for user1000: ${locked[1]})"
+[[ ${locked[0]} == False && ${locked[1]} == True ]] || { echo "bench-purchases: user1 must see Chewy unlocked and user1000 locked" >&2; exit 1; }
 read -r _ ap99 _ afail anonymous <<<"$(run 2 64 "http://127.0.0.1:$port/v1/manifest" "$work/anonymous.txt" get)"
 read -r _ ep99 _ efail entitled <<<"$(run 2 64 "http://127.0.0.1:$port/v1/manifest" "$work/entitled.txt" get)"
 read -r _ mp99 _ mfail mixed <<<"$(run 2 64 "http://127.0.0.1:$port/v1/manifest" "$work/mixed.txt" get)"
