@@ -90,6 +90,10 @@ extension PurchaseEvent {
                 throw .malformed("productId must be 1 to 100 letters, digits, dots, dashes or underscores")
             }
             if let user = s.userId { try check(user, "the user id", max: 255) }
+            guard [s.purchasedAt, s.asOf].allSatisfy(Date.purchaseTimes.contains),
+                  [s.expiresAt, s.revokedAt].allSatisfy({ $0.map(Date.purchaseTimes.contains) ?? true }) else {
+                throw .malformed("times must lie between 1970 and the end of 9999")
+            }
             try check(s.reason, "the event type", max: 200)
         case .transfer(let from, let to):
             guard from.count <= 100, to.count <= 100 else { throw .malformed("a transfer names at most 100 users each way") }
@@ -102,6 +106,10 @@ extension PurchaseEvent {
 }
 
 extension Date {
+    /// The times a purchase may name. Others are refused before they reach a library: swift-certificates traps on a
+    /// validation time past year 9999, PostgresNIO on a date past Int64 microseconds.
+    public static let purchaseTimes = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799)
+
     /// This instant rounded to the nearest whole millisecond; a time read back from PostgreSQL (which can come back
     /// a microsecond off through floating point) rounds to what was stored.
     public var millis: Date {

@@ -36,6 +36,7 @@ public struct AppleJWSVerifier: Sendable {
         guard header.alg == "ES256" else { throw .unauthorized("alg is \(header.alg ?? "missing"), not ES256") }
         guard let x5c = header.x5c, x5c.count == 3 else { throw .unauthorized("the x5c header must hold leaf, intermediate and root") }
         let date = signedDate(unverified).map(Date.init(millis:)) ?? Date()
+        guard Date.purchaseTimes.contains(date) else { throw .malformed("signedDate must lie between 1970 and the end of 9999") }
         do {
             if let leafKey = chains.key(for: x5c, at: date) {
                 return try await leafKey.verify(jws, as: Payload.self)

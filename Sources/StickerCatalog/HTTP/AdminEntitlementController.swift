@@ -39,6 +39,9 @@ struct AdminEntitlementController {
         guard Validate.isProductId(grant.productId) else {
             throw CatalogError.invalid("productId", "must be 1 to 100 letters, digits, dots, dashes or underscores")
         }
+        guard grant.expiresAt.map(Date.purchaseTimes.contains) ?? true else {
+            throw CatalogError.invalid("expiresAt", "must lie between 1970 and the end of 9999")
+        }
         try await repository.grant(user: user, productId: grant.productId, expiresAt: grant.expiresAt, admin: context.admin)
         context.logger.info("Entitlement granted", metadata: ["user": "\(user)", "product": "\(grant.productId)"])
         return EditedResponse(status: .created, response: try await show(request, context: context))
