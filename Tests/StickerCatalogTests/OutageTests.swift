@@ -34,6 +34,7 @@ struct OutageTests {
         }
         var options = ServiceOptions()
         options.bootstrapAdminToken = adminToken
+        try await Purchasing.options()(&options)
         let revision = CatalogRevision()
         let pool = DatabasePool(endpoint: endpoint, logger: logger)
         let app = buildApplication(pool: pool, options: options, registry: PrometheusCollectorRegistry(), logger: logger, revision: revision)
@@ -65,6 +66,16 @@ struct OutageTests {
             let write = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: admin, body: Body.json(["id": "new", "name": "New"]))
             let writeSeconds = Self.seconds(since: start)
             #expect(write.status == .serviceUnavailable && write.problemCode == "database_unavailable" && writeSeconds < 2)
+            // A purchase webhook cannot be stored: 503, so that the sender retries; a user whose entitlements are not
+            // known yet gets 503 too, never an anonymous manifest.
+            start = .now
+            let (body, headers) = Purchasing.generic(["id": "o1", "type": "purchase", "userId": "olga", "productId": Purchasing.product,
+                                                      "transactionId": "o1", "occurredAt": Date().timeIntervalSince1970.rounded()])
+            let webhook = try await client.execute(uri: "/v1/webhooks/purchases", method: .post, headers: headers, body: body)
+            #expect(webhook.status == .serviceUnavailable && webhook.headers[.retryAfter] != nil && Self.seconds(since: start) < 2)
+            start = .now
+            let personal = try await client.execute(uri: "/v1/manifest", method: .get, headers: try await Purchasing.user("olga"))
+            #expect(personal.status == .serviceUnavailable && personal.headers[.retryAfter] != nil && Self.seconds(since: start) < 2)
             // The manifest one revision older is served, marked stale; the cached asset still downloads.
             start = .now
             let stale = try await client.execute(uri: "/v1/manifest", method: .get)
