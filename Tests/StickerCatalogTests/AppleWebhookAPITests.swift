@@ -111,4 +111,29 @@ struct AppleWebhookAPITests {
             #expect(try await Purchasing.held(client, ivo) == [AppStore.Transaction.defaultProduct])
         }
     }
+
+    @Test func productionNotificationsMustNameOurApp() async throws {
+        let purchases = try await Purchasing.options()
+        // Setup: a production purchase, signed for another app id, for ours, and for ours with no app id configured.
+        let transaction = AppStore.Transaction(transactionId: "400", originalTransactionId: "400", purchaseDate: millis(),
+                                               environment: "Production", signedDate: millis())
+        @Sendable func notification(appId: Int64?) async throws -> [UInt8] {
+            AppStore.body(try await AppStore.mint(AppStore.Notification(
+                notificationType: "ONE_TIME_CHARGE", data: .init(appAppleId: appId, environment: "Production", signedTransactionInfo: try await AppStore.mint(transaction)),
+                signedDate: transaction.signedDate)))
+        }
+        try await withApp(options: purchases) { client, _ in
+            // Action and check
+            let other = try await Self.post(client, try await notification(appId: 42), environment: "production")
+            let missing = try await Self.post(client, try await notification(appId: nil), environment: "production")
+            let ours = try await Self.post(client, try await notification(appId: AppStore.appId), environment: "production")
+            #expect(other.status == .unprocessableContent && other.problemCode == "wrong_app_or_environment")
+            #expect(missing.status == .unprocessableContent && missing.problemCode == "wrong_app_or_environment")
+            #expect(ours.status == .ok && ours.json["status"] as? String == "orphaned")
+        }
+        try await withApp(options: { purchases(&$0); $0.purchases.apple?.appAppleId = nil }) { client, _ in
+            let unconfigured = try await Self.post(client, try await notification(appId: AppStore.appId), environment: "production")
+            #expect(unconfigured.status == .unprocessableContent && unconfigured.problemCode == "wrong_app_or_environment")
+        }
+    }
 }
