@@ -4,6 +4,8 @@
 #     notifications from a concurrent client (wrk, CONNECTIONS_INTAKE connections), each sent once; throughput, p99.
 #  2. Cached manifests for 1,000 users, half of whom hold the premium product, with 1,000,000 purchase rows in the
 #     database: the entitled users' throughput next to anonymous requests' in the same run (target 0.8x or better).
+#  3. A flood of forged generic webhooks: each is refused (401) and kept in quarantine, which holds only the newest
+#     --quarantine-limit (10,000) of them.
 # Needs ../shared/testdata/appstore (Apple's test CA and leaf key) and python3-cryptography.
 # Usage: scripts/bench-purchases.sh [path/to/stickerd]   Environment: DURATION (10s), NOTIFICATIONS (12000).
 set -euo pipefail
@@ -24,6 +26,7 @@ trap cleanup EXIT
 admin="bench-admin-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export STICKER_USER_JWT_SECRET="bench-user-secret-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export STICKER_ASSET_SIGNING_KEY="bench-asset-key-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+export STICKER_WEBHOOK_SECRETS="bench-webhook-secret-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export STICKER_APPLE_ROOT_CERTS="$appstore/certs/testCA.der" STICKER_APPLE_BUNDLE_ID=com.example STICKER_APPLE_APP_ID=1234
 STICKER_ADMIN_TOKEN=$admin LOG_LEVEL=warning "$stickerd" serve --demo --port "$port" --data-dir "$work/db" >"$work/stickerd.log" 2>&1 &
 pid=$!
@@ -92,4 +95,12 @@ printf '  %-34s %10.0f rps  p99 %6s ms  %s\n' "anonymous" "$anonymous" "$ap99" "
 printf '  %-34s %10.0f rps  p99 %6s ms  %s\n' "entitled users (500 tokens)" "$entitled" "$ep99" "$(ratio "$entitled" "$anonymous")"
 printf '  %-34s %10.0f rps  p99 %6s ms  %s\n' "half entitled (1,000 tokens)" "$mixed" "$mp99" "$(ratio "$mixed" "$anonymous")"
 echo "  non-200 answers: $afail / $efail / $mfail (target ratio for entitled users: 0.8 or better)"
+
+echo
+echo "Forged generic webhooks (a bad signature, 401, quarantined), $intake_connections connections:"
+echo '{"id":"forged","type":"purchase","userId":"user1","productId":"com.example.premium","transactionId":"f","occurredAt":1800000000}' \
+  >"$work/forged.txt"
+read -r _ fp99 frequests _ forged <<<"$(run 2 "$intake_connections" "http://127.0.0.1:$port/v1/webhooks/purchases" "$work/forged.txt" forged)"
+kept=$(sql -At -c "SELECT count(*) FROM webhook_events WHERE status = 'unauthorized'")
+printf '  %.0f deliveries/s, p99 %s ms, %s refused, %s kept in quarantine (limit 10,000)\n' "$forged" "$fp99" "$frequests" "$kept"
 echo "wrk -d$duration on $(nproc) cores shared by wrk, stickerd and PostgreSQL"

@@ -1,7 +1,7 @@
--- wrk: each thread sends prepared requests from a file, one line each: as POST bodies (webhooks) or as bearer tokens
--- (GET; an empty file sends no Authorization). Bodies are split between threads and each is sent once: a thread stops
+-- wrk: each thread sends prepared requests from a file, one line each: as POST bodies (webhooks), as bodies with a
+-- forged Sticker-Signature, sent over and over (forged), or as bearer tokens (GET; an empty file sends no Authorization). Bodies are split between threads and each is sent once: a thread stops
 -- when its share runs out. Prints "p50_ms p99_ms requests non2xx" at the end for the driver script.
--- Usage: wrk ... -s requests.lua URL -- FILE post|get THREADS
+-- Usage: wrk ... -s requests.lua URL -- FILE post|forged|get THREADS
 local counter = 0
 function setup(thread)
   thread:set("id", counter)
@@ -15,6 +15,8 @@ function init(args)
   for line in io.lines(file) do
     if mode == "get" then
       table.insert(requests, wrk.format("GET", wrk.path, { ["Authorization"] = "Bearer " .. line }))
+    elseif mode == "forged" then
+      table.insert(requests, wrk.format("POST", wrk.path, { ["Content-Type"] = "application/json", ["Sticker-Signature"] = "t=1,v1=00" }, line))
     elseif line_number % threads == id then
       table.insert(requests, wrk.format("POST", wrk.path, { ["Content-Type"] = "application/json" }, line))
     end
