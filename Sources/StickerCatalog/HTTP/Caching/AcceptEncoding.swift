@@ -6,7 +6,7 @@ enum ContentCoding: String, Sendable, CaseIterable {
 }
 
 /// `Accept-Encoding` (RFC 9110 12.5.3): the best coding among those offered, by the client's q-values; on a tie
-/// brotli before gzip before identity. Identity is acceptable unless the header refuses it, but is not preferred
+/// brotli before gzip before identity; `*` stands for gzip, never brotli. Identity is acceptable unless the header refuses it, but is not preferred
 /// over a coding the client asked for; it is answered anyway when nothing else is acceptable.
 /// Parsed byte by byte without allocating: it runs on every manifest request.
 enum AcceptEncoding {
@@ -43,7 +43,8 @@ enum AcceptEncoding {
         // Identity is acceptable unless refused, but not preferred over a coding the client asked for.
         func weight(_ coding: ContentCoding) -> Double {
             switch coding {
-            case .brotli: weights.brotli ?? weights.wildcard ?? 0
+            // Brotli only when named, as nginx does: many HTTP libraries send `*` and can undo gzip but not brotli.
+            case .brotli: weights.brotli ?? 0
             case .gzip: weights.gzip ?? weights.wildcard ?? 0
             case .identity: weights.identity ?? (weights.wildcard == 0 ? 0 : 0.001)
             }
