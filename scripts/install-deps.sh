@@ -5,7 +5,8 @@
 set -euo pipefail
 
 packages=(pkg-config libpng-dev zlib1g-dev libbrotli-dev postgresql util-linux curl python3 python3-pip libvips-tools apngdis)
-python=(schemathesis openapi-spec-validator)
+# brotli: so that schemathesis (through urllib3) can read the brotli answers it asks for with `Accept-Encoding: br`.
+python=(schemathesis openapi-spec-validator brotli)
 if [[ "${1:-}" == "--bench" ]]; then
   # postgresql-client: psql seeds the purchases benchmark; cryptography mints its App Store notifications.
   packages=(wrk nginx-light curl pngcheck libvips-tools hyperfine apngdis optipng libvips42 postgresql-client)
