@@ -24,8 +24,15 @@ public struct PNGHeader: Sendable, Equatable {
         interlaced = b[12] == 1
     }
 
-    /// Samples per pixel.
-    var channels: Int { [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colorType]! }
+    /// Samples per pixel (`init` admits only the five colour types).
+    var channels: Int {
+        switch colorType {
+        case 0, 3: 1
+        case 4: 2
+        case 2: 3
+        default: 4
+        }
+    }
 
     var hasAlphaChannel: Bool { colorType & 4 != 0 }
 
