@@ -43,4 +43,19 @@ import Testing
         await #expect(throws: Problem.self) { try await tokens.user(token: try await UserTokens.sign(user: "x", secret: Self.secret, lifetime: 60)) }
         await #expect(throws: Problem.self) { try await tokens.user(token: "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4IiwiZXhwIjo5OTk5OTk5OTk5fQ.") }
     }
+
+    @Test func aTokenIsCheckedOnceHoweverManyRequestsBringIt() async throws {
+        // Setup
+        let tokens = try await UserTokens(secret: Self.secret, publicKeys: [])
+        let token = try await UserTokens.sign(user: "uma", secret: Self.secret, lifetime: 60)
+        // Action: a client's first burst, then more requests.
+        let users = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<50 { group.addTask { try await tokens.user(token: token) } }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        _ = try await tokens.user(token: token)
+        // Check
+        #expect(users.count == 50 && Set(users) == ["uma"])
+        #expect(tokens.signatureChecks.load(ordering: .relaxed) == 1)
+    }
 }

@@ -7,11 +7,15 @@ import Synchronization
 /// Verifies the user tokens clients send as `Authorization: Bearer <JWT>`: HS256 with the configured secret or ES256
 /// with one of the configured public keys, chosen by the token's own `alg` (so neither can pose as the other, and no
 /// other algorithm is accepted); `sub` is the user id, `exp` is required. Verified tokens are remembered until they
-/// expire (bounded in bytes), so a client's every request does not pay for a signature check.
+/// expire (bounded in bytes, filled in a single flight), so a client's every request does not pay for a signature check.
 public final class UserTokens: Sendable {
     let hmac: JWTKeyCollection?
     let ecdsa: JWTKeyCollection?
     private let verified: Mutex<ByteLRU<String, Verified>>
+    /// A token many requests bring at once (a client's first burst) is checked once.
+    private let checks = SingleFlight<String, Verified>()
+    /// Signature checks done, for tests of the cache.
+    let signatureChecks = Atomic<Int>(0)
 
     struct Verified: Sendable {
         let user: String
@@ -55,6 +59,14 @@ public final class UserTokens: Sendable {
     func user(token: String, now: Date = Date()) async throws -> String {
         if let hit = verified.withLock({ $0.value(for: token) }), hit.expires > now { return hit.user }
         guard token.utf8.count <= 4096 else { throw Problem.invalidUserToken("The token is too long.") }
+        let checked = try await checks.run(token) { try await self.check(token) }
+        verified.withLock { $0.insert(checked, for: token, cost: token.utf8.count + checked.user.utf8.count + 64) }
+        return checked.user
+    }
+
+    /// Verifies `token`'s signature, algorithm, expiry and subject.
+    private func check(_ token: String) async throws -> Verified {
+        signatureChecks.add(1, ordering: .relaxed)
         let keys: JWTKeyCollection?
         switch Self.algorithm(of: token) {
         case "HS256": keys = hmac
@@ -72,8 +84,7 @@ public final class UserTokens: Sendable {
         guard (1...255).contains(user.count), !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw Problem.invalidUserToken("The token's sub must be 1 to 255 characters.")
         }
-        verified.withLock { $0.insert(Verified(user: user, expires: claims.exp.value), for: token, cost: token.utf8.count + user.utf8.count + 64) }
-        return user
+        return Verified(user: user, expires: claims.exp.value)
     }
 
     /// An HS256 token for `user` valid for `lifetime` seconds: for `stickerd token user`, tests and benchmarks (a real
