@@ -112,8 +112,9 @@ extension PostgresCatalog: PurchaseRepository {
         guard let id = try await insertDelivery(delivery, eventId: eventId, quarantined: true, status: status, detail: detail, inbox: false) else {
             throw DatabaseUnavailable(reason: "INSERT ... RETURNING returned no row")
         }
-        // Pruning reads `quarantineLimit` index entries (1-9 ms at 10,000), so it runs on one delivery id in a hundredth
-        // of the limit (at most 64): a flood of forgeries then costs a fraction of a millisecond each, and overshoots by under 1%.
+        // Pruning reads `quarantineLimit` index entries (1-9 ms at 10,000), so it runs on one delivery id in a
+        // hundredth of the limit (at most 64): a flood of forgeries then costs a fraction of a millisecond each, and
+        // overshoots by under 1%.
         let interval = Int64(max(1, min(64, quarantineLimit / 100)))
         if status == .unauthorized || status == .malformed, id % interval == 0 { try await dropOldestUnauthenticated() }
         return id

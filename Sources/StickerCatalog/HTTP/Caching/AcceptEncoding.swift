@@ -6,8 +6,9 @@ enum ContentCoding: String, Sendable, CaseIterable {
 }
 
 /// `Accept-Encoding` (RFC 9110 12.5.3): the best coding among those offered, by the client's q-values; on a tie
-/// brotli before gzip before identity; `*` stands for gzip, never brotli. Identity is acceptable unless the header refuses it, but is not preferred
-/// over a coding the client asked for; it is answered anyway when nothing else is acceptable.
+/// brotli before gzip before identity; `*` stands for gzip, never brotli. Identity is acceptable unless the header
+/// refuses it, but is not preferred over a coding the client asked for; it is answered anyway when nothing else is
+/// acceptable.
 /// Parsed byte by byte without allocating: it runs on every manifest request.
 enum AcceptEncoding {
     static func preferred(_ header: String?, offered: [ContentCoding]) -> ContentCoding {
