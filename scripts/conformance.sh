@@ -13,7 +13,7 @@ work=$(mktemp -d /tmp/stickerd-conformance.XXXXXX)
 chmod 755 "$work"
 token="conformance-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export STICKER_USER_JWT_SECRET="conformance-user-secret-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-export STICKER_WEBHOOK_SECRETS=conformance-webhook-secret STICKER_REVENUECAT_AUTH="Bearer conformance-revenuecat"
+export STICKER_WEBHOOK_SECRETS=conformance-webhook-secret-0123456789abcdef STICKER_REVENUECAT_AUTH="Bearer conformance-revenuecat"
 user=$("$stickerd" token user conformance-user --lifetime 7200)
 STICKER_ADMIN_TOKEN=$token LOG_LEVEL=warning "$stickerd" serve --demo --port "$port" --data-dir "$work/db" >"$work/stickerd.log" 2>&1 &
 pid=$!

@@ -11,7 +11,10 @@ struct Token: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print an HS256 user token (a JWT signed with STICKER_USER_JWT_SECRET) for trying the client API.",
             discussion: """
-                Use it as 'Authorization: Bearer TOKEN' on /v1/manifest, /v1/me/... and /v1/purchases/...; the user id is                 its sub. Real deployments get user tokens from their own sign-in service, signed with the same secret                 or an ES256 key listed in STICKER_USER_JWT_PUBLIC_KEYS.
+                Use it as 'Authorization: Bearer TOKEN' on /v1/manifest, /v1/me/... and /v1/purchases/...; the user id is \
+                its sub, and its iss and aud are STICKER_USER_JWT_ISSUER and STICKER_USER_JWT_AUDIENCE when set. Real \
+                deployments get user tokens from their own sign-in service, signed with the same secret or an ES256 key \
+                listed in STICKER_USER_JWT_PUBLIC_KEYS.
                 """)
 
         @Argument(help: "The user id (the token's sub).")
@@ -29,7 +32,10 @@ struct Token: AsyncParsableCommand {
             guard let secret = ProcessInfo.processInfo.environment["STICKER_USER_JWT_SECRET"], secret.count >= 32 else {
                 throw ValidationError("set STICKER_USER_JWT_SECRET (at least 32 characters), as for `stickerd serve`")
             }
-            print(try await UserTokens.sign(user: user, secret: secret, lifetime: TimeInterval(lifetime)))
+            let environment = ProcessInfo.processInfo.environment
+            print(try await UserTokens.sign(user: user, secret: secret, lifetime: TimeInterval(lifetime),
+                                            issuer: environment["STICKER_USER_JWT_ISSUER"].flatMap { $0.isEmpty ? nil : $0 },
+                                            audience: environment["STICKER_USER_JWT_AUDIENCE"].flatMap { $0.isEmpty ? nil : $0 }))
         }
     }
 

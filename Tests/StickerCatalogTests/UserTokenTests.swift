@@ -9,6 +9,9 @@ import Testing
     struct Claims: JWTPayload {
         var sub: SubjectClaim
         var exp: ExpirationClaim
+        var nbf: NotBeforeClaim? = nil
+        var iss: IssuerClaim? = nil
+        var aud: AudienceClaim? = nil
         func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 
@@ -28,7 +31,7 @@ import Testing
         let other = JWTKeyCollection()
         await other.add(ecdsa: ES256PrivateKey())
         await #expect(throws: Problem.self) { try await tokens.user(token: try await other.sign(Claims(sub: "zoe", exp: .init(value: Date() + 60)))) }
-        await #expect(throws: Problem.self) { try await tokens.user(token: try await signer.sign(Claims(sub: "zoe", exp: .init(value: Date() - 1)))) }
+        await #expect(throws: Problem.self) { try await tokens.user(token: try await signer.sign(Claims(sub: "zoe", exp: .init(value: Date() - 120)))) }
     }
 
     @Test func theAlgorithmCannotBeSwitched() async throws {
@@ -57,5 +60,39 @@ import Testing
         // Check
         #expect(users.count == 50 && Set(users) == ["uma"])
         #expect(tokens.signatureChecks.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func issuerAudienceAndNotBeforeAreRequiredWhenConfigured() async throws {
+        // Setup: the sign-in service signs tokens for several purposes with one key; this service is "stickers".
+        let tokens = try await UserTokens(secret: Self.secret, publicKeys: [], issuer: "https://id.example", audience: "stickers")
+        let signer = JWTKeyCollection()
+        await signer.add(hmac: HMACKey(from: Self.secret), digestAlgorithm: .sha256)
+        func token(iss: String? = "https://id.example", aud: [String]? = ["stickers"], nbf: Date? = nil, exp: Date = Date() + 600) async throws -> String {
+            try await signer.sign(Claims(sub: "ann", exp: .init(value: exp), nbf: nbf.map { .init(value: $0) },
+                                         iss: iss.map { .init(value: $0) }, aud: aud.map { .init(value: $0) }))
+        }
+        // Action and check: ours passes, also among other audiences and within the clock skew.
+        #expect(try await tokens.user(token: try await token()) == "ann")
+        #expect(try await tokens.user(token: try await token(aud: ["billing", "stickers"], nbf: Date() + 30)) == "ann")
+        #expect(try await tokens.user(token: try await token(exp: Date() - 30)) == "ann")
+        // Another issuer, another audience, none of either, not valid yet, long expired: each refused.
+        for refused in [try await token(iss: "https://evil.example"), try await token(aud: ["billing"]), try await token(iss: nil),
+                        try await token(aud: nil), try await token(nbf: Date() + 3600), try await token(exp: Date() - 120)] {
+            await #expect(throws: Problem.self) { try await tokens.user(token: refused) }
+        }
+        // `stickerd token user` mints tokens this configuration accepts.
+        let minted = try await UserTokens.sign(user: "bo", secret: Self.secret, lifetime: 60, issuer: "https://id.example", audience: "stickers")
+        #expect(try await tokens.user(token: minted) == "bo")
+    }
+
+    @Test func webhookSecretsAndRevenueCatAuthorizationMustBeLongEnough() throws {
+        let long = String(repeating: "k", count: 32)
+        #expect(try Secrets.webhookSecrets("\(long), \(long)x") == [Array(long.utf8), Array((long + "x").utf8)])
+        // A trailing comma used to make an empty secret, with which anyone could sign (HMAC with an empty key).
+        let empty = #expect(throws: Secrets.Refused.self) { try Secrets.webhookSecrets("\(long), ") }
+        #expect(empty?.description.contains("empty") == true && empty?.description.contains(long) == false)
+        #expect(throws: Secrets.Refused.self) { try Secrets.webhookSecrets(String(repeating: "k", count: 31)) }
+        #expect(throws: Secrets.Refused.self) { try Secrets.revenueCatAuthorization("Bearer short") }
+        #expect(try Secrets.revenueCatAuthorization("Bearer rc-0123456789") == "Bearer rc-0123456789")
     }
 }
