@@ -26,11 +26,13 @@ struct PurchaseOptions: ParsableArguments {
 
     static let environmentHelp = """
         STICKER_USER_JWT_SECRET (HS256 user tokens, at least 32 characters) and/or STICKER_USER_JWT_PUBLIC_KEYS \
-        (ES256 public keys: comma-separated PEM files); STICKER_ASSET_SIGNING_KEY (at least 32 characters; a random one \
+        (ES256 public keys: comma-separated PEM files), STICKER_USER_JWT_ISSUER and STICKER_USER_JWT_AUDIENCE (the iss \
+        and aud every user token must carry); STICKER_ASSET_SIGNING_KEY (at least 32 characters; a random one \
         per process when unset); STICKER_APPLE_ROOT_CERTS (comma-separated DER or PEM files: Apple Root CA - G3), \
-        STICKER_APPLE_BUNDLE_ID, STICKER_APPLE_APP_ID, STICKER_APPLE_SANDBOX=off (sandbox purchases unlock nothing); \
-        STICKER_REVENUECAT_AUTH (the Authorization value set in RevenueCat); STICKER_WEBHOOK_SECRETS (comma-separated, \
-        any may sign: rotate by adding the new one first).
+        STICKER_APPLE_BUNDLE_ID, STICKER_APPLE_APP_ID, STICKER_APPLE_SANDBOX=listed|on|off and STICKER_APPLE_SANDBOX_USERS \
+        (whose sandbox purchases unlock: by default only the listed users', such as App Review's demo account); \
+        STICKER_REVENUECAT_AUTH (the Authorization value set in RevenueCat, at least 16 characters); STICKER_WEBHOOK_SECRETS \
+        (comma-separated, each at least 32 bytes, any may sign: rotate by adding the new one first).
         """
 
     /// Fills `options` from these flags and `environment`, refusing settings that cannot work.
@@ -49,7 +51,11 @@ struct PurchaseOptions: ParsableArguments {
         if let secret, secret.count < 32 { throw ValidationError("STICKER_USER_JWT_SECRET must be at least 32 characters") }
         let publicKeys = try list("STICKER_USER_JWT_PUBLIC_KEYS").map { String(decoding: try read($0, for: "STICKER_USER_JWT_PUBLIC_KEYS"), as: UTF8.self) }
         if secret != nil || !publicKeys.isEmpty {
-            do { options.userTokens = try await UserTokens(secret: secret, publicKeys: publicKeys) } catch {
+            let (issuer, audience) = (value("STICKER_USER_JWT_ISSUER"), value("STICKER_USER_JWT_AUDIENCE"))
+            if issuer == nil || audience == nil {
+                logger.warning("STICKER_USER_JWT_ISSUER or STICKER_USER_JWT_AUDIENCE is not set: any token the keys sign is a session here, whatever it was minted for")
+            }
+            do { options.userTokens = try await UserTokens(secret: secret, publicKeys: publicKeys, issuer: issuer, audience: audience) } catch {
                 throw ValidationError("STICKER_USER_JWT_PUBLIC_KEYS: not an ES256 public key in PEM (\(error))")
             }
         } else {
@@ -79,12 +85,25 @@ struct PurchaseOptions: ParsableArguments {
             }
             options.purchases.apple = AppleConfiguration(verifier: verifier, bundleId: bundle, appAppleId: appId)
         }
+        let testers = Set(list("STICKER_APPLE_SANDBOX_USERS"))
         switch value("STICKER_APPLE_SANDBOX")?.lowercased() {
-        case nil, "on", "true", "1", "yes": options.purchases.sandbox = true
-        case "off", "false", "0", "no": options.purchases.sandbox = false
-        case let other?: throw ValidationError("STICKER_APPLE_SANDBOX must be on or off, not \(other)")
+        case nil, "listed":
+            options.purchases.sandbox = .listed(testers)
+            if testers.isEmpty {
+                logger.notice("No STICKER_APPLE_SANDBOX_USERS: sandbox purchases unlock nothing; list App Review's demo account and your testers")
+            }
+        case "on": options.purchases.sandbox = .everyone
+        case "off": options.purchases.sandbox = .nobody
+        case let other?: throw ValidationError("STICKER_APPLE_SANDBOX must be listed, on or off, not \(other)")
         }
-        options.purchases.revenueCatAuthorization = value("STICKER_REVENUECAT_AUTH")
-        options.purchases.webhookSecrets = list("STICKER_WEBHOOK_SECRETS").map { Array($0.utf8) }
+        guard testers.isEmpty || options.purchases.sandbox == .listed(testers) else {
+            throw ValidationError("STICKER_APPLE_SANDBOX_USERS needs STICKER_APPLE_SANDBOX=listed (the default)")
+        }
+        do {
+            options.purchases.revenueCatAuthorization = try value("STICKER_REVENUECAT_AUTH").map(Secrets.revenueCatAuthorization)
+            options.purchases.webhookSecrets = try value("STICKER_WEBHOOK_SECRETS").map(Secrets.webhookSecrets) ?? []
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 }

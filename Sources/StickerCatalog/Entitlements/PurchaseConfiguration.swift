@@ -12,8 +12,9 @@ public struct PurchaseConfiguration: Sendable {
     public var webhookSecrets: [[UInt8]] = []
     /// How far the generic webhook's timestamp may be from now, either way.
     public var webhookWindow: TimeInterval = 300
-    /// Whether sandbox purchases unlock (`STICKER_APPLE_SANDBOX=off` turns it off).
-    public var sandbox = true
+    /// Whose sandbox purchases unlock (`STICKER_APPLE_SANDBOX`, `STICKER_APPLE_SANDBOX_USERS`): by default only listed
+    /// users' (none until some are listed).
+    public var sandbox = SandboxPolicy.listed([])
 
     public init() {}
 }

@@ -5,7 +5,7 @@ import Purchases
 /// `/v1/admin/users/{id}`: a user's entitlements with every transaction, manual grants and revocations, the audit.
 struct AdminEntitlementController {
     let repository: any PurchaseRepository
-    let sandbox: Bool
+    let sandbox: SandboxPolicy
 
     func addRoutes(to group: RouterGroup<AdminRequestContext>) {
         group.get("{id}/entitlements", use: show)

@@ -38,8 +38,9 @@ struct EntitlementList: ResponseEncodable {
     var entitlements: [EntitlementView]
     var transactions: [TransactionView]?
 
-    init(user: String, records: [PurchaseRecord], now: Date, sandbox: Bool, allTransactions: Bool) {
+    init(user: String, records: [PurchaseRecord], now: Date, sandbox policy: SandboxPolicy, allTransactions: Bool) {
         userId = user
+        let sandbox = policy.counts(for: user)
         entitlements = Entitlements.held(records, at: now, sandbox: sandbox).map { held in
             EntitlementView(productId: held.productId, expiresAt: held.expiresAt,
                             grantedBy: held.grantedBy.map { TransactionView($0, now: now, sandbox: sandbox) })

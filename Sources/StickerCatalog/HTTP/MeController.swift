@@ -5,7 +5,7 @@ import Purchases
 /// `/v1/me`: what a signed-in user needs to buy (a purchase token) and what they hold.
 struct MeController {
     let repository: any PurchaseRepository
-    let sandbox: Bool
+    let sandbox: SandboxPolicy
 
     func addRoutes(to group: RouterGroup<UserRequestContext>) {
         group.get("purchase-token", use: purchaseToken)

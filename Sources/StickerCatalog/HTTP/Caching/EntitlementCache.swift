@@ -21,11 +21,11 @@ final class EntitlementCache: Sendable {
     }
 
     let repository: any PurchaseRepository
-    let sandbox: Bool
+    let sandbox: SandboxPolicy
     private let state: Mutex<State>
     private let reads = SingleFlight<String, [String]>()
 
-    init(repository: any PurchaseRepository, changes: EntitlementChanges, sandbox: Bool, capacity: Int = 16 << 20) {
+    init(repository: any PurchaseRepository, changes: EntitlementChanges, sandbox: SandboxPolicy, capacity: Int = 16 << 20) {
         (self.repository, self.sandbox) = (repository, sandbox)
         state = Mutex(State(held: ByteLRU(capacity: capacity)))
         changes.observe { [weak self] user in self?.forget(user) }
@@ -37,6 +37,7 @@ final class EntitlementCache: Sendable {
         return try await reads.run(user) { [self] in
             let generation = state.withLock { $0.generation }
             let records = try await repository.activePurchases(user: user)
+            let sandbox = sandbox.counts(for: user)
             let products = Entitlements.held(records, at: now, sandbox: sandbox).map(\.productId)
             let held = Held(products: products, until: Entitlements.nextChange(records, after: now, sandbox: sandbox))
             state.withLock { state in
