@@ -4,8 +4,7 @@ import HummingbirdTesting
 import Testing
 
 /// Transactions without an appAccountToken: kept as orphans until a signed-in client posts one, then bound to them.
-@Suite(.enabled(if: AppStore.available, "needs ../shared/testdata/appstore"))
-struct AppleBindingAPITests {
+@Suite struct AppleBindingAPITests {
     static func postTransaction(_ client: some TestClientProtocol, _ jws: String, as user: HTTPFields) async throws -> TestResponse {
         var headers = user
         headers[.contentType] = "application/json"

@@ -1,17 +1,19 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Purchases
+@testable import StickerCatalog
 import Testing
 
 /// App Store Server Notifications V2 through HTTP, on a real database: Apple's vectors, then minted notifications.
-@Suite(.enabled(if: AppStore.available, "needs ../shared/testdata/appstore"))
-struct AppleWebhookAPITests {
+@Suite struct AppleWebhookAPITests {
     static func post(_ client: some TestClientProtocol, _ body: [UInt8], environment: String = "sandbox") async throws -> TestResponse {
         try await client.execute(uri: "/v1/webhooks/apple/\(environment)", method: .post, headers: [.contentType: "application/json"],
                                  body: ByteBuffer(bytes: body))
     }
 
-    @Test func applesVectorsAreAnsweredAndKept() async throws {
+    @Test(.enabled(if: AppStore.vectorsAvailable, "needs Apple's vectors in ../shared/testdata/appstore"))
+    func applesVectorsAreAnsweredAndKept() async throws {
         try await withApp(options: try await Purchasing.options()) { client, db in
             // Action
             let test = try await Self.post(client, AppStore.body(try AppStore.signed("testNotification")))
@@ -37,12 +39,14 @@ struct AppleWebhookAPITests {
 
     @Test func duplicatesAreHarmlessAndReusedIdsConflict() async throws {
         try await withApp(options: try await Purchasing.options()) { client, db in
-            let test = AppStore.body(try AppStore.signed("testNotification"))
+            let uuid = "9ad56bd2-0bc6-42e0-af24-fd996d87a1e6"
+            let test = AppStore.body(try await AppStore.mint(AppStore.Notification(notificationType: "TEST", notificationUUID: uuid,
+                                                                                   data: .init(), signedDate: millis())))
             _ = try await Self.post(client, test)
             let again = try await Self.post(client, test)
             let transaction = AppStore.Transaction(transactionId: "9", originalTransactionId: "9", purchaseDate: millis(), signedDate: millis())
             let reused = try await Self.post(client, try await AppStore.notification("ONE_TIME_CHARGE", transaction,
-                                                                                      uuid: "9ad56bd2-0bc6-42e0-af24-fd996d87a1e6"))
+                                                                                      uuid: uuid))
             #expect(again.status == .ok && again.json["duplicate"] as? Bool == true)
             #expect(reused.status == .conflict && reused.problemCode == "event_conflict")
             #expect(try await db.count("SELECT count(*) FROM webhook_events WHERE event_id = '9ad56bd2-0bc6-42e0-af24-fd996d87a1e6'") == 2)
@@ -88,9 +92,10 @@ struct AppleWebhookAPITests {
         }
     }
 
-    @Test func withTheSandboxTurnedOffOnlyProductionPurchasesUnlock() async throws {
+    @Test(arguments: [SandboxPolicy.nobody, .listed(["iggy"]), PurchaseConfiguration().sandbox])
+    func onlyProductionPurchasesUnlockForUnlistedUsers(policy: SandboxPolicy) async throws {
         let purchases = try await Purchasing.options()
-        try await withApp(options: { purchases(&$0); $0.purchases.sandbox = false }) { client, _ in
+        try await withApp(options: { purchases(&$0); $0.purchases.sandbox = policy }) { client, _ in
             // Setup: two users, each with a purchase token for StoreKit.
             let (ida, ivo) = (try await Purchasing.user("ida"), try await Purchasing.user("ivo"))
             func token(_ user: HTTPFields) async throws -> String? {
@@ -134,6 +139,49 @@ struct AppleWebhookAPITests {
         try await withApp(options: { purchases(&$0); $0.purchases.apple?.appAppleId = nil }) { client, _ in
             let unconfigured = try await Self.post(client, try await notification(appId: AppStore.appId), environment: "production")
             #expect(unconfigured.status == .unprocessableContent && unconfigured.problemCode == "wrong_app_or_environment")
+        }
+    }
+
+    @Test func aListedTestersSandboxPurchaseUnlocksAndNoOneElses() async throws {
+        let purchases = try await Purchasing.options()
+        try await withApp(options: { purchases(&$0); $0.purchases.sandbox = .listed(["reviewer"]) }) { client, _ in
+            // Setup: App Review's demo account and a TestFlight tester each buy in the sandbox.
+            for (user, id) in [("reviewer", "500"), ("tester", "501")] {
+                let token = try await client.execute(uri: "/v1/me/purchase-token", method: .get, headers: try await Purchasing.user(user))
+                    .json["purchaseToken"] as? String
+                let transaction = AppStore.Transaction(transactionId: id, originalTransactionId: id, purchaseDate: millis(),
+                                                       appAccountToken: token, signedDate: millis())
+                // Action
+                #expect(try await Self.post(client, try await AppStore.notification("ONE_TIME_CHARGE", transaction)).status == .ok)
+            }
+            // Check
+            #expect(try await Purchasing.held(client, try await Purchasing.user("reviewer")) == [AppStore.Transaction.defaultProduct])
+            #expect(try await Purchasing.held(client, try await Purchasing.user("tester")).isEmpty)
+        }
+    }
+
+    @Test func aNotificationOrTransactionWithoutEnvironmentIsRefused() async throws {
+        let purchases = try await Purchasing.options()
+        try await withApp(options: purchases) { client, _ in
+            // Setup: a production purchase whose notification, or whose transaction, states no environment.
+            let transaction = AppStore.Transaction(transactionId: "600", originalTransactionId: "600", purchaseDate: millis(),
+                                                   environment: nil, signedDate: millis())
+            var stated = transaction
+            stated.environment = "Production"
+            let bare = AppStore.body(try await AppStore.mint(AppStore.Notification(
+                notificationType: "ONE_TIME_CHARGE", data: .init(environment: nil, signedTransactionInfo: try await AppStore.mint(stated)),
+                signedDate: stated.signedDate)))
+            let innerBare = AppStore.body(try await AppStore.mint(AppStore.Notification(
+                notificationType: "ONE_TIME_CHARGE", data: .init(environment: "Production", signedTransactionInfo: try await AppStore.mint(transaction)),
+                signedDate: transaction.signedDate)))
+            // Action and check: neither passes as production; nor does a client's post of the bare transaction.
+            for body in [bare, innerBare] {
+                let response = try await Self.post(client, body, environment: "production")
+                #expect(response.status == .unprocessableContent && response.problemCode == "wrong_app_or_environment")
+            }
+            let posted = try await client.execute(uri: "/v1/purchases/apple/transactions", method: .post, headers: try await Purchasing.user("una"),
+                                                  body: Body.json(["signedTransaction": try await AppStore.mint(transaction)]))
+            #expect(posted.status == .unprocessableContent && posted.problemCode == "wrong_app_or_environment")
         }
     }
 }

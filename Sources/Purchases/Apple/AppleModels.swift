@@ -38,6 +38,8 @@ public struct AppleTransactionPayload: JWTPayload, Sendable {
     public var environment: String?
     public var type: String?
     public var signedDate: Int64?
+    /// The customer moved to a higher tier: this transaction no longer entitles.
+    public var isUpgraded: Bool?
 
     public func verify(using algorithm: some JWTAlgorithm) async throws {}
 
@@ -49,7 +51,7 @@ public struct AppleTransactionPayload: JWTPayload, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case transactionId, originalTransactionId, bundleId, productId, purchaseDate, expiresDate, revocationDate
-        case revocationReason, appAccountToken, environment, type, signedDate
+        case revocationReason, appAccountToken, environment, type, signedDate, isUpgraded
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,6 +67,32 @@ public struct AppleTransactionPayload: JWTPayload, Sendable {
         appAccountToken = try? c.decodeIfPresent(String.self, forKey: .appAccountToken)
         environment = try? c.decodeIfPresent(String.self, forKey: .environment)
         type = try? c.decodeIfPresent(String.self, forKey: .type)
+        signedDate = try c.decodeMillis(forKey: .signedDate)
+        isUpgraded = try? c.decodeIfPresent(Bool.self, forKey: .isUpgraded)
+    }
+
+    public func encode(to encoder: any Encoder) throws {}
+}
+
+/// Apple's `JWSRenewalInfoDecodedPayload`, the fields the entitlement rules read: the billing grace period.
+public struct AppleRenewalPayload: JWTPayload, Sendable {
+    public var originalTransactionId: String?
+    public var environment: String?
+    /// While Apple retries a failed renewal, the subscriber keeps access until then (milliseconds since 1970).
+    public var gracePeriodExpiresDate: Int64?
+    public var signedDate: Int64?
+
+    public func verify(using algorithm: some JWTAlgorithm) async throws {}
+
+    enum CodingKeys: String, CodingKey {
+        case originalTransactionId, environment, gracePeriodExpiresDate, signedDate
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        originalTransactionId = try c.decodeLenient(String.self, forKey: .originalTransactionId)
+        environment = try? c.decodeIfPresent(String.self, forKey: .environment)
+        gracePeriodExpiresDate = try c.decodeMillis(forKey: .gracePeriodExpiresDate)
         signedDate = try c.decodeMillis(forKey: .signedDate)
     }
 

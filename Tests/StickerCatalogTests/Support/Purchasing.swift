@@ -9,20 +9,22 @@ import Purchases
 enum Purchasing {
     static let userSecret = "test-user-jwt-secret-0123456789abcdef"
     static let assetKey = Array("test-asset-signing-key-0123456789abcdef".utf8)
-    static let webhookSecret = Array("whsec-test-0123456789".utf8)
+    static let webhookSecret = Array("whsec-test-0123456789abcdef0123456789".utf8)
     static let revenueCatAuth = "Bearer rc-test-authorization"
     static let product = "com.example.premium"
 
     /// Options with user tokens, a known asset signing key, every webhook source, Apple's test root.
     static func options() async throws -> @Sendable (inout ServiceOptions) -> Void {
         let tokens = try await UserTokens(secret: userSecret, publicKeys: [])
-        let apple = AppStore.available ? try AppStore.configuration() : nil
+        let apple = try AppStore.configuration()
         return { options in
             options.userTokens = tokens
             options.assetSigningKey = assetKey
             options.purchases.apple = apple
             options.purchases.webhookSecrets = [webhookSecret]
             options.purchases.revenueCatAuthorization = revenueCatAuth
+            // Most tests buy in the sandbox, as a staging deployment does; the default policy has a test of its own.
+            options.purchases.sandbox = .everyone
         }
     }
 
