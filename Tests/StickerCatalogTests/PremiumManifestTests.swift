@@ -101,7 +101,7 @@ import Testing
 
     @Test func badUserTokensAre401NeverAnonymous() async throws {
         try await withApp(demo: true, options: try await Purchasing.options()) { client, _ in
-            let expired = try await UserTokens.sign(user: "ivy", secret: Purchasing.userSecret, lifetime: -10)
+            let expired = try await UserTokens.sign(user: "ivy", secret: Purchasing.userSecret, lifetime: -120)
             let forged = try await UserTokens.sign(user: "ivy", secret: String(repeating: "x", count: 40), lifetime: 60)
             for header in ["Bearer \(expired)", "Bearer \(forged)", "Bearer not-a-jwt", "Basic aXZ5OnB3", "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJpdnkifQ."] {
                 let response = try await client.execute(uri: "/v1/manifest", method: .get, headers: [.authorization: header])
@@ -127,6 +127,52 @@ import Testing
                 if !unlocked { try await Task.sleep(for: .milliseconds(50)) }
             }
             #expect(unlocked)
+        }
+    }
+
+    @Test func premiumImagesStayClosedWhenTheirGroupIsUnpublishedOrTheStickerDeleted() async throws {
+        try await withApp(demo: true, options: try await Purchasing.options()) { client, _ in
+            // Setup: Chewy premium; two of its non-cover stickers' images, as the admin sees them.
+            try await Self.premiumChewy(client)
+            let group = try await client.execute(uri: "/v1/admin/groups/chewy", method: .get, headers: admin)
+            let stickers = try #require(group.json["stickers"] as? [[String: Any]])
+            func path(_ sticker: [String: Any]) -> String {
+                String(((sticker["asset"] as? [String: Any])?["url"] as? String ?? "").prefix { $0 != "?" })
+            }
+            let (deleted, kept) = (stickers[2], stickers[1])
+            #expect(try await client.execute(uri: path(deleted), method: .get).problemCode == "signature_required")
+            // Action: delete one premium sticker (its bytes stay for gc), then unpublish the group.
+            let id = try #require(deleted["id"] as? String)
+            #expect(try await client.execute(uri: "/v1/admin/stickers/\(id)", method: .delete, headers: admin).status == .noContent)
+            #expect(try await client.execute(uri: path(deleted), method: .get).problemCode == "signature_required")
+            let draft = try await client.execute(uri: "/v1/admin/groups/chewy", method: .patch, headers: admin, body: Body.json(["published": false]))
+            #expect(draft.status == .ok)
+            // Check: neither image is served unsigned (and so never as public, immutable bytes a CDN keeps for a year).
+            for image in [path(deleted), path(kept)] {
+                let response = try await client.execute(uri: image, method: .get)
+                #expect(response.status == .forbidden && response.headers[.cacheControl]?.contains("public") != true, "\(image)")
+            }
+        }
+    }
+
+    @Test func manifestsVaryByAuthorizationAndSignedInAnswersArePrivate() async throws {
+        try await withApp(demo: true, options: try await Purchasing.options()) { client, _ in
+            try await Self.premiumChewy(client)
+            let hana = try await Purchasing.user("hana")
+            for uri in ["/v1/manifest", "/v1/groups/chewy"] {
+                // Action: anonymous and signed-in answers, and their revalidations.
+                let anonymous = try await client.execute(uri: uri, method: .get, headers: [.acceptEncoding: "gzip"])
+                let signedIn = try await client.execute(uri: uri, method: .get, headers: hana)
+                let revalidated = try await client.execute(uri: uri, method: .get, headers: [.acceptEncoding: "gzip", .ifNoneMatch: anonymous.headers[.eTag] ?? ""])
+                // Check: a shared cache must key on Authorization, and may not store a signed-in user's answer at all.
+                for response in [anonymous, signedIn, revalidated] {
+                    let vary = Set((response.headers[.vary] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+                    #expect(vary.contains("authorization"), "\(uri) \(response.status)")
+                }
+                #expect(revalidated.status == .notModified)
+                #expect(signedIn.headers[.cacheControl] == "private, no-cache")
+                #expect(anonymous.headers[.cacheControl] == "no-cache")
+            }
         }
     }
 }

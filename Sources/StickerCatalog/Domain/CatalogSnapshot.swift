@@ -10,9 +10,10 @@ public struct CatalogSnapshot: Sendable {
     public let locales: Set<String>
     /// Product ids that unlock some published group.
     public let premiumProducts: Set<String>
-    /// Images only a premium group's stickers show, and so served only with a signed URL. A locked group's cover
-    /// sticker is public (everyone sees it), and so is an image some free group shows too.
-    public let premiumAssets: Set<String>
+    /// Images anyone may fetch without a signed URL: those a published free group shows, and published premium groups'
+    /// covers (everyone sees those). Every other image is premium until shown free, so a premium group unpublished or a
+    /// premium sticker deleted (its bytes kept for gc) fails closed instead of becoming public and cacheable for a year.
+    public let freeAssets: Set<String>
     private let groupIndex: [String: Int]
 
     public init(revision: Int64, groups: [StickerGroup], stickers: [String: [Sticker]], filters: [String: StickerFilter]) {
@@ -23,18 +24,17 @@ public struct CatalogSnapshot: Sendable {
         var locales = Set(groups.flatMap(\.localizedNames.keys))
         for list in stickers.values { for sticker in list { locales.formUnion(sticker.localizedDescriptions.keys) } }
         self.locales = locales
-        var premium = Set<String>(), free = Set<String>()
+        var free = Set<String>()
         for group in groups {
             let members = stickers[group.id] ?? []
             let cover = group.cover(among: members)?.id
-            for sticker in members {
-                let shas = [sticker.asset.sha256] + sticker.renditions.map(\.asset.sha256)
-                let isPublic = group.productId == nil || sticker.id == cover
-                if isPublic { free.formUnion(shas) } else { premium.formUnion(shas) }
+            for sticker in members where group.productId == nil || sticker.id == cover {
+                free.insert(sticker.asset.sha256)
+                for rendition in sticker.renditions { free.insert(rendition.asset.sha256) }
             }
         }
         self.premiumProducts = Set(groups.compactMap(\.productId))
-        self.premiumAssets = premium.subtracting(free)
+        self.freeAssets = free
         self.groupIndex = Dictionary(groups.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// `GET|HEAD /v1/assets/{sha256}.png`: immutable image bytes, cacheable for a year; a premium image only with the
-/// signed URL a manifest gives an entitled user (403 otherwise).
+/// `GET|HEAD /v1/assets/{sha256}.png`: immutable image bytes, cacheable for a year; any image no published free group
+/// shows only with a signed URL (a manifest gives one to an entitled user, an admin answer to the admin; 403 otherwise).
 struct AssetController {
     let store: AssetStore
     /// Knows which images are premium (from the current catalog snapshot).
@@ -20,9 +20,8 @@ struct AssetController {
             throw CatalogError.notFound("Asset '\(text.prefix(64))'")
         }
         // Bytes first: while PostgreSQL is down an uncached image fails fast there, before the snapshot is tried.
-        let premium = try await manifests.currentSnapshot().premiumAssets
         var expires: Int64?
-        if !premium.isEmpty, premium.contains(digest.hex) {
+        if try await !manifests.currentSnapshot().freeAssets.contains(digest.hex) {
             let parameters = request.uri.queryParameters
             let now = Date()
             if let refusal = signer.check(sha256: digest.hex, exp: parameters["exp"].map(String.init), sig: parameters["sig"].map(String.init), now: now) {

@@ -15,10 +15,10 @@ struct CachedBody: Sendable {
         let ok: HTTPFields
         let notModified: HTTPFields
 
-        init(bytes: ByteBuffer, etag: String, coding: ContentCoding, varies: Bool) {
+        init(bytes: ByteBuffer, etag: String, coding: ContentCoding, vary: String?) {
             (self.bytes, self.etag) = (bytes, etag)
             var common: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]
-            if varies { common[.vary] = "Accept-Encoding" }
+            if let vary { common[.vary] = vary }
             notModified = common
             common[.contentType] = "application/json"
             if coding != .identity { common[.contentEncoding] = coding.rawValue }
@@ -32,16 +32,20 @@ struct CachedBody: Sendable {
     private let gzip: Representation?
 
     /// Encodes `value` deterministically and names the bytes by their digest; compresses bodies worth it.
-    init(encoding value: some Encodable) throws {
+    /// `personal`: the answer depends on who asks (locked or unlocked groups, signed URLs), so it varies by
+    /// `Authorization` and a shared cache must not hand one user's answer to another.
+    init(encoding value: some Encodable, personal: Bool = false) throws {
         let data = Array(try JSONEncoder.catalog.encode(value))
         let digest = String(sha256Hex(data).prefix(32))
         let (brotliBytes, gzipBytes) = data.count < 256 ? (nil, nil)
             : (Compression.brotli(data).flatMap { $0.count < data.count ? $0 : nil },
                Compression.gzip(data).flatMap { $0.count < data.count ? $0 : nil })
         let varies = brotliBytes != nil || gzipBytes != nil
-        identity = Representation(bytes: ByteBuffer(bytes: data), etag: "\"\(digest)\"", coding: .identity, varies: varies)
-        brotli = brotliBytes.map { Representation(bytes: ByteBuffer(bytes: $0), etag: "\"\(digest)-br\"", coding: .brotli, varies: true) }
-        gzip = gzipBytes.map { Representation(bytes: ByteBuffer(bytes: $0), etag: "\"\(digest)-gzip\"", coding: .gzip, varies: true) }
+        let vary = [varies ? "Accept-Encoding" : nil, personal ? "Authorization" : nil].compactMap { $0 }.joined(separator: ", ")
+        let header = vary.isEmpty ? nil : vary
+        identity = Representation(bytes: ByteBuffer(bytes: data), etag: "\"\(digest)\"", coding: .identity, vary: header)
+        brotli = brotliBytes.map { Representation(bytes: ByteBuffer(bytes: $0), etag: "\"\(digest)-br\"", coding: .brotli, vary: header) }
+        gzip = gzipBytes.map { Representation(bytes: ByteBuffer(bytes: $0), etag: "\"\(digest)-gzip\"", coding: .gzip, vary: header) }
     }
 
     /// Memory the body takes in a cache.

@@ -129,7 +129,8 @@ final class ManifestService: Sendable {
         let normalized = key.normalized(for: snapshot)
         let body = try await builds.run(BuildKey(revision: snapshot.revision, key: normalized)) { [self] in
             if let built = cached(normalized, revision: snapshot.revision) { return built }
-            let body = try CachedBody(encoding: try Self.build(normalized, from: snapshot, linker: linker))
+            let personal = if case .filters = normalized { false } else { true }
+            let body = try CachedBody(encoding: try Self.build(normalized, from: snapshot, linker: linker), personal: personal)
             store(body, for: normalized, revision: snapshot.revision)
             return body
         }
