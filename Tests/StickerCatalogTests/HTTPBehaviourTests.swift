@@ -31,7 +31,7 @@ struct HTTPBehaviourTests {
         for route in router.routes { served["/" + route.path.description.drop { $0 == "/" }, default: []].insert(route.method) }
         try await withApp(demo: true) { [served] client, _ in
             for (path, methods) in served {
-                for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] where !methods.contains(method) {
+                for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete, .trace, .options] where !methods.contains(method) {
                     let response = try await client.execute(uri: AdminRouteTests.uri(path), method: method, headers: admin)
                     #expect(response.status == .methodNotAllowed && response.problemCode == "method_not_allowed", "\(method) \(path)")
                     let allow = Set(response.headers[.allow]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])

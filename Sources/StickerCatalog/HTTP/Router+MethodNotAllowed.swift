@@ -9,7 +9,8 @@ extension Router {
         for route in routes {
             served[route.path.description, default: (route.path, [])].methods.insert(route.method)
         }
-        let all: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete]
+        // TRACE and OPTIONS too: neither is served (no CORS: the console is same-origin), and both must say so.
+        let all: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .trace, .options]
         for (path, methods) in served.values {
             let allowed = all.filter { methods.contains($0) || ($0 == .head && methods.contains(.get)) }
             for method in all where !allowed.contains(method) {
