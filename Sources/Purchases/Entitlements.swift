@@ -7,9 +7,12 @@ public struct PurchaseRecord: Sendable, Equatable {
     /// "production" or "sandbox".
     public var environment: String
     public var record: TransactionRecord
+    /// An admin revoked the product from its owner: it does not entitle, whatever its events say, until an admin
+    /// grants the product again.
+    public var withheld: Bool
 
-    public init(source: String, environment: String, record: TransactionRecord) {
-        (self.source, self.environment, self.record) = (source, environment, record)
+    public init(source: String, environment: String, record: TransactionRecord, withheld: Bool = false) {
+        (self.source, self.environment, self.record, self.withheld) = (source, environment, record, withheld)
     }
 }
 
@@ -41,13 +44,15 @@ public enum Entitlements {
     }
 
     static func counts(_ stored: PurchaseRecord, sandbox: Bool) -> Bool {
-        sandbox || stored.environment != "sandbox"
+        !stored.withheld && (sandbox || stored.environment != "sandbox")
     }
 }
 
 /// What an event did to a transaction, as the audit records it.
 public enum AuditAction: String, Sendable, Codable, CaseIterable {
     case grant, revoke, restore, renew, expire, update, stale, orphan, bind, transfer
+    /// An event that would have given back a product an admin revoked: recorded, not entitling.
+    case overruled
 }
 
 extension TransactionState {

@@ -105,6 +105,21 @@ extension PurchaseEvent {
     }
 }
 
+extension PurchaseEvent {
+    /// How far ahead of the receiving clock an event may be dated: clocks drift, but not by minutes.
+    public static let clockSkew: TimeInterval = 300
+
+    /// The event, unless it is dated more than `clockSkew` after `received`. The newest event wins, so one dated far
+    /// in the future would make every later event, refunds included, stale: it is refused instead (and kept in
+    /// quarantine, where a replay checks it again once its time has come).
+    public func dated(notAfter received: Date) throws(PurchaseError) -> PurchaseEvent {
+        if case .snapshot(let snapshot) = kind, snapshot.asOf > received + Self.clockSkew {
+            throw .malformed("the event is dated \(snapshot.asOf.formatted(.iso8601)), after its arrival (more than \(Int(Self.clockSkew)) s ahead)")
+        }
+        return self
+    }
+}
+
 extension Date {
     /// The times a purchase may name. Others are refused before they reach a library: swift-certificates traps on a
     /// validation time past year 9999, PostgresNIO on a date past Int64 microseconds.

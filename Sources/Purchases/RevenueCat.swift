@@ -25,12 +25,12 @@ public enum RevenueCat {
             let asOf = Date(millis: at)
             return PurchaseEvent(source: .revenueCat, environment: environment, eventId: id, kind: .snapshot(TransactionSnapshot(
                 transactionId: transaction, originalTransactionId: event.original_transaction_id ?? transaction, productId: product,
-                userId: event.app_user_id, purchasedAt: Date(millis: purchased), expiresAt: event.expiration_at_ms.map(Date.init(millis:)),
+                userId: event.app_user_id, purchasedAt: Date(millis: purchased), expiresAt: expiry(event).map(Date.init(millis:)),
                 revokedAt: revoked ? asOf : nil, asOf: asOf, reason: type + (event.cancel_reason.map { "/" + $0 } ?? ""))))
         }
         switch type {
         case "INITIAL_PURCHASE", "RENEWAL", "NON_RENEWING_PURCHASE", "PRODUCT_CHANGE", "UNCANCELLATION", "REFUND_REVERSED", "EXPIRATION",
-             "SUBSCRIPTION_EXTENDED", "TEMPORARY_ENTITLEMENT_GRANT":
+             "SUBSCRIPTION_EXTENDED", "TEMPORARY_ENTITLEMENT_GRANT", "BILLING_ISSUE":
             return try snapshot(revoked: false)
         case "CANCELLATION":
             // A refund by customer support takes the entitlement away; any other cancellation only stops renewal,
@@ -43,6 +43,13 @@ public enum RevenueCat {
         default:
             return PurchaseEvent(source: .revenueCat, environment: environment, eventId: id, kind: .ignored(reason: "\(type) has no effect"))
         }
+    }
+
+    /// The end of access: the paid period, or the billing grace period when RevenueCat gives a later one (a
+    /// BILLING_ISSUE while the store retries the payment).
+    static func expiry(_ event: Event) -> Int64? {
+        guard let end = event.expiration_at_ms else { return nil }
+        return max(end, event.grace_period_expiration_at_ms ?? end)
     }
 
     struct Envelope: Decodable {
@@ -61,6 +68,7 @@ public enum RevenueCat {
         var original_transaction_id: String?
         var purchased_at_ms: Int64?
         var expiration_at_ms: Int64?
+        var grace_period_expiration_at_ms: Int64?
         var event_timestamp_ms: Int64?
         var environment: String?
         var cancel_reason: String?

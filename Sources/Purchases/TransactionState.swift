@@ -44,6 +44,12 @@ public enum TransactionState {
                 revokedAt: snapshot.revokedAt, revocationAsOf: snapshot.asOf, asOf: snapshot.asOf), true)
         }
         let before = merged
+        // The product follows the newest event: a sender that keeps one subscription id across plan changes (Stripe's
+        // `sub_...`) changes the product on that id, and a downgrade must not keep the higher plan. At the same
+        // instant, the greater product id, so that the order of arrival does not matter.
+        if snapshot.asOf > merged.asOf || (snapshot.asOf == merged.asOf && snapshot.productId > merged.productId) {
+            merged.productId = snapshot.productId
+        }
         merged.asOf = max(merged.asOf, snapshot.asOf)
         // Who a transaction is for does not change (a transfer is an event of its own): any event that says it will
         // do; should two say different things, the smaller wins, whatever the order.

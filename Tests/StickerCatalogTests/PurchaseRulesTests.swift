@@ -107,4 +107,17 @@ import Testing
             }
         }
     }
+
+    @Test func theProductFollowsTheNewestEventInAnyOrder() throws {
+        // Setup: one subscription id (as Stripe's sub_...) bought as gold, downgraded to silver, then two plan
+        // changes signed at the same instant.
+        var gold = Self.event("purchase", at: 0), silver = Self.event("plan_change", at: 10)
+        (gold.productId, silver.productId) = ("gold", "silver")
+        // Action and check: the downgrade wins whichever arrives first.
+        #expect(TransactionState.record(of: [gold, silver])?.productId == "silver")
+        #expect(TransactionState.record(of: [silver, gold])?.productId == "silver")
+        var bronze = silver
+        bronze.productId = "bronze"
+        #expect(TransactionState.record(of: [gold, silver, bronze])?.productId == TransactionState.record(of: [bronze, silver, gold])?.productId)
+    }
 }

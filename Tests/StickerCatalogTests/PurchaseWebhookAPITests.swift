@@ -1,7 +1,9 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+@testable import StickerCatalog
 
 /// The generic signed webhook and RevenueCat's, through HTTP on a real database; quarantine and replay.
 @Suite struct PurchaseWebhookAPITests {
@@ -96,12 +98,20 @@ import Testing
         }
     }
 
-    @Test func forgeriesAreKeptOnlyUpToTheLimitOldestFirst() async throws {
+    @Test func everyKindOfRefusalIsKeptOnlyUpToTheLimitOldestFirst() async throws {
         let purchases = try await Purchasing.options()
         try await withApp(options: { purchases(&$0); $0.quarantineLimit = 3 }) { client, db in
-            // Setup: a signed delivery whose id is then reused by another body (a conflict, signed, never dropped).
+            // Setup: an App Store delivery refused for another bundle, as during a misconfiguration (kept throughout).
+            var genuine = AppStore.Transaction(transactionId: "g", originalTransactionId: "g", purchaseDate: millis(), signedDate: millis())
+            genuine.bundleId = "com.example.misconfigured"
+            let refused = try await client.execute(uri: "/v1/webhooks/apple/sandbox", method: .post,
+                                                   body: ByteBuffer(bytes: try await AppStore.notification("ONE_TIME_CHARGE", genuine)))
+            #expect(refused.status == .unprocessableContent)
+            // A signed delivery whose id is then reused by other bodies, five times: conflicts, signed, yet bounded.
             #expect(try await Self.send(client, Purchasing.generic(Self.event("c", "purchase"))).status == .ok)
-            #expect(try await Self.send(client, Purchasing.generic(Self.event("c", "refund"))).status == .conflict)
+            for n in 1...5 {
+                #expect(try await Self.send(client, Purchasing.generic(Self.event("c", "refund", transaction: "c\(n)"))).status == .conflict)
+            }
             // Action: five forgeries and a body that is not an App Store notification at all.
             for n in 1...5 {
                 let forged = try await Self.send(client, Purchasing.generic(Self.event("f\(n)", "purchase"), secret: Array("guess".utf8)))
@@ -109,13 +119,47 @@ import Testing
             }
             let garbage = try await client.execute(uri: "/v1/webhooks/apple/sandbox", method: .post, body: ByteBuffer(string: "{}"))
             #expect(garbage.status == .badRequest)
-            // Check: the newest three of those six are kept; the conflict and the inbox are untouched.
+            // Check: the newest three forgeries, the malformed body, the newest three conflicts; the App Store refusal
+            // and the inbox untouched.
             let kept = try await db.strings("""
                 SELECT coalesce(substring(convert_from(body, 'UTF8') from '"id":"(f[0-9])"'), status) FROM webhook_events WHERE status IN ('unauthorized', 'malformed') ORDER BY id
                 """)
-            #expect(kept == ["f4", "f5", "malformed"])
-            #expect(try await db.count("SELECT count(*) FROM webhook_events WHERE status = 'conflict'") == 1)
+            #expect(kept == ["f3", "f4", "f5", "malformed"])
+            #expect(try await db.strings("""
+                SELECT substring(convert_from(body, 'UTF8') from '"transactionId":"(c[0-9])"') FROM webhook_events WHERE status = 'conflict' ORDER BY id
+                """) == ["c3", "c4", "c5"])
+            #expect(try await db.count("SELECT count(*) FROM webhook_events WHERE status = 'rejected' AND source = 'apple'") == 1)
             #expect(try await db.count("SELECT count(*) FROM webhook_events WHERE NOT quarantined") == 1)
+        }
+    }
+
+    @Test func aDeliveryLeftReceivedIsSweptAndApplied() async throws {
+        let purchases = try await Purchasing.options()
+        try await withApp(options: purchases) { client, db in
+            // Setup: two stored deliveries whose apply never ran (the process stopped in between): one two minutes
+            // old, one just in.
+            for (id, age) in [("s1", 120), ("s2", 0)] {
+                let (body, headers) = Purchasing.generic(Self.event(id, "purchase", user: "sam-\(id)", transaction: id))
+                let bytes = Array(buffer: body)
+                let hex = bytes.map { String(format: "%02x", $0) }.joined()
+                try await db.execute("""
+                    INSERT INTO webhook_events (source, environment, event_id, body, body_sha256, signature, quarantined, status, received_at)
+                    VALUES ('generic', 'production', '\(id)', decode('\(hex)', 'hex'), '\(sha256Hex(bytes))',
+                            '\(headers[HTTPField.Name("Sticker-Signature")!] ?? "")', false, 'received', now() - interval '\(age) seconds')
+                    """)
+            }
+            var options = ServiceOptions()
+            purchases(&options)
+            let intake = PurchaseIntake(repository: PostgresCatalog(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger),
+                                        configuration: options.purchases)
+            // Action
+            let swept = try await intake.sweep()
+            let again = try await intake.sweep()
+            // Check: the old one is applied (signature checked again, not its age); the fresh one waits its minute.
+            #expect(swept == 1 && again == 0)
+            #expect(try await db.strings("SELECT status FROM webhook_events ORDER BY id") == ["applied", "received"])
+            #expect(try await Purchasing.held(client, try await Purchasing.user("sam-s1")) == [Purchasing.product])
+            #expect(try await Purchasing.held(client, try await Purchasing.user("sam-s2")).isEmpty)
         }
     }
 }

@@ -36,20 +36,22 @@ public struct PurchaseIntake: Sendable {
             switch delivery.source {
             case .apple:
                 guard let apple = configuration.apple else { throw .unauthorized("App Store notifications are not configured (STICKER_APPLE_ROOT_CERTS)") }
-                return .success(try await AppleNotifications.event(body: delivery.body, environment: delivery.environment, configuration: apple).checked())
+                let event = try await AppleNotifications.event(body: delivery.body, environment: delivery.environment, configuration: apple)
+                return .success(try event.checked().dated(notAfter: now))
             case .appleClient:
                 guard let apple = configuration.apple else { throw .unauthorized("App Store transactions are not configured (STICKER_APPLE_ROOT_CERTS)") }
-                return .success(try await AppleNotifications.clientTransaction(body: delivery.body, configuration: apple).checked())
+                let event = try await AppleNotifications.clientTransaction(body: delivery.body, configuration: apple)
+                return .success(try event.checked().dated(notAfter: now))
             case .revenueCat:
                 if !replaying {
                     guard let expected = configuration.revenueCatAuthorization else { throw .unauthorized("RevenueCat is not configured (STICKER_REVENUECAT_AUTH)") }
                     guard RevenueCat.isAuthorized(delivery.credential, expected: expected) else { throw .unauthorized("the Authorization header does not match") }
                 }
-                return .success(try RevenueCat.event(body: delivery.body).checked())
+                return .success(try RevenueCat.event(body: delivery.body).checked().dated(notAfter: now))
             case .generic:
                 try SignedWebhook.verify(header: delivery.credential, body: delivery.body, secrets: configuration.webhookSecrets,
                                          now: now, window: replaying ? .infinity : configuration.webhookWindow)
-                return .success(try SignedWebhook.event(body: delivery.body).checked())
+                return .success(try SignedWebhook.event(body: delivery.body).checked().dated(notAfter: now))
             case .admin:
                 throw .malformed("admin grants are not deliveries")
             }

@@ -12,6 +12,10 @@ public protocol PurchaseRepository: Sendable {
     func storedDelivery(id: Int64) async throws -> (Delivery, status: WebhookStatus)?
     /// Applies stored delivery `id` again with a fresh `verdict`: a quarantined one that now passes enters the inbox.
     func replay(id: Int64, verdict: Result<PurchaseEvent, PurchaseError>) async throws -> Receipt
+    /// Inbox deliveries still `received` (never applied) that arrived before `date`, oldest first.
+    func stalledDeliveries(receivedBefore date: Date, limit: Int) async throws -> [Int64]
+    /// Applies stalled delivery `id` with a fresh `verdict`, unless a twin already did; quarantines it if refused.
+    func resume(id: Int64, verdict: Result<PurchaseEvent, PurchaseError>) async throws -> Receipt
     /// Every transaction the user owns, active or not.
     func purchases(user: String) async throws -> [PurchaseRecord]
     /// The user's transactions that may entitle now (not revoked, not expired); what manifests need.

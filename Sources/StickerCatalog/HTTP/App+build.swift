@@ -51,11 +51,12 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
                                   quarantineLimit: options.quarantineLimit)
     let listener = RevisionListener(endpoint: pool.endpoint, revision: revision, logger: logger, entitlementChanges: changes)
     let router = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry)
+    let sweeper = DeliverySweeper(intake: PurchaseIntake(repository: catalog, configuration: options.purchases), logger: logger)
     var app = Application(
         router: router,
         server: .http1(configuration: .init(idleTimeout: TimeAmount(options.idleTimeout))),
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "stickerd"),
-        services: [pool, listener],
+        services: [pool, listener, sweeper],
         logger: logger)
     app.beforeServerStarts {
         try await Migrator().migrate(pool, logger: logger)

@@ -18,7 +18,7 @@ extension PostgresCatalog {
     public func purchases(user: String) async throws -> [PurchaseRecord] {
         try await read { connection in
             try await purchaseRecords(try await connection.query("""
-                SELECT \(unescaped: Self.purchaseColumns) FROM purchases WHERE user_id = \(user) ORDER BY product_id, purchased_at, transaction_id
+                SELECT \(unescaped: Self.purchaseSelection) FROM purchases WHERE user_id = \(user) ORDER BY product_id, purchased_at, transaction_id
                 """, logger: logger))
         }
     }
@@ -27,7 +27,7 @@ extension PostgresCatalog {
         try await read { connection in
             // The rules decide (`Entitlements.held`); this only leaves out what can never count again.
             try await purchaseRecords(try await connection.query("""
-                SELECT \(unescaped: Self.purchaseColumns) FROM purchases
+                SELECT \(unescaped: Self.purchaseSelection) FROM purchases
                 WHERE user_id = \(user) AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
                 """, logger: logger))
         }
@@ -55,6 +55,8 @@ extension PostgresCatalog {
                                            productId: productId, userId: user, purchasedAt: now, expiresAt: expiresAt, asOf: now,
                                            reason: "granted by admin \(admin)")
         try await transaction { connection in
+            // A grant ends an earlier revocation's hold on the product.
+            try await connection.query("DELETE FROM entitlement_holds WHERE user_id = \(user) AND product_id = \(productId)", logger: logger)
             _ = try await apply(snapshot, source: "admin", environment: "production", webhookId: nil, bindTo: nil, force: true, connection)
         }
         entitlementChanges.changed(user: user)
@@ -64,7 +66,7 @@ extension PostgresCatalog {
         let now = Date()
         let revoked = try await transaction { connection in
             let active = try await purchaseRecords(try await connection.query("""
-                SELECT \(unescaped: Self.purchaseColumns) FROM purchases
+                SELECT \(unescaped: Self.purchaseSelection) FROM purchases
                 WHERE user_id = \(user) AND product_id = \(productId) AND revoked_at IS NULL ORDER BY source, transaction_id FOR UPDATE
                 """, logger: logger))
             for stored in active {
@@ -74,6 +76,11 @@ extension PostgresCatalog {
                                                    revokedAt: now, asOf: max(now, r.asOf), reason: "revoked by admin \(admin)")
                 _ = try await apply(snapshot, source: stored.source, environment: stored.environment, webhookId: nil, bindTo: nil, force: true, connection)
             }
+            // Held until an admin grants again: later events about these transactions (or new ones) cannot undo it.
+            try await connection.query("""
+                INSERT INTO entitlement_holds (user_id, product_id, revoked_by) VALUES (\(user), \(productId), \(admin))
+                ON CONFLICT (user_id, product_id) DO UPDATE SET revoked_by = EXCLUDED.revoked_by, created_at = now()
+                """, logger: logger)
             return active.count
         }
         entitlementChanges.changed(user: user)

@@ -9,16 +9,21 @@ extension PostgresCatalog {
         expires_at, expiry_as_of, revoked_at, revocation_as_of, as_of
         """
 
-    /// Decodes rows selected with `purchaseColumns`.
+    /// `purchaseColumns`, and whether an admin's revocation withholds the product from the owner.
+    static let purchaseSelection = purchaseColumns + """
+        , EXISTS (SELECT 1 FROM entitlement_holds h WHERE h.user_id = purchases.user_id AND h.product_id = purchases.product_id)
+        """
+
+    /// Decodes rows selected with `purchaseSelection`.
     func purchaseRecords(_ rows: PostgresRowSequence) async throws -> [PurchaseRecord] {
         var records: [PurchaseRecord] = []
         for try await (source, environment, transaction, original, product, user, token, purchased, expires, expiryAsOf, revoked,
-                       revocationAsOf, asOf) in rows.decode(
-            (String, String, String, String, String, String?, UUID?, Date, Date?, Date?, Date?, Date, Date).self) {
+                       revocationAsOf, asOf, withheld) in rows.decode(
+            (String, String, String, String, String, String?, UUID?, Date, Date?, Date?, Date?, Date, Date, Bool).self) {
             records.append(PurchaseRecord(source: source, environment: environment, record: TransactionRecord(
                 transactionId: transaction, originalTransactionId: original, productId: product, userId: user, appAccountToken: token,
                 purchasedAt: purchased.millis, expiresAt: expires?.millis, expiryAsOf: expiryAsOf?.millis, revokedAt: revoked?.millis,
-                revocationAsOf: revocationAsOf.millis, asOf: asOf.millis)))
+                revocationAsOf: revocationAsOf.millis, asOf: asOf.millis), withheld: withheld))
         }
         return records
     }
@@ -26,7 +31,7 @@ extension PostgresCatalog {
     /// The stored record of one transaction, locked for the caller's transaction.
     func purchaseRecord(source: String, transactionId: String, _ connection: PostgresConnection) async throws -> PurchaseRecord? {
         try await purchaseRecords(try await connection.query("""
-            SELECT \(unescaped: Self.purchaseColumns) FROM purchases WHERE source = \(source) AND transaction_id = \(transactionId) FOR UPDATE
+            SELECT \(unescaped: Self.purchaseSelection) FROM purchases WHERE source = \(source) AND transaction_id = \(transactionId) FOR UPDATE
             """, logger: logger)).first
     }
 

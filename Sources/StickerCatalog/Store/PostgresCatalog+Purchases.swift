@@ -32,14 +32,17 @@ extension PostgresCatalog {
     /// its audit line and the delivery's status together.
     func apply(_ snapshot: TransactionSnapshot, source: String, environment: String, webhookId: Int64?, bindTo user: String?,
                force: Bool, _ connection: PostgresConnection) async throws -> (WebhookStatus, Set<String>) {
-        // Events of one transaction apply one at a time, whatever replica receives them.
+        // Events of one transaction apply one at a time, whatever replica receives them; so do an original
+        // transaction's binding and its other transactions' events, or a notification committing while a client binds
+        // its subscription would stay an orphan. The original's lock comes first, everywhere, so none waits in a cycle.
         let rows = try await connection.query("""
             SELECT (SELECT status FROM webhook_events WHERE id = \(webhookId) FOR UPDATE),
+                   pg_advisory_xact_lock(hashtextextended(\(source + "/original/" + snapshot.originalTransactionId), 0))::text,
                    pg_advisory_xact_lock(hashtextextended(\(source + "/" + snapshot.transactionId), 0))::text,
                    (SELECT id FROM users WHERE purchase_token = \(snapshot.appAccountToken))
             """, logger: logger)
         var (current, tokenUser): (String?, String?) = (nil, nil)
-        for try await (status, _, named) in rows.decode((String?, String, String?).self) { (current, tokenUser) = (status, named) }
+        for try await (status, _, _, named) in rows.decode((String?, String, String, String?).self) { (current, tokenUser) = (status, named) }
         if !force, let current, current != WebhookStatus.received.rawValue { return (WebhookStatus(rawValue: current) ?? .received, []) }
         var changedUsers: Set<String> = []
         if let user {
@@ -57,6 +60,12 @@ extension PostgresCatalog {
         let (merged, changed) = TransactionState.merge(existing?.record, stated)
         var action = TransactionState.action(before: existing?.record, after: merged, changed: changed, at: Date())
         if owner == nil && changed { action = .orphan }
+        if [.grant, .restore, .renew].contains(action), let owner, source != "admin",
+           try await connection.first("""
+               SELECT revoked_by FROM entitlement_holds WHERE user_id = \(owner) AND product_id = \(merged.productId)
+               """, as: String.self, logger: logger) != nil {
+            action = .overruled
+        }
         let status: WebhookStatus = !changed ? .stale : owner == nil ? .orphaned : .applied
         try await finish(PurchaseRecord(source: source, environment: existing?.environment ?? environment, record: merged), changed: changed,
                          audit: AuditLine(user: owner, product: merged.productId, action: action, source: source, transaction: merged.transactionId,
@@ -124,6 +133,7 @@ extension PostgresCatalog {
         switch action {
         case .stale: return "\(snapshot.reason) signed \(signed) is not newer than what is known (as of \(record.asOf.formatted(.iso8601)))"
         case .orphan: return "\(snapshot.reason) signed \(signed); no user known yet (no appAccountToken, no binding)"
+        case .overruled: return "\(snapshot.reason) signed \(signed) would give the product back; an admin's revocation holds until an admin grants it"
         default: return "\(snapshot.reason) signed \(signed)"
         }
     }

@@ -71,6 +71,34 @@ extension PostgresCatalog: PurchaseRepository {
         return existingSha == sha ? .duplicate(id: existing, status: WebhookStatus(rawValue: status) ?? .received) : .conflict(id: id, existing: existing)
     }
 
+    public func stalledDeliveries(receivedBefore date: Date, limit: Int) async throws -> [Int64] {
+        try await read { connection in
+            var ids: [Int64] = []
+            for try await id in try await connection.query("""
+                SELECT id FROM webhook_events WHERE status = 'received' AND NOT quarantined AND received_at < \(date) ORDER BY id LIMIT \(limit)
+                """, logger: logger).decode(Int64.self) { ids.append(id) }
+            return ids
+        }
+    }
+
+    public func resume(id: Int64, verdict: Result<PurchaseEvent, PurchaseError>) async throws -> Receipt {
+        switch verdict {
+        case .success(let event):
+            let user = try await read { connection in
+                try await connection.first("SELECT user_id FROM webhook_events WHERE id = \(id)", as: String?.self, logger: logger)
+            }
+            return try await applyStored(id: id, event, user: user ?? nil, force: false)
+        case .failure(let error):
+            _ = try await read { connection in
+                try await connection.query("""
+                    UPDATE webhook_events SET quarantined = true, status = \(WebhookStatus(error).rawValue), detail = \(error.reason), processed_at = now()
+                    WHERE id = \(id) AND status = 'received' AND NOT quarantined
+                    """, logger: logger)
+            }
+            return .quarantined(id: id, error)
+        }
+    }
+
     /// Applies stored delivery `id` in one transaction with the update of its status; `force` applies one already
     /// processed (a replay). A refusal by the rules quarantines the delivery; a failure leaves it `received`.
     private func applyStored(id: Int64, _ event: PurchaseEvent, user: String?, force: Bool) async throws -> Receipt {
@@ -87,6 +115,7 @@ extension PostgresCatalog: PurchaseRepository {
                     WHERE id = \(id)
                     """, logger: logger)
             }
+            try await pruneQuarantine(id: id, source: event.source.rawValue, status: .rejected)
             throw error
         }
     }
@@ -112,27 +141,28 @@ extension PostgresCatalog: PurchaseRepository {
         guard let id = try await insertDelivery(delivery, eventId: eventId, quarantined: true, status: status, detail: detail, inbox: false) else {
             throw DatabaseUnavailable(reason: "INSERT ... RETURNING returned no row")
         }
-        // Pruning reads `quarantineLimit` index entries (1-9 ms at 10,000), so it runs on one delivery id in a
-        // hundredth of the limit (at most 64): a flood of forgeries then costs a fraction of a millisecond each, and
-        // overshoots by under 1%.
-        let interval = Int64(max(1, min(64, quarantineLimit / 100)))
-        if status == .unauthorized || status == .malformed, id % interval == 0 { try await dropOldestUnauthenticated() }
+        try await pruneQuarantine(id: id, source: delivery.source.rawValue, status: status)
         return id
     }
 
-    /// Drops all but the newest `quarantineLimit` unauthenticated or malformed deliveries, so that a flood of forgeries
-    /// cannot fill the disk; signed ones (conflicts, another app's) are never dropped.
-    private func dropOldestUnauthenticated() async throws {
+    /// Keeps only the newest `quarantineLimit` quarantined deliveries of each (source, status), so that no kind of
+    /// refused delivery, signed or not, can fill the disk, and a flood of one kind cannot evict another's.
+    /// Pruning reads `quarantineLimit` index entries (1-9 ms at 10,000), so it runs on one delivery id in a hundredth
+    /// of the limit (at most 64): a flood then costs a fraction of a millisecond each, and overshoots by under 1%.
+    private func pruneQuarantine(id: Int64, source: String, status: WebhookStatus) async throws {
+        let interval = Int64(max(1, min(64, quarantineLimit / 100)))
+        guard id % interval == 0 else { return }
         let dropped = try await read { connection in
             try await connection.query("""
-                DELETE FROM webhook_events WHERE quarantined AND status IN ('unauthorized', 'malformed') AND id <= (
-                    SELECT id FROM webhook_events WHERE quarantined AND status IN ('unauthorized', 'malformed')
+                DELETE FROM webhook_events w WHERE quarantined AND source = \(source) AND status = \(status.rawValue) AND id <= (
+                    SELECT id FROM webhook_events WHERE quarantined AND source = \(source) AND status = \(status.rawValue)
                     ORDER BY id DESC OFFSET \(quarantineLimit) LIMIT 1)
+                  AND NOT EXISTS (SELECT 1 FROM entitlement_audit a WHERE a.webhook_event_id = w.id)
                 RETURNING id
                 """, logger: logger).collect().count
         }
         guard dropped > 0 else { return }
         Counter(label: "webhook_quarantine_dropped_total").increment(by: dropped)
-        logger.debug("Quarantine full: dropped the oldest unauthenticated deliveries", metadata: ["dropped": "\(dropped)"])
+        logger.debug("Quarantine full: dropped the oldest", metadata: ["dropped": "\(dropped)", "source": "\(source)", "status": "\(status.rawValue)"])
     }
 }
