@@ -23,3 +23,46 @@ END
 $$;
 CREATE TRIGGER entitlement_holds_changed AFTER INSERT OR DELETE ON entitlement_holds
     FOR EACH ROW EXECUTE FUNCTION entitlement_holds_changed();
+
+-- Each group's stickers have a version that changes whenever anything a manifest shows of them does (a sticker
+-- added, changed, moved or removed; an image's renditions made or replaced), so a replica reads again only the
+-- groups whose stickers changed: after a one-sticker change, 50 rows instead of a 10,000-sticker catalog.
+ALTER TABLE sticker_groups ADD COLUMN content_version bigint NOT NULL DEFAULT 0;
+CREATE SEQUENCE group_content_versions;
+CREATE FUNCTION touch_group_contents(ids text[]) RETURNS void LANGUAGE sql AS $$
+    UPDATE sticker_groups SET content_version = nextval('group_content_versions') WHERE id = ANY(ids)
+$$;
+CREATE FUNCTION stickers_touch_groups() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        PERFORM touch_group_contents(ARRAY(SELECT DISTINCT group_id FROM new_rows));
+    ELSIF TG_OP = 'DELETE' THEN
+        PERFORM touch_group_contents(ARRAY(SELECT DISTINCT group_id FROM old_rows));
+    ELSE
+        PERFORM touch_group_contents(ARRAY(SELECT group_id FROM old_rows UNION SELECT group_id FROM new_rows));
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER stickers_touch_inserted AFTER INSERT ON stickers REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION stickers_touch_groups();
+CREATE TRIGGER stickers_touch_updated AFTER UPDATE ON stickers REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION stickers_touch_groups();
+CREATE TRIGGER stickers_touch_deleted AFTER DELETE ON stickers REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION stickers_touch_groups();
+CREATE FUNCTION renditions_touch_groups() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        PERFORM touch_group_contents(ARRAY(SELECT DISTINCT s.group_id FROM stickers s JOIN new_rows n ON n.source_sha256 = s.asset_sha256));
+    ELSE
+        PERFORM touch_group_contents(ARRAY(SELECT DISTINCT s.group_id FROM stickers s JOIN old_rows o ON o.source_sha256 = s.asset_sha256));
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER renditions_touch_inserted AFTER INSERT ON renditions REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION renditions_touch_groups();
+CREATE TRIGGER renditions_touch_updated AFTER UPDATE ON renditions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION renditions_touch_groups();
+CREATE TRIGGER renditions_touch_deleted AFTER DELETE ON renditions REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION renditions_touch_groups();

@@ -97,7 +97,7 @@ struct CachingTests {
             #expect(etags.count == 2)
 
             let assets = AssetStore(reader: reader, revision: revision)
-            let sha = try #require(try await catalog.snapshot().stickers["chewy"]?.first.flatMap { AssetDigest(hex: Substring($0.asset.sha256)) })
+            let sha = try #require(try await catalog.snapshot(reusing: nil).stickers["chewy"]?.first.flatMap { AssetDigest(hex: Substring($0.asset.sha256)) })
             let unknown = try #require(AssetDigest(hex: Substring(String(repeating: "0", count: 64))))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<64 {
@@ -216,11 +216,11 @@ final class CountingReader: CatalogReader, Sendable {
 
     init(_ catalog: PostgresCatalog) { self.catalog = catalog }
 
-    func snapshot() async throws -> CatalogSnapshot {
+    func snapshot(reusing previous: CatalogSnapshot?) async throws -> CatalogSnapshot {
         snapshots.increment()
         // Slow enough that every concurrent request arrives while the read is under way.
         try await Task.sleep(for: .milliseconds(100))
-        return try await catalog.snapshot()
+        return try await catalog.snapshot(reusing: previous)
     }
 
     func assetBytes(sha256: String) async throws -> [UInt8]? {

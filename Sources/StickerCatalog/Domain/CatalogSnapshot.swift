@@ -14,10 +14,15 @@ public struct CatalogSnapshot: Sendable {
     /// covers (everyone sees those). Every other image is premium until shown free, so a premium group unpublished or a
     /// premium sticker deleted (its bytes kept for gc) fails closed instead of becoming public and cacheable for a year.
     public let freeAssets: Set<String>
+    /// Each group's stickers' version as stored: a snapshot read later reuses the stickers of groups whose version it
+    /// finds unchanged.
+    public let contentVersions: [String: Int64]
     private let groupIndex: [String: Int]
 
-    public init(revision: Int64, groups: [StickerGroup], stickers: [String: [Sticker]], filters: [String: StickerFilter]) {
+    public init(revision: Int64, groups: [StickerGroup], stickers: [String: [Sticker]], filters: [String: StickerFilter],
+                contentVersions: [String: Int64] = [:]) {
         self.revision = revision
+        self.contentVersions = contentVersions
         self.groups = groups
         self.stickers = stickers
         self.filters = filters

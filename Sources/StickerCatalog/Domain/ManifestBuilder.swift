@@ -4,16 +4,29 @@ extension Manifest {
     /// Builds the manifest for `query` from `snapshot`: a plain function of its inputs.
     /// Throws `unknownFilter` for a filter the catalog does not define.
     public static func build(from snapshot: CatalogSnapshot, query: ManifestQuery, linker: AssetLinker) throws(CatalogError) -> Manifest {
+        let required = try requiredFlags(snapshot, query)
+        var manifest = empty(snapshot, query)
+        manifest.groups = snapshot.groups.compactMap { group in
+            ManifestGroup(group, stickers: snapshot.stickers[group.id] ?? [], required: required, query: query, linker: linker)
+        }
+        return manifest
+    }
+
+    /// The flags a sticker needs to be selected: the query's own and its filter's.
+    /// Throws `unknownFilter` for a filter the catalog does not define.
+    public static func requiredFlags(_ snapshot: CatalogSnapshot, _ query: ManifestQuery) throws(CatalogError) -> Set<String> {
         var required = Set(query.flags)
         if let name = query.filter {
             guard let filter = snapshot.filters[name] else { throw .unknownFilter(name) }
             required.formUnion(filter.flags)
         }
-        let groups = snapshot.groups.compactMap { group in
-            ManifestGroup(group, stickers: snapshot.stickers[group.id] ?? [], required: required, query: query, linker: linker)
-        }
-        return Manifest(revision: snapshot.revision, filter: query.filter, flags: query.flags, size: query.size,
-                        scale: query.scale, format: query.still ? "png" : nil, locale: query.locale, groups: groups)
+        return required
+    }
+
+    /// The manifest's own fields, with no groups yet.
+    public static func empty(_ snapshot: CatalogSnapshot, _ query: ManifestQuery) -> Manifest {
+        Manifest(revision: snapshot.revision, filter: query.filter, flags: query.flags, size: query.size,
+                 scale: query.scale, format: query.still ? "png" : nil, locale: query.locale, groups: [])
     }
 }
 

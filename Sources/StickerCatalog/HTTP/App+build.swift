@@ -80,7 +80,8 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
         BodyDeadlineMiddleware(timeout: options.bodyTimeout)
     }
     HealthController(pool: catalog.pool, listener: listener, migrator: Migrator(), registry: registry).addRoutes(to: router)
-    let manifests = ManifestService(reader: catalog, revision: catalog.revision, linker: linker, capacity: options.manifestCacheBytes)
+    let manifests = ManifestService(reader: catalog, revision: catalog.revision, linker: linker, capacity: options.manifestCacheBytes,
+                                    logger: catalog.logger)
     let entitlements = EntitlementCache(repository: catalog, changes: catalog.entitlementChanges, sandbox: options.purchases.sandbox,
                                         capacity: options.entitlementCacheBytes)
     let client = router.group("v1").add(middleware: UserAuthMiddleware(tokens: options.userTokens))

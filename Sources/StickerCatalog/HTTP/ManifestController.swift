@@ -16,7 +16,7 @@ struct ManifestController {
         let served = try await service.body(route: "manifest", query: request.uri.query, held: try await held(context)) {
             .manifest(request.uri.query == nil ? ManifestQuery() : try ManifestQuery(parameters: Self.parameters(request)))
         }
-        return served.body.response(for: request, stale: served.stale, personal: context.user != nil)
+        return try await service.response(served, for: request, personal: context.user != nil)
     }
 
     @Sendable func stickerGroup(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -28,12 +28,12 @@ struct ManifestController {
             parameters["flags"] = nil
             return .group(id, try ManifestQuery(parameters: parameters))
         }
-        return served.body.response(for: request, stale: served.stale, personal: context.user != nil)
+        return try await service.response(served, for: request, personal: context.user != nil)
     }
 
     @Sendable func filters(_ request: Request, context: AppRequestContext) async throws -> Response {
         let served = try await service.body(for: .filters)
-        return served.body.response(for: request, stale: served.stale)
+        return try await service.response(served, for: request)
     }
 
     /// The products the signed-in user holds; none for anonymous clients.

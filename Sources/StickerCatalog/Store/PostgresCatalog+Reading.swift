@@ -2,27 +2,45 @@ import Foundation
 import PostgresNIO
 
 extension PostgresCatalog: CatalogReader {
-    /// Reads the visible catalog in one repeatable-read transaction, so the revision matches the rows.
-    public func snapshot() async throws -> CatalogSnapshot {
-        try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+    /// Reads the visible catalog in one repeatable-read transaction, so the revision matches the rows. Groups, filters
+    /// and the revision are read every time (a few hundred rows); stickers only for the groups whose stickers changed
+    /// since `previous` (their `content_version`), the others' are kept from it.
+    public func snapshot(reusing previous: CatalogSnapshot?) async throws -> CatalogSnapshot {
+        let started = ContinuousClock.now
+        let (snapshot, read) = try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+            // The catalog's big reads are simple scans: JIT compiling them cost 200 ms and saved nothing.
+            try await connection.query("SET LOCAL jit = off", logger: logger)
             let revision = try await connection.first("SELECT revision FROM catalog_revision", as: Int64.self, logger: logger) ?? 0
-            var groups: [StickerGroup] = []
+            var groups: [StickerGroup] = [], versions: [String: Int64] = [:]
             for try await row in try await connection.query("""
-                SELECT \(unescaped: Self.groupColumns) FROM sticker_groups g WHERE g.published ORDER BY g.position, g.name, g.id
+                SELECT \(unescaped: Self.groupColumns), g.content_version FROM sticker_groups g WHERE g.published
+                ORDER BY g.position, g.name, g.id
                 """, logger: logger) {
-                groups.append(try Self.group(row))
+                let group = try Self.group(row)
+                groups.append(group)
+                versions[group.id] = try row.makeRandomAccess()[Self.groupColumnCount].decode(Int64.self)
             }
-            let stickers = try await fetchStickers(connection, """
+            let changed = groups.map(\.id).filter { previous?.contentVersions[$0] != versions[$0] }
+            let all = changed.count == groups.count
+            var stickers = changed.isEmpty ? [:] : Dictionary(grouping: try await fetchStickers(connection, """
                 SELECT \(unescaped: Self.stickerColumns) FROM stickers s JOIN assets a ON a.sha256 = s.asset_sha256
-                JOIN sticker_groups g ON g.id = s.group_id WHERE g.published ORDER BY s.position, s.created_at, s.id
-                """)
+                JOIN sticker_groups g ON g.id = s.group_id WHERE g.published AND (\(all) OR s.group_id = ANY(\(changed)))
+                ORDER BY s.position, s.created_at, s.id
+                """), by: \.groupId)
+            if let previous {
+                for group in groups where !changed.contains(group.id) { stickers[group.id] = previous.stickers[group.id] }
+            }
             var filters: [String: StickerFilter] = [:]
             for try await (name, title, flags) in try await connection.query(
                 "SELECT name, title, required_flags FROM filters", logger: logger).decode((String, String, [String]).self) {
                 filters[name] = StickerFilter(name: name, title: title, flags: flags)
             }
-            return CatalogSnapshot(revision: revision, groups: groups, stickers: Dictionary(grouping: stickers, by: \.groupId), filters: filters)
+            return (CatalogSnapshot(revision: revision, groups: groups, stickers: stickers, filters: filters, contentVersions: versions),
+                    changed.count)
         }
+        logger.debug("Read the catalog", metadata: ["revision": "\(snapshot.revision)", "groups": "\(snapshot.groups.count)",
+                                                    "groups read": "\(read)", "ms": "\((ContinuousClock.now - started).milliseconds)"])
+        return snapshot
     }
 
     public func assetBytes(sha256: String) async throws -> [UInt8]? {
@@ -30,5 +48,12 @@ extension PostgresCatalog: CatalogReader {
             try await connection.first("SELECT bytes FROM assets WHERE sha256 = \(sha256)", as: ByteBuffer.self, logger: logger)
                 .map { Array(buffer: $0) }
         }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, for logs.
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
 }

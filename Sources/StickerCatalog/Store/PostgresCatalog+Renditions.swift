@@ -13,11 +13,11 @@ extension PostgresCatalog {
             FROM renditions r JOIN assets a ON a.sha256 = r.asset_sha256
             WHERE r.source_sha256 = ANY(\(sources)) ORDER BY r.source_sha256, r.edge, r.still
             """, logger: logger)
-        for try await (source, edge, still, sha, width, height, bytes, animated, frames, duration, loops) in rows.decode(
-            (String, Int, Bool, String, Int, Int, Int, Bool, Int, Int, Int).self) {
-            found[source, default: []].append(StickerRendition(edge: edge, still: still, asset: Asset(
-                sha256: sha, width: width, height: height, bytes: bytes, animated: animated, frames: frames,
-                durationMs: duration, loops: loops)))
+        for try await row in rows {
+            var cells = PostgresCells(row)
+            let source = try cells.next(String.self)
+            let rendition = StickerRendition(edge: try cells.next(), still: try cells.next(), asset: try Self.asset(&cells))
+            found[source, default: []].append(rendition)
         }
         return found
     }

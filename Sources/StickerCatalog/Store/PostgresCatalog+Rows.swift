@@ -8,11 +8,19 @@ extension PostgresCatalog {
         g.id, g.name, g.localized_names::text, g.size_class, g.flags, g.product_id, g.position, g.published,
         g.cover_sticker_id, g.created_at, g.updated_at
         """
+    static let groupColumnCount = 11
 
     static let stickerColumns = """
         s.id, s.group_id, s.name, s.description, s.localized_descriptions::text, s.flags, s.keywords, s.emoji,
-        s.position, s.created_at, s.updated_at, a.sha256, a.width, a.height, octet_length(a.bytes), a.animated, a.frames, a.duration_ms, a.loops
+        s.position, a.sha256, a.width, a.height, octet_length(a.bytes), a.animated, a.frames, a.duration_ms, a.loops,
+        s.created_at, s.updated_at
         """
+
+    /// An image's columns, in `stickerColumns`' order: sha256, width, height, bytes, animated, frames, duration, loops.
+    static func asset(_ cells: inout PostgresCells) throws -> Asset {
+        Asset(sha256: try cells.next(), width: try cells.next(), height: try cells.next(), bytes: try cells.next(),
+              animated: try cells.next(), frames: try cells.next(), durationMs: try cells.next(), loops: try cells.next())
+    }
 
     static func group(_ row: PostgresRow) throws -> StickerGroup {
         let (id, name, names, size, flags, product, position, published, cover, created, updated) = try row.decode(
@@ -23,16 +31,11 @@ extension PostgresCatalog {
     }
 
     static func sticker(_ row: PostgresRow) throws -> Sticker {
-        let (id, group, name, description, descriptions, flags, keywords, emoji, position, created, updated,
-             sha, width, height, bytes, animated, frames, durationMs, loops) = try row.decode(
-            (UUID, String, String, String, String, [String], [String], [String], Int, Date, Date,
-             String, Int, Int, Int, Bool, Int, Int, Int).self)
-        return Sticker(id: id, groupId: group, name: name, description: description,
-                       localizedDescriptions: dictionary(descriptions), flags: flags, keywords: keywords, emoji: emoji,
-                       position: position,
-                       asset: Asset(sha256: sha, width: width, height: height, bytes: bytes, animated: animated, frames: frames,
-                                    durationMs: durationMs, loops: loops),
-                       createdAt: created, updatedAt: updated)
+        var cells = PostgresCells(row)
+        return Sticker(id: try cells.next(UUID.self), groupId: try cells.next(), name: try cells.next(), description: try cells.next(),
+                       localizedDescriptions: dictionary(try cells.next()), flags: try cells.next(), keywords: try cells.next(),
+                       emoji: try cells.next(), position: try cells.next(), asset: try asset(&cells),
+                       createdAt: try cells.next(), updatedAt: try cells.next())
     }
 
     func fetchGroup(_ connection: PostgresConnection, id: String) async throws -> StickerGroup? {

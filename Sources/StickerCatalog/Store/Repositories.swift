@@ -37,7 +37,8 @@ public protocol FilterRepository: Sendable {
 
 /// What clients read: the whole visible catalog at one revision, and image bytes.
 public protocol CatalogReader: Sendable {
-    func snapshot() async throws -> CatalogSnapshot
+    /// The visible catalog, reusing what `previous` holds of groups whose stickers have not changed since.
+    func snapshot(reusing previous: CatalogSnapshot?) async throws -> CatalogSnapshot
     func assetBytes(sha256: String) async throws -> [UInt8]?
 }
 

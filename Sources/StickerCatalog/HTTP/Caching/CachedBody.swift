@@ -3,11 +3,14 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Synchronization
 
-/// A JSON response body encoded once and served many times: its bytes and, when they are smaller, the same bytes
-/// compressed with brotli and gzip, each representation with its own strong ETag (RFC 9110 8.8.3) and its response
-/// headers made up front, so that serving one copies headers and bytes and builds nothing.
-struct CachedBody: Sendable {
+/// A JSON response body encoded once and served many times: its bytes and, made on first demand, the same bytes
+/// compressed in each coding a client asks for, each representation with its own strong ETag (RFC 9110 8.8.3) and its
+/// response headers made up front, so that serving one copies headers and bytes and builds nothing.
+/// A compressed representation is made at the fast level while a client waits, and made again at the best level, off
+/// the request path, once it has been served `upgradeAfterHits` times (small bodies get the best level at once).
+final class CachedBody: Sendable {
     struct Representation: Sendable {
         let bytes: ByteBuffer
         let etag: String
@@ -27,54 +30,87 @@ struct CachedBody: Sendable {
         }
     }
 
+    private struct Encoded {
+        var representation: Representation
+        var level: CompressionLevel
+        var hits = 0
+    }
+
+    static let upgradeAfterHits = 8
+    /// Bodies this small are compressed at the best level straight away: a few milliseconds.
+    static let bestAtOnceBelow = 16 << 10
+
     let identity: Representation
-    private let brotli: Representation?
-    private let gzip: Representation?
+    /// Whether compressed codings are offered at all: not for bodies too small to gain.
+    let compressible: Bool
+    private let json: [UInt8]
+    private let digest: String
+    private let vary: String?
+    private let encoded = Mutex<[ContentCoding: Encoded]>([:])
 
-    /// Encodes `value` deterministically and names the bytes by their digest; compresses bodies worth it.
-    /// `personal`: the answer depends on who asks (locked or unlocked groups, signed URLs), so it varies by
-    /// `Authorization` and a shared cache must not hand one user's answer to another.
-    init(encoding value: some Encodable, personal: Bool = false) throws {
-        let data = Array(try JSONEncoder.catalog.encode(value))
-        let digest = String(sha256Hex(data).prefix(32))
-        let (brotliBytes, gzipBytes) = data.count < 256 ? (nil, nil)
-            : (Compression.brotli(data).flatMap { $0.count < data.count ? $0 : nil },
-               Compression.gzip(data).flatMap { $0.count < data.count ? $0 : nil })
-        let varies = brotliBytes != nil || gzipBytes != nil
-        let vary = [varies ? "Accept-Encoding" : nil, personal ? "Authorization" : nil].compactMap { $0 }.joined(separator: ", ")
-        let header = vary.isEmpty ? nil : vary
-        identity = Representation(bytes: ByteBuffer(bytes: data), etag: "\"\(digest)\"", coding: .identity, vary: header)
-        brotli = brotliBytes.map { Representation(bytes: ByteBuffer(bytes: $0), etag: "\"\(digest)-br\"", coding: .brotli, vary: header) }
-        gzip = gzipBytes.map { Representation(bytes: ByteBuffer(bytes: $0), etag: "\"\(digest)-gzip\"", coding: .gzip, vary: header) }
+    /// `json` named by its digest. `personal`: the answer depends on who asks (locked or unlocked groups, signed URLs),
+    /// so it varies by `Authorization` and a shared cache must not hand one user's answer to another.
+    init(json: [UInt8], personal: Bool = false) {
+        self.json = json
+        digest = String(sha256Hex(json).prefix(32))
+        compressible = json.count >= 256
+        let vary = [compressible ? "Accept-Encoding" : nil, personal ? "Authorization" : nil].compactMap { $0 }.joined(separator: ", ")
+        self.vary = vary.isEmpty ? nil : vary
+        identity = Representation(bytes: ByteBuffer(bytes: json), etag: "\"\(digest)\"", coding: .identity, vary: self.vary)
     }
 
-    /// Memory the body takes in a cache.
+    /// The coding the client prefers among those offered, its representation when made already, and whether this
+    /// request is the one after which it is worth compressing at the best level.
+    func select(_ acceptEncoding: String?) -> (coding: ContentCoding, representation: Representation?, upgrade: Bool) {
+        guard compressible, acceptEncoding != nil else { return (.identity, identity, false) }
+        let coding = AcceptEncoding.preferred(acceptEncoding, offered: [.brotli, .gzip])
+        guard coding != .identity else { return (.identity, identity, false) }
+        return encoded.withLock { encoded in
+            guard var entry = encoded[coding] else { return (coding, nil, false) }
+            entry.hits += 1
+            encoded[coding] = entry
+            return (coding, entry.representation, entry.level == .fast && entry.hits == Self.upgradeAfterHits)
+        }
+    }
+
+    /// Compresses into `coding` (blocking: call it on a worker thread) and keeps the result unless one as good is
+    /// kept already; the representation to serve. A result no smaller than the JSON is kept as the JSON itself.
+    func compress(_ coding: ContentCoding, _ requested: CompressionLevel? = nil) -> Representation {
+        let level = requested ?? (json.count < Self.bestAtOnceBelow ? .best : .fast)
+        let made: Representation
+        if let bytes = Compression.compress(json, coding, level), bytes.count < json.count {
+            let etag = "\"\(digest)-\(coding == .brotli ? "br" : "gzip")\(level == .fast ? "-fast" : "")\""
+            made = Representation(bytes: ByteBuffer(bytes: bytes), etag: etag, coding: coding, vary: vary)
+        } else {
+            made = identity
+        }
+        return encoded.withLock { encoded in
+            if let kept = encoded[coding], kept.level == .best || level == .fast { return kept.representation }
+            encoded[coding] = Encoded(representation: made, level: made.etag == identity.etag ? .best : level,
+                                      hits: encoded[coding]?.hits ?? 0)
+            return made
+        }
+    }
+
+    /// Memory the body takes in a cache, compressed representations included.
     var cost: Int {
-        [identity, brotli, gzip].compactMap { $0?.bytes.readableBytes }.reduce(0, +) + 512
+        encoded.withLock { encoded in
+            encoded.values.reduce(json.count * 2 + 512) { total, entry in
+                entry.representation.etag == identity.etag ? total : total + entry.representation.bytes.readableBytes
+            }
+        }
     }
 
-    /// 200 with the representation the client accepts best, or 304 when it holds that one already.
+    /// 200 with `representation`, or 304 when the client holds it already.
     /// `stale` marks a body served from an older revision because the database is unreachable (RFC 5861 stale-if-error,
-    /// reported with RFC 9211 `Cache-Status`).
-    /// `personal`: the answer to a signed-in user, for no shared cache.
-    func response(for request: Request, stale: Bool = false, personal: Bool = false) -> Response {
-        let chosen = representation(accepting: request.headers[.acceptEncoding])
-        let notModified = ETag.matches(request.headers[.ifNoneMatch], chosen.etag)
-        var headers = notModified ? chosen.notModified : chosen.ok
+    /// reported with RFC 9211 `Cache-Status`). `personal`: the answer to a signed-in user, for no shared cache.
+    func response(_ representation: Representation, for request: Request, stale: Bool = false, personal: Bool = false) -> Response {
+        let notModified = ETag.matches(request.headers[.ifNoneMatch], representation.etag)
+        var headers = notModified ? representation.notModified : representation.ok
         if stale { headers[.cacheStatus] = "stickerd; hit; detail=stale-if-error" }
         if personal { headers[.cacheControl] = "private, no-cache" }
         return notModified ? Response(status: .notModified, headers: headers)
-            : Response(status: .ok, headers: headers, body: .init(byteBuffer: chosen.bytes))
-    }
-
-    private func representation(accepting header: String?) -> Representation {
-        guard header != nil, brotli != nil || gzip != nil else { return identity }
-        let offered: [ContentCoding] = brotli != nil ? (gzip != nil ? [.brotli, .gzip] : [.brotli]) : [.gzip]
-        return switch AcceptEncoding.preferred(header, offered: offered) {
-        case .brotli: brotli ?? identity
-        case .gzip: gzip ?? identity
-        case .identity: identity
-        }
+            : Response(status: .ok, headers: headers, body: .init(byteBuffer: representation.bytes))
     }
 }
 

@@ -1,11 +1,13 @@
 import Foundation
 import Hummingbird
+import Logging
 import Synchronization
 
 /// Serves manifests from memory. The catalog snapshot is read once per revision however many requests miss at once,
-/// and each (revision, normalised query) is built, encoded and compressed once; repeats do no SQL and no JSON.
-/// Bodies are kept in an LRU bounded by bytes. While PostgreSQL is unreachable the newest snapshot in memory keeps
-/// serving, marked stale (stale-if-error), even when a newer revision has been announced.
+/// and each (revision, normalised query) is built and encoded once, on the build threads (`ManifestWorkers`), from
+/// per-group fragments kept across revisions (`GroupFragments`); each coding a client asks for is compressed once.
+/// Repeats do no SQL and no JSON. Bodies are kept in an LRU bounded by bytes. While PostgreSQL is unreachable the
+/// newest snapshot in memory keeps serving, marked stale (stale-if-error), even when a newer revision has been announced.
 final class ManifestService: Sendable {
     enum Key: Hashable, Sendable {
         case manifest(ManifestQuery)
@@ -32,10 +34,17 @@ final class ManifestService: Sendable {
         }
     }
 
-    /// A body and whether it comes from a snapshot older than the newest revision known.
+    /// A body, whether it comes from a snapshot older than the newest revision known, and where it is cached.
     struct Served: Sendable {
         let body: CachedBody
         let stale: Bool
+        let key: Key
+        let revision: Int64
+    }
+
+    struct CompressionKey: Hashable, Sendable {
+        let body: ObjectIdentifier
+        let coding: ContentCoding
     }
 
     private struct State {
@@ -79,11 +88,19 @@ final class ManifestService: Sendable {
     private let state: Mutex<State>
     private let loads = SingleFlight<Int, CatalogSnapshot>()
     private let builds = SingleFlight<BuildKey, CachedBody>()
+    let compressions = SingleFlight<CompressionKey, CachedBody.Representation>()
+    let fragments: GroupFragments
 
-    init(reader: any CatalogReader, revision: CatalogRevision, linker: AssetLinker, capacity: Int = 64 << 20) {
+    /// `capacity` bytes for bodies, as much again for group fragments.
+    let logger: Logger
+
+    init(reader: any CatalogReader, revision: CatalogRevision, linker: AssetLinker, capacity: Int = 64 << 20,
+         logger: Logger = Logger(label: "stickerd.manifests")) {
         self.reader = reader
+        self.logger = logger
         self.revision = revision
         self.linker = linker
+        fragments = GroupFragments(capacity: capacity)
         state = Mutex(State(snapshot: nil, bodies: ByteLRU(capacity: capacity), queries: ByteLRU(capacity: 1 << 20)))
     }
 
@@ -92,13 +109,13 @@ final class ManifestService: Sendable {
     /// `held`: the products the signed-in user holds (sorted), which unlock premium groups with URLs signed at `now`.
     func body(route: String, query: String?, held: [String] = [], now: Date = Date(), parse: () throws -> Key) async throws -> Served {
         let wanted = revision.current
-        let hit = state.withLock { state -> CachedBody? in
+        let hit = state.withLock { state -> Served? in
             guard let snapshot = state.snapshot, snapshot.revision >= wanted else { return nil }
             let raw = RawQuery(route: route, query: query ?? "", access: Access(held: held, snapshot: snapshot, signer: linker.signer, now: now))
-            guard let key = state.queries.value(for: raw) else { return nil }
-            return state.bodies.value(for: key)
+            guard let key = state.queries.value(for: raw), let body = state.bodies.value(for: key) else { return nil }
+            return Served(body: body, stale: false, key: key, revision: snapshot.revision)
         }
-        if let hit { return Served(body: hit, stale: false) }
+        if let hit { return hit }
         let access = Access(held: held, snapshot: nil, signer: linker.signer, now: now)
         let (served, normalized, revision) = try await serve(try parse().unlocking(access))
         state.withLock { state in
@@ -123,18 +140,25 @@ final class ManifestService: Sendable {
             let normalized = key.normalized(for: snapshot)
             return state.bodies.value(for: normalized).map { ($0, normalized, snapshot.revision) }
         }
-        if let (body, normalized, revision) = hit { return (Served(body: body, stale: false), normalized, revision) }
+        if let (body, normalized, revision) = hit {
+            return (Served(body: body, stale: false, key: normalized, revision: revision), normalized, revision)
+        }
         let (snapshot, stale) = try await snapshot(atLeast: wanted)
         if case .group(let id, _) = key, snapshot.group(id: id) == nil { throw CatalogError.notFound("Group '\(id)'") }
         let normalized = key.normalized(for: snapshot)
-        let body = try await builds.run(BuildKey(revision: snapshot.revision, key: normalized)) { [self] in
+        let body = try await builds.run(BuildKey(revision: snapshot.revision, key: normalized)) { [self, linker, fragments] in
             if let built = cached(normalized, revision: snapshot.revision) { return built }
             let personal = if case .filters = normalized { false } else { true }
-            let body = try CachedBody(encoding: try Self.build(normalized, from: snapshot, linker: linker), personal: personal)
+            let started = ContinuousClock.now
+            let body = try await ManifestWorkers.shared.build {
+                CachedBody(json: try Self.encode(normalized, from: snapshot, linker: linker, fragments: fragments), personal: personal)
+            }
+            logger.debug("Built a manifest", metadata: ["revision": "\(snapshot.revision)", "bytes": "\(body.identity.bytes.readableBytes)",
+                                                       "ms": "\((ContinuousClock.now - started).milliseconds)"])
             store(body, for: normalized, revision: snapshot.revision)
             return body
         }
-        return (Served(body: body, stale: stale), normalized, snapshot.revision)
+        return (Served(body: body, stale: stale, key: normalized, revision: snapshot.revision), normalized, snapshot.revision)
     }
 
     /// The newest snapshot: read when a newer revision is known, the one in memory when the database is unreachable.
@@ -147,9 +171,13 @@ final class ManifestService: Sendable {
     private func snapshot(atLeast wanted: Int64) async throws -> (CatalogSnapshot, stale: Bool) {
         if let current = state.withLock({ $0.snapshot }), current.revision >= wanted { return (current, false) }
         do {
-            var snapshot = try await loads.run(0) { [reader] in try await reader.snapshot() }
+            let kept = state.withLock { $0.snapshot }
+            var snapshot = try await loads.run(0) { [reader] in try await reader.snapshot(reusing: kept) }
             // A read that began before the change was announced: one more, shared like the first.
-            if snapshot.revision < wanted { snapshot = try await loads.run(0) { [reader] in try await reader.snapshot() } }
+            if snapshot.revision < wanted {
+                let newer = snapshot
+                snapshot = try await loads.run(0) { [reader] in try await reader.snapshot(reusing: newer) }
+            }
             revision.advance(to: snapshot.revision)
             return (keep(snapshot), false)
         } catch let error as DatabaseUnavailable {
@@ -176,6 +204,19 @@ final class ManifestService: Sendable {
         state.withLock { state in state.snapshot?.revision == revision ? state.bodies.value(for: key) : nil }
     }
 
+    /// Whether `served` is still the cached body of its key and of the current snapshot.
+    func isKept(_ served: Served) -> Bool {
+        state.withLock { state in state.snapshot?.revision == served.revision && state.bodies.peek(served.key) === served.body }
+    }
+
+    /// Charges the cache for what `served` takes now that a coding was added to it.
+    func recount(_ served: Served) {
+        state.withLock { state in
+            guard state.snapshot?.revision == served.revision, state.bodies.peek(served.key) === served.body else { return }
+            state.bodies.insert(served.body, for: served.key, cost: served.body.cost)
+        }
+    }
+
     private func store(_ body: CachedBody, for key: Key, revision: Int64) {
         state.withLock { state in
             guard state.snapshot?.revision == revision else { return }
@@ -191,21 +232,21 @@ final class ManifestService: Sendable {
         state.withLock { state in state.snapshot.map { state.bodies.peek(key.normalized(for: $0)) != nil } ?? false }
     }
 
-    /// The value each key names, as a plain function of the snapshot.
+    /// The JSON each key names, as a plain function of the snapshot (and of the fragments kept, which give the same bytes).
     /// Not inlined: inlining its typed throws into the async caller crashes Swift 6.3's optimizer (LLVM CoroSplit).
     @inline(never)
-    static func build(_ key: Key, from snapshot: CatalogSnapshot, linker: AssetLinker) throws -> any Encodable & Sendable {
+    static func encode(_ key: Key, from snapshot: CatalogSnapshot, linker: AssetLinker, fragments: GroupFragments) throws -> [UInt8] {
         switch key {
         case .manifest(let query):
-            return try Manifest.build(from: snapshot, query: query, linker: linker)
+            return try fragments.manifest(from: snapshot, query: query, linker: linker)
         case .group(let id, let query):
             guard let group = snapshot.group(id: id),
-                  let built = ManifestGroup(group, stickers: snapshot.stickers[id] ?? [], query: query, linker: linker) else {
+                  let json = try fragments.json(of: group, stickers: snapshot.stickers[id] ?? [], required: [], query: query, linker: linker) else {
                 throw CatalogError.notFound("Group '\(id)'")
             }
-            return built
+            return json
         case .filters:
-            return FilterList(filters: snapshot.filters.values.sorted { $0.name < $1.name })
+            return Array(try JSONEncoder.catalog.encode(FilterList(filters: snapshot.filters.values.sorted { $0.name < $1.name })))
         }
     }
 }
