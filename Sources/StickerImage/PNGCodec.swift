@@ -32,6 +32,9 @@ public enum PNGCodec {
             throw .corrupt("the image claims \(width) x \(height) pixels")
         }
         image.format = rgba
+        // A 16-bit file without gAMA or sRGB is sRGB like any other PNG; without this flag libpng takes its samples
+        // for linear light, and grey 0x8080 would come out at 186 instead of 128.
+        image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         let finished = pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
         guard finished != 0 else { throw .corrupt(message(of: &image)) }

@@ -43,14 +43,16 @@ extension PNGFile {
         }
     }
 
-    /// A frame as a PNG of its own: IHDR at the frame's size, the palette chunks, its fdAT data as IDAT.
+    /// A frame as a PNG of its own: IHDR at the frame's size, the file's colour and palette chunks (so every frame is
+    /// read in the same colour space as the default image), its fdAT data as IDAT.
     func standalone(_ frame: Animation.Frame) -> [UInt8] {
         var out = ImageFormat.pngSignature
         func append(_ type: String, _ data: [UInt8]) { out += PNGChunkWalker.encode(type: type, data: data) }
         var ihdr = Array(bytes[chunks[0].data])
         ihdr.replaceSubrange(0..<8, with: bigEndian(UInt32(frame.width)) + bigEndian(UInt32(frame.height)))
         append("IHDR", ihdr)
-        for chunk in chunks where chunk.type == "PLTE" || chunk.type == "tRNS" {
+        let carried: Set<String> = ["cHRM", "gAMA", "iCCP", "sBIT", "sRGB", "PLTE", "tRNS"]
+        for chunk in chunks where carried.contains(chunk.type) {
             out += bytes[chunk.whole]
         }
         for segment in frame.data { append("IDAT", Array(bytes[segment])) }

@@ -25,7 +25,8 @@ public struct Rendition: Sendable, Equatable {
 /// while it is rendered: at most `StickerRules.maxDecodedBytes` (128 MiB), 45 MiB for 30 frames of 618 x 618.
 public enum Renditions {
     /// Bump when the resampler or the encoder changes: `stickerd renditions rebuild` redoes older renditions.
-    public static let version = 1
+    /// 2: 16-bit files read as sRGB, and every APNG frame in the file's colour space.
+    public static let version = 2
 
     public static func make(_ file: PNGFile, stored: [UInt8], rules: StickerRules = StickerRules()) throws -> [Rendition] {
         let edges = RenditionEdge.all
