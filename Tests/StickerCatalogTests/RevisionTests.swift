@@ -45,4 +45,31 @@ struct RevisionTests {
             #expect(changed.body.identity.etag != first.body.identity.etag)
         }
     }
+
+    @Test("A catalog revision that goes back (a restore, a failover that lost commits) is noticed and the catalog read again",
+          .timeLimit(.minutes(1)))
+    func revisionGoingBack() async throws {
+        try await withApp(demo: true) { client, db in
+            // Setup: the replica has served revision R.
+            let before = try #require(try await client.execute(uri: "/v1/manifest", method: .get).json["revision"] as? Int)
+            // Action: as a restore from an older backup would leave it: other data, an older revision, no NOTIFY.
+            try await db.withConnection { connection in
+                try await connection.query("BEGIN", logger: TestDatabase.logger)
+                try await connection.query("SET LOCAL session_replication_role = replica", logger: TestDatabase.logger)
+                try await connection.query("UPDATE sticker_groups SET name = 'Restored' WHERE id = 'chewy'", logger: TestDatabase.logger)
+                try await connection.query("UPDATE catalog_revision SET revision = \(before - 3)", logger: TestDatabase.logger)
+                try await connection.query("COMMIT", logger: TestDatabase.logger)
+            }
+            // Check: within a few polls the replica serves the restored catalog at its revision (waiting on the event).
+            var (name, revision) = ("", before)
+            let deadline = ContinuousClock.now + .seconds(30)
+            while name != "Restored", ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+                let manifest = try await client.execute(uri: "/v1/manifest", method: .get).json
+                name = (manifest["groups"] as? [[String: Any]])?.first { $0["id"] as? String == "chewy" }?["name"] as? String ?? ""
+                revision = manifest["revision"] as? Int ?? revision
+            }
+            #expect(name == "Restored" && revision == before - 3)
+        }
+    }
 }

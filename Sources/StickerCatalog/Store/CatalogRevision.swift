@@ -1,14 +1,20 @@
 import Synchronization
 
-/// The newest catalog revision this replica knows of; it only grows.
+/// The newest catalog revision this replica knows of. It only grows, except when the database itself went back
+/// (a restore from a backup, a failover that lost commits): then `rewind` moves it back and starts a new epoch, so
+/// that caches keyed by revision know that what they hold is from a future that no longer exists.
 public final class CatalogRevision: Sendable {
     private let value: Atomic<Int64>
+    private let epochs = Atomic<Int>(0)
 
     public init(_ initial: Int64 = 0) {
         value = Atomic(initial)
     }
 
     public var current: Int64 { value.load(ordering: .acquiring) }
+
+    /// Bumped by each rewind; what was read in an earlier epoch must be read again.
+    public var epoch: Int { epochs.load(ordering: .acquiring) }
 
     /// Moves to `revision` unless a newer one is already known.
     public func advance(to revision: Int64) {
@@ -18,5 +24,11 @@ public final class CatalogRevision: Sendable {
             if exchanged { return }
             seen = original
         }
+    }
+
+    /// The database's revision is behind what this replica saw: take it as the truth, in a new epoch.
+    public func rewind(to revision: Int64) {
+        epochs.add(1, ordering: .acquiringAndReleasing)
+        value.store(revision, ordering: .releasing)
     }
 }

@@ -19,6 +19,9 @@ final class RevisionListener: Service, Sendable {
     let entitlementChanges: EntitlementChanges?
     /// When the stored revision was last read, for `/readyz`.
     private let lastContact = Mutex<ContinuousClock.Instant?>(nil)
+    /// A stored revision read below the one known, waiting for the next poll to confirm it (one read could be a poll
+    /// that started before a commit whose NOTIFY came first).
+    private let behind = Mutex<Int64?>(nil)
 
     init(endpoint: DatabaseEndpoint, revision: CatalogRevision, logger: Logger, entitlementChanges: EntitlementChanges? = nil,
          pollInterval: Duration = .seconds(2), pollTimeout: Duration = .seconds(2)) {
@@ -87,7 +90,7 @@ final class RevisionListener: Service, Sendable {
             group.addTask { [self] in
                 do {
                     let rows = try await connection.query("SELECT revision FROM catalog_revision", logger: logger)
-                    for try await current in rows.decode(Int64.self) { revision.advance(to: current) }
+                    for try await current in rows.decode(Int64.self) { observe(stored: current) }
                 } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P01" {
                     // Not migrated yet: nothing to catch up on.
                 }
@@ -105,5 +108,24 @@ final class RevisionListener: Service, Sendable {
             }
             lastContact.withLock { $0 = .now }
         }
+    }
+
+    /// Follows the stored revision. One that stays below the revision known for two polls in a row means the database
+    /// went back (a restore, a failover that lost commits): every cache must read it again, or this replica would
+    /// serve its old manifest until the stored revision overtook it.
+    func observe(stored: Int64) {
+        guard stored < revision.current else {
+            behind.withLock { $0 = nil }
+            revision.advance(to: stored)
+            return
+        }
+        let confirmed = behind.withLock { behind in
+            defer { behind = behind == nil ? stored : nil }
+            return behind != nil
+        }
+        guard confirmed else { return }
+        logger.warning("The catalog revision went back; reading the catalog again",
+                       metadata: ["known": "\(revision.current)", "stored": "\(stored)"])
+        revision.rewind(to: stored)
     }
 }

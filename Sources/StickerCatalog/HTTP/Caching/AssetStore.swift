@@ -50,7 +50,7 @@ final class AssetStore: Sendable {
     private func lookup(_ digest: AssetDigest, revision: Int64) -> Lookup {
         state.withLock { state in
             if let asset = state.bytes.value(for: digest) { return .hit(asset) }
-            if let seen = state.missing.peek(digest), seen >= revision { return .missing }
+            if let seen = state.missing.peek(digest), seen == revision { return .missing }
             return .unknown
         }
     }

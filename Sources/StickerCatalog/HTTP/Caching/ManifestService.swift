@@ -49,6 +49,8 @@ final class ManifestService: Sendable {
 
     private struct State {
         var snapshot: CatalogSnapshot?
+        /// The `CatalogRevision.epoch` the snapshot was read in; another means the database went back.
+        var epoch = 0
         var bodies: ByteLRU<Key, CachedBody>
         /// Raw query strings already parsed against this snapshot, and the key each normalised to.
         var queries: ByteLRU<RawQuery, Key>
@@ -108,9 +110,9 @@ final class ManifestService: Sendable {
     /// validated again (`parse` runs only on a miss, and a query it refuses is not remembered).
     /// `held`: the products the signed-in user holds (sorted), which unlock premium groups with URLs signed at `now`.
     func body(route: String, query: String?, held: [String] = [], now: Date = Date(), parse: () throws -> Key) async throws -> Served {
-        let wanted = revision.current
+        let (wanted, epoch) = (revision.current, revision.epoch)
         let hit = state.withLock { state -> Served? in
-            guard let snapshot = state.snapshot, snapshot.revision >= wanted else { return nil }
+            guard let snapshot = state.snapshot, state.epoch == epoch, snapshot.revision >= wanted else { return nil }
             let raw = RawQuery(route: route, query: query ?? "", access: Access(held: held, snapshot: snapshot, signer: linker.signer, now: now))
             guard let key = state.queries.value(for: raw), let body = state.bodies.value(for: key) else { return nil }
             return Served(body: body, stale: false, key: key, revision: snapshot.revision)
@@ -134,9 +136,9 @@ final class ManifestService: Sendable {
 
     /// The body for `key`, the key it normalised to, and the revision of the snapshot it was built from.
     private func serve(_ key: Key) async throws -> (served: Served, normalized: Key, revision: Int64) {
-        let wanted = revision.current
+        let (wanted, epoch) = (revision.current, revision.epoch)
         let hit = state.withLock { state -> (CachedBody, Key, Int64)? in
-            guard let snapshot = state.snapshot, snapshot.revision >= wanted else { return nil }
+            guard let snapshot = state.snapshot, state.epoch == epoch, snapshot.revision >= wanted else { return nil }
             let normalized = key.normalized(for: snapshot)
             return state.bodies.value(for: normalized).map { ($0, normalized, snapshot.revision) }
         }
@@ -169,17 +171,19 @@ final class ManifestService: Sendable {
     /// The snapshot in memory when it is recent enough, else one read from the database (one read for all waiters);
     /// the snapshot in memory, marked stale, when the database cannot be reached.
     private func snapshot(atLeast wanted: Int64) async throws -> (CatalogSnapshot, stale: Bool) {
-        if let current = state.withLock({ $0.snapshot }), current.revision >= wanted { return (current, false) }
+        let epoch = revision.epoch
+        // A snapshot of an earlier epoch is from a future the database no longer has: reuse nothing of it.
+        let kept = state.withLock { $0.epoch == epoch ? $0.snapshot : nil }
+        if let kept, kept.revision >= wanted { return (kept, false) }
         do {
-            let kept = state.withLock { $0.snapshot }
-            var snapshot = try await loads.run(0) { [reader] in try await reader.snapshot(reusing: kept) }
+            var snapshot = try await loads.run(epoch) { [reader] in try await reader.snapshot(reusing: kept) }
             // A read that began before the change was announced: one more, shared like the first.
             if snapshot.revision < wanted {
                 let newer = snapshot
-                snapshot = try await loads.run(0) { [reader] in try await reader.snapshot(reusing: newer) }
+                snapshot = try await loads.run(epoch) { [reader] in try await reader.snapshot(reusing: newer) }
             }
             revision.advance(to: snapshot.revision)
-            return (keep(snapshot), false)
+            return (keep(snapshot, epoch: epoch), false)
         } catch let error as DatabaseUnavailable {
             guard let current = state.withLock({ $0.snapshot }) else { throw error }
             return (current, true)
@@ -188,9 +192,10 @@ final class ManifestService: Sendable {
 
     // The lock is taken only in these synchronous helpers, never across an await.
 
-    private func keep(_ snapshot: CatalogSnapshot) -> CatalogSnapshot {
+    private func keep(_ snapshot: CatalogSnapshot, epoch: Int) -> CatalogSnapshot {
         state.withLock { state in
-            if (state.snapshot?.revision ?? -1) < snapshot.revision {
+            if epoch > state.epoch || (epoch == state.epoch && (state.snapshot?.revision ?? -1) < snapshot.revision) {
+                state.epoch = epoch
                 // Bodies of older revisions are obsolete (they were kept only for stale-if-error).
                 state.snapshot = snapshot
                 state.bodies.removeAll()
