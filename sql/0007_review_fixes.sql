@@ -66,3 +66,24 @@ CREATE TRIGGER renditions_touch_updated AFTER UPDATE ON renditions REFERENCING O
     FOR EACH STATEMENT EXECUTE FUNCTION renditions_touch_groups();
 CREATE TRIGGER renditions_touch_deleted AFTER DELETE ON renditions REFERENCING OLD TABLE AS old_rows
     FOR EACH STATEMENT EXECUTE FUNCTION renditions_touch_groups();
+
+-- Garbage collection against uploads and rebuilds. A sticker going away now locks its images before it looks for
+-- their renditions, so a rebuild storing renditions of one of them either commits first (and is seen here) or waits
+-- and sees the sticker gone (and marks its renditions itself). Each statement of this function reads anew.
+CREATE OR REPLACE FUNCTION stickers_release_assets() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM 1 FROM assets WHERE sha256 IN (SELECT asset_sha256 FROM old_rows) ORDER BY sha256 FOR UPDATE;
+    UPDATE assets a SET unreferenced_since = now()
+    WHERE a.unreferenced_since IS NULL
+      AND a.sha256 IN (SELECT o.asset_sha256 FROM old_rows o
+                       UNION SELECT r.asset_sha256 FROM renditions r JOIN old_rows o ON o.asset_sha256 = r.source_sha256)
+      AND NOT EXISTS (SELECT 1 FROM stickers s WHERE s.asset_sha256 = a.sha256)
+      AND NOT EXISTS (SELECT 1 FROM renditions r JOIN stickers s ON s.asset_sha256 = r.source_sha256 WHERE r.asset_sha256 = a.sha256);
+    RETURN NULL;
+END
+$$;
+-- Migration 0004 left images that were already unused with no date, so gc never collected them.
+UPDATE assets a SET unreferenced_since = now()
+WHERE a.unreferenced_since IS NULL
+  AND NOT EXISTS (SELECT 1 FROM stickers s WHERE s.asset_sha256 = a.sha256)
+  AND NOT EXISTS (SELECT 1 FROM renditions r JOIN stickers s ON s.asset_sha256 = r.source_sha256 WHERE r.asset_sha256 = a.sha256);

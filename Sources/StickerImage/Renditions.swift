@@ -28,6 +28,11 @@ public enum Renditions {
     /// 2: 16-bit files read as sRGB, and every APNG frame in the file's colour space.
     public static let version = 2
 
+    /// How many renditions `make` gives an image: a still at every edge, and an animation too for an APNG.
+    public static func count(animated: Bool) -> Int {
+        RenditionEdge.all.count * (animated ? 2 : 1)
+    }
+
     public static func make(_ file: PNGFile, stored: [UInt8], rules: StickerRules = StickerRules()) throws -> [Rendition] {
         let edges = RenditionEdge.all
         let sizes = edges.map { RenditionEdge.fitted(width: file.width, height: file.height, edge: $0) }

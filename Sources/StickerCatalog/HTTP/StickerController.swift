@@ -25,8 +25,15 @@ struct StickerController {
             let upload = try await UploadReader.read(request, imageLimit: validator.rules.maxBytes)
             let draft = try StickerDraft(fields: upload.fields)
             try draft.validate()
-            let (info, renditions) = try await validateRendering(upload.image)
-            let sticker = try await repository.addSticker(to: groupId, draft, image: info.storedBytes, info: info, renditions: renditions)
+            var (info, renditions) = try await validateRendering(upload.image)
+            let sticker: Sticker
+            do {
+                sticker = try await repository.addSticker(to: groupId, draft, image: info.storedBytes, info: info, renditions: renditions)
+            } catch is RenditionsMissing {
+                // gc took the stored renditions between the check and the commit: make them after all.
+                (info, renditions) = try await validateRendering(upload.image, reuse: false)
+                sticker = try await repository.addSticker(to: groupId, draft, image: info.storedBytes, info: info, renditions: renditions)
+            }
             let warnings = validator.warnings(for: info, in: group.sizeClass)
             context.logger.info("Sticker uploaded", metadata: [
                 "group": "\(groupId)", "sticker": "\(sticker.id.apiString)", "bytes": "\(upload.image.count)",
@@ -40,9 +47,9 @@ struct StickerController {
 
     /// Validates the image and makes its renditions, off the event loop, in one decoding pass; an image stored with
     /// current renditions already (the same picture uploaded again) is only validated.
-    func validateRendering(_ image: [UInt8]) async throws -> (StickerImageInfo, [Rendition]) {
+    func validateRendering(_ image: [UInt8], reuse: Bool = true) async throws -> (StickerImageInfo, [Rendition]) {
         let validator = self.validator
-        let digest = try await NIOThreadPool.singleton.runIfActive { () throws -> String? in
+        let digest = !reuse ? nil : try await NIOThreadPool.singleton.runIfActive { () throws -> String? in
             (try? PNGFile(image, rules: validator.rules)).map { sha256Hex($0.strippedBytes) }
         }
         let stored = if let digest { try await repository.renditionsVersion(sha256: digest) } else { Int?.none }

@@ -23,15 +23,19 @@ extension PostgresCatalog {
     }
 
     /// Stores the renditions of image `source` (their bytes as assets, then their rows), replacing older ones, and
-    /// records the version of the code that made them.
+    /// records the version of the code that made them. The source's row is locked first, so that a sticker going away
+    /// meanwhile is seen (and the new renditions are dated unused with it), whichever commits first.
     func storeRenditions(_ connection: PostgresConnection, source: String, _ renditions: [Rendition]) async throws {
+        try await connection.query("SELECT 1 FROM assets WHERE sha256 = \(source) FOR UPDATE", logger: logger)
         var replaced: [String] = []
         for try await sha in try await connection.query(
             "SELECT asset_sha256 FROM renditions WHERE source_sha256 = \(source)", logger: logger).decode(String.self) {
             replaced.append(sha)
         }
+        var made: [String] = []
         for rendition in renditions {
             let sha = sha256Hex(rendition.bytes)
+            made.append(sha)
             try await connection.query("""
                 INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops)
                 VALUES (\(sha), \(ByteBuffer(bytes: rendition.bytes)), \(rendition.width), \(rendition.height), \(rendition.animated),
@@ -44,10 +48,11 @@ extension PostgresCatalog {
                 """, logger: logger)
         }
         try await connection.query("UPDATE assets SET renditions_version = \(Renditions.version) WHERE sha256 = \(source)", logger: logger)
-        // Renditions replaced by new ones are garbage from now on, unless something else still shows them.
+        // Renditions replaced by new ones are garbage from now on, unless something else still shows them; so are new
+        // ones of an image no sticker shows any more (a rebuild that finished after its last sticker went away).
         try await connection.query("""
             UPDATE assets a SET unreferenced_since = now()
-            WHERE a.sha256 = ANY(\(replaced)) AND a.unreferenced_since IS NULL
+            WHERE a.sha256 = ANY(\(replaced + made)) AND a.unreferenced_since IS NULL
               AND NOT EXISTS (SELECT 1 FROM stickers s WHERE s.asset_sha256 = a.sha256)
               AND NOT EXISTS (SELECT 1 FROM renditions r JOIN stickers s ON s.asset_sha256 = r.source_sha256 WHERE r.asset_sha256 = a.sha256)
             """, logger: logger)

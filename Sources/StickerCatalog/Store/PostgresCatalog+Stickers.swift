@@ -25,7 +25,11 @@ extension PostgresCatalog: StickerRepository {
                     \(info.durationMs), \(info.loops))
             ON CONFLICT (sha256) DO UPDATE SET unreferenced_since = NULL
             """, logger: logger)
-        if !renditions.isEmpty { try await storeRenditions(connection, source: sha, renditions) }
+        if renditions.isEmpty {
+            try await holdRenditions(connection, source: sha, animated: info.animated)
+        } else {
+            try await storeRenditions(connection, source: sha, renditions)
+        }
         let count = try await connection.count("SELECT count(*) FROM stickers WHERE group_id = \(groupId)", logger: logger)
         let position = min(draft.position ?? count, count)
         try await connection.query(
@@ -85,8 +89,27 @@ extension PostgresCatalog: StickerRepository {
         }
     }
 
+    /// An upload that found the image's renditions current (outside this transaction) takes them: their rows locked
+    /// and marked in use, so gc cannot take them before this commits; then counted, in case gc took some before.
+    /// Throws `RenditionsMissing` when they are not all there, and the caller makes them.
+    private func holdRenditions(_ connection: PostgresConnection, source: String, animated: Bool) async throws {
+        try await connection.query("""
+            UPDATE assets SET unreferenced_since = NULL WHERE sha256 IN (SELECT asset_sha256 FROM renditions WHERE source_sha256 = \(source))
+            """, logger: logger)
+        let complete = try await connection.first("""
+            SELECT a.renditions_version = \(Renditions.version)
+                   AND (SELECT count(*) FROM renditions r JOIN assets ra ON ra.sha256 = r.asset_sha256 WHERE r.source_sha256 = a.sha256)
+                       = \(Renditions.count(animated: animated))
+            FROM assets a WHERE a.sha256 = \(source)
+            """, as: Bool.self, logger: logger)
+        guard complete == true else { throw RenditionsMissing() }
+    }
+
     /// Takes the group's row lock; false when the group does not exist.
     func lockGroup(_ connection: PostgresConnection, _ groupId: String) async throws -> Bool {
         try await connection.first("SELECT id FROM sticker_groups WHERE id = \(groupId) FOR UPDATE", as: String.self, logger: logger) != nil
     }
 }
+
+/// An upload meant to reuse an image's stored renditions found them gone (collected since it looked): make them.
+public struct RenditionsMissing: Error, Sendable {}
