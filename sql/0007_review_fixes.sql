@@ -87,3 +87,19 @@ UPDATE assets a SET unreferenced_since = now()
 WHERE a.unreferenced_since IS NULL
   AND NOT EXISTS (SELECT 1 FROM stickers s WHERE s.asset_sha256 = a.sha256)
   AND NOT EXISTS (SELECT 1 FROM renditions r JOIN stickers s ON s.asset_sha256 = r.source_sha256 WHERE r.asset_sha256 = a.sha256);
+
+-- Admin writes sent with an Idempotency-Key (as Stripe's API takes them): the first answer, kept for a day, is the
+-- answer to every retry with the same key and the same request, so a retry after a lost acknowledgement does not
+-- upload the sticker twice. A row without a status is a request still under way.
+CREATE TABLE idempotency_keys (
+    admin text NOT NULL,
+    key text NOT NULL,
+    fingerprint text NOT NULL,
+    status integer,
+    content_type text,
+    location text,
+    body bytea,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (admin, key)
+);
+CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);

@@ -37,6 +37,8 @@ struct Garbage: AsyncParsableCommand {
                 (images, bytes) = (images + removed.images, bytes + removed.bytes)
                 print("Removed \(removed.images) images (\(removed.bytes) bytes)")
             }
+            let keys = try await catalog.forgetIdempotencyKeys()
+            if keys > 0 { print("Forgot \(keys) idempotency keys older than a day") }
             return (images, bytes)
         }
         print("Removed \(images) images, \(bytes) bytes, unused for \(graceDays) days or more.")

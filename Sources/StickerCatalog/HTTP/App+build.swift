@@ -96,6 +96,7 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     let admin = router.group("v1/admin")
         .add(middleware: AdminAuthMiddleware(tokens: catalog, bootstrapToken: options.bootstrapAdminToken))
         .group(context: AdminRequestContext.self)
+        .add(middleware: IdempotencyMiddleware(repository: catalog, maxBodyBytes: options.rules.maxBytes + 65_536))
     let groups = admin.group("groups")
     GroupController(repository: catalog, linker: linker).addRoutes(to: groups)
     StickerController(repository: catalog, validator: StickerValidator(rules: options.rules), linker: linker,

@@ -47,3 +47,37 @@ public protocol AdminTokenRepository: Sendable {
     func adminTokenName(digest: [UInt8]) async throws -> String?
     func createAdminToken(name: String, digest: [UInt8]) async throws
 }
+
+/// The answers to admin writes sent with an `Idempotency-Key`.
+public protocol IdempotencyRepository: Sendable {
+    /// Claims `key` for a request named by `fingerprint`, or says what became of it.
+    func claim(admin: String, key: String, fingerprint: String) async throws -> IdempotencyClaim
+    /// Keeps the response of the request that claimed `key`.
+    func answer(admin: String, key: String, with response: StoredResponse) async throws
+    /// Frees `key` after its request failed, so that a retry runs it again.
+    func release(admin: String, key: String) async throws
+}
+
+/// What became of a claimed idempotency key.
+public enum IdempotencyClaim: Sendable, Equatable {
+    /// This request may run.
+    case claimed
+    /// The same request ran already: its response.
+    case answered(StoredResponse)
+    /// The same key came with another request.
+    case reusedForAnotherRequest
+    /// The first request with this key is still running.
+    case underWay
+}
+
+/// A response as kept for retries.
+public struct StoredResponse: Sendable, Equatable {
+    public var status: Int
+    public var contentType: String?
+    public var location: String?
+    public var body: [UInt8]
+
+    public init(status: Int, contentType: String?, location: String?, body: [UInt8]) {
+        (self.status, self.contentType, self.location, self.body) = (status, contentType, location, body)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+@testable import StickerCatalog
+import Testing
+
+/// `Idempotency-Key` on admin writes: a retry after a lost acknowledgement answers the first result and writes nothing.
+@Suite struct IdempotencyTests {
+    static func headers(_ key: String, _ base: HTTPFields = Body.pngHeaders) -> HTTPFields {
+        var headers = base
+        headers[HTTPField.Name("Idempotency-Key")!] = key
+        return headers
+    }
+
+    @Test func aRetriedUploadAnswersTheFirstResultAndStoresOneSticker() async throws {
+        try await withApp(demo: true) { client, db in
+            let uri = "/v1/admin/groups/chewy/stickers?name=Again&description=Uploaded%20twice"
+            let before = try await db.count("SELECT count(*) FROM stickers")
+            // Action: the upload, then its retry (the client never saw the 201), then the key with another body.
+            let first = try await client.execute(uri: uri, method: .post, headers: Self.headers("upload-1"), body: ByteBuffer(bytes: Samples.opaqueSticker))
+            let retry = try await client.execute(uri: uri, method: .post, headers: Self.headers("upload-1"), body: ByteBuffer(bytes: Samples.opaqueSticker))
+            let other = try await client.execute(uri: uri, method: .post, headers: Self.headers("upload-1"), body: ByteBuffer(bytes: Samples.sticker))
+            // Check
+            #expect(first.status == .created && retry.status == .created)
+            #expect(Array(buffer: retry.body) == Array(buffer: first.body) && retry.headers[.location] == first.headers[.location])
+            #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true" && first.headers[HTTPField.Name("Idempotent-Replayed")!] == nil)
+            #expect(other.status == .unprocessableContent && other.problemCode == "idempotency_key_reused")
+            #expect(try await db.count("SELECT count(*) FROM stickers") == before + 1)
+        }
+    }
+
+    @Test func aFailedWriteFreesItsKeyAndBadKeysAreRefused() async throws {
+        try await withApp(demo: true) { client, db in
+            let json: HTTPFields = [.authorization: "Bearer \(adminToken)", .contentType: "application/json"]
+            // A refused write (an invalid id) keeps nothing: the same key then runs the corrected request.
+            let refused = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: Self.headers("group-1", json),
+                                                   body: ByteBuffer(string: #"{"id":"Not A Slug","name":"Sour"}"#))
+            let created = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: Self.headers("group-1", json),
+                                                   body: ByteBuffer(string: #"{"id":"sour","name":"Sour"}"#))
+            let replayed = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: Self.headers("group-1", json),
+                                                    body: ByteBuffer(string: #"{"id":"sour","name":"Sour"}"#))
+            #expect(refused.status == .unprocessableContent && created.status == .created && replayed.status == .created)
+            #expect(try await db.count("SELECT count(*) FROM sticker_groups WHERE id = 'sour'") == 1)
+            // Keys must be visible ASCII, 255 at most.
+            for key in ["", String(repeating: "k", count: 256), "with space"] {
+                let response = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: Self.headers(key, json),
+                                                        body: Body.json(["id": "bitter", "name": "Bitter"]))
+                #expect(response.status == .badRequest && response.problemCode == "invalid_idempotency_key", "\(key)")
+            }
+        }
+    }
+}
