@@ -39,6 +39,14 @@ struct HTTPBehaviourTests {
                 }
             }
             #expect(try await client.execute(uri: "/v1/nothing-here", method: .delete).status == .notFound)
+            // A method no route can name (QUERY, PROPFIND): 405 on a known path with its Allow, 404 elsewhere.
+            let query = HTTPRequest.Method("QUERY")!
+            for path in ["/v1/manifest", "/v1/admin/groups/chewy/stickers", "/v1/assets/\(String(repeating: "a", count: 64)).png", "/healthz"] {
+                let response = try await client.execute(uri: path, method: query, headers: admin)
+                #expect(response.status == .methodNotAllowed && response.problemCode == "method_not_allowed", "\(path)")
+                #expect(response.headers[.allow]?.contains("GET") == true || response.headers[.allow]?.contains("POST") == true, "\(path)")
+            }
+            #expect(try await client.execute(uri: "/v1/nothing-here", method: query).status == .notFound)
         }
     }
 

@@ -14,10 +14,21 @@ struct AdminEntitlementController {
         group.get("{id}/audit", use: audit)
     }
 
-    /// What an admin grants: a product, until when (absent: no end).
+    /// What an admin grants: a product, until when (absent or null: no end). The date is read as text and checked
+    /// with the other fields, so a malformed one is a 422 naming `expiresAt`, like every other bad value.
     struct Grant: Decodable {
         var productId: String
-        var expiresAt: Date?
+        var expiresAt: String?
+
+        var expiry: Date? {
+            get throws(CatalogError) {
+                guard let expiresAt else { return nil }
+                guard let date = try? Date(expiresAt, strategy: .iso8601) else {
+                    throw CatalogError.invalid("expiresAt", "must be an ISO 8601 date and time such as 2030-01-31T12:00:00Z")
+                }
+                return date
+            }
+        }
     }
 
     static func user(_ context: AdminRequestContext) throws -> String {
@@ -39,10 +50,11 @@ struct AdminEntitlementController {
         guard Validate.isProductId(grant.productId) else {
             throw CatalogError.invalid("productId", "must be 1 to 100 letters, digits, dots, dashes or underscores")
         }
-        guard grant.expiresAt.map(Date.purchaseTimes.contains) ?? true else {
+        let expiry = try grant.expiry
+        guard expiry.map(Date.purchaseTimes.contains) ?? true else {
             throw CatalogError.invalid("expiresAt", "must lie between 1970 and the end of 9999")
         }
-        try await repository.grant(user: user, productId: grant.productId, expiresAt: grant.expiresAt, admin: context.admin)
+        try await repository.grant(user: user, productId: grant.productId, expiresAt: expiry, admin: context.admin)
         context.logger.info("Entitlement granted", metadata: ["user": "\(user)", "product": "\(grant.productId)"])
         return EditedResponse(status: .created, response: try await show(request, context: context))
     }

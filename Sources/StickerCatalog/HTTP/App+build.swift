@@ -73,8 +73,10 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     let signer = AssetSigner(key: options.assetSigningKey ?? (0..<32).map { _ in UInt8.random(in: 0...255) }, lifetime: options.assetURLLifetime)
     let linker = AssetLinker(publicBaseURL: options.publicBaseURL, signer: signer)
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    let unknownMethods = UnknownMethods()
     router.addMiddleware {
         ProblemMiddleware()
+        unknownMethods
         LogRequestsMiddleware(.debug)
         RequestMetricsMiddleware()
         BodyDeadlineMiddleware(timeout: options.bodyTimeout)
@@ -105,6 +107,6 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     FilterController(repository: catalog).addRoutes(to: admin.group("filters"))
     AdminEntitlementController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(to: admin.group("users"))
     AdminWebhookController(intake: intake).addRoutes(to: admin.group("webhook-events"))
-    if methodNotAllowed { router.answerMethodNotAllowed() }
+    if methodNotAllowed { router.answerMethodNotAllowed(unknownMethods: unknownMethods) }
     return router
 }

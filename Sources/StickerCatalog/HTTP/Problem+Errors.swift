@@ -28,7 +28,8 @@ extension Problem {
         case .conflict(let detail): self = Problem(.conflict, "conflict", detail)
         case .invalid(let issues): self = .validationFailed(issues)
         case .unknownFilter(let name):
-            self = Problem(.badRequest, "unknown_filter", "There is no filter named '\(name)'; GET /v1/filters lists them.")
+            // A well-formed name the catalog does not define: a manifest that does not exist, not a malformed request.
+            self = Problem(.notFound, "unknown_filter", "There is no filter named '\(name)'; GET /v1/filters lists them.")
         case .invalidParameter(let name, let rule): self = .invalidParameter(name, rule)
         }
     }

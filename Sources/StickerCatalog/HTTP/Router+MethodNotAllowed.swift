@@ -1,21 +1,52 @@
 import Hummingbird
+import Synchronization
 
 extension Router {
     /// The router answers 404 for a known path with a method it does not serve; this registers, for every path, the
-    /// other methods as 405 `method_not_allowed` with an `Allow` header (RFC 9110 15.5.6). HEAD is allowed wherever
-    /// GET is (the router generates it).
-    func answerMethodNotAllowed() {
+    /// other methods as 405 `method_not_allowed` with an `Allow` header (RFC 9110 15.5.6), and hands `unknownMethods`
+    /// the paths and their methods, for methods no route can name (QUERY, PROPFIND...). HEAD is allowed wherever GET
+    /// is (the router generates it).
+    func answerMethodNotAllowed(unknownMethods: UnknownMethods? = nil) {
         var served: [String: (path: RouterPath, methods: Set<HTTPRequest.Method>)] = [:]
         for route in routes {
             served[route.path.description, default: (route.path, [])].methods.insert(route.method)
         }
         // TRACE and OPTIONS too: neither is served (no CORS: the console is same-origin), and both must say so.
         let all: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .trace, .options]
+        var table: [(template: [Substring], allowed: [HTTPRequest.Method])] = []
         for (path, methods) in served.values {
             let allowed = all.filter { methods.contains($0) || ($0 == .head && methods.contains(.get)) }
             for method in all where !allowed.contains(method) {
                 on(path, method: method) { _, _ -> Response in throw Problem.methodNotAllowed(allow: allowed) }
             }
+            table.append((path.description.split(separator: "/"), allowed))
+        }
+        unknownMethods?.table.withLock { $0 = table }
+    }
+}
+
+/// Any other method on a known path is a 405 too, with what the path allows; on an unknown path, still a 404.
+final class UnknownMethods: RouterMiddleware, Sendable {
+    typealias Context = AppRequestContext
+    fileprivate let table = Mutex<[(template: [Substring], allowed: [HTTPRequest.Method])]>([])
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            let segments = request.uri.path.split(separator: "/")
+            guard let allowed = table.withLock({ $0.first { Self.matches($0.template, segments) }?.allowed }) else { throw error }
+            throw Problem.methodNotAllowed(allow: allowed)
+        }
+    }
+
+    /// Whether `segments` fit a route's `template`: `{name}` takes any segment, `{name}.png` any ending in `.png`.
+    static func matches(_ template: [Substring], _ segments: [Substring]) -> Bool {
+        guard template.count == segments.count else { return false }
+        return zip(template, segments).allSatisfy { pattern, segment in
+            guard pattern.first == "{", let close = pattern.firstIndex(of: "}") else { return pattern == segment }
+            let suffix = pattern[pattern.index(after: close)...]
+            return segment.count > suffix.count && segment.hasSuffix(suffix)
         }
     }
 }
