@@ -21,11 +21,13 @@ public struct Rendition: Sendable, Equatable {
 /// `RenditionEdge.all`, the picture fitted in the box (Lanczos-3 in premultiplied linear light, `Lanczos`), encoded
 /// by libpng (`PNGWriter`). An APNG's frames are composited onto the canvas first (`APNGCompositor`), then resized
 /// and re-encoded as an APNG with the same delays and loop count; its stills are its default image.
-/// Canvases (or sizes, for a still) run in parallel on every core. An animation's canvases are kept at full size
-/// while it is rendered: at most `StickerRules.maxDecodedBytes` (128 MiB), 45 MiB for 30 frames of 618 x 618.
+/// Sizes run in parallel on every core. An animation is rendered one canvas at a time (`AnimatedRenditions`), each
+/// frame after the first encoded as the rectangle that changed, so neither memory nor the files grow with a frame
+/// count the source's own encoding hid. No rendition is larger than the sticker rules allow (500 KB): an animation
+/// that would be plays as its still picture at that size, and a still that would be refuses the upload.
 public enum Renditions {
     /// Bump when the resampler or the encoder changes: `stickerd renditions rebuild` redoes older renditions.
-    /// 2: 16-bit files read as sRGB, and every APNG frame in the file's colour space.
+    /// 2: 16-bit files read as sRGB, every APNG frame in the file's colour space, animations as changed rectangles.
     public static let version = 2
 
     /// How many renditions `make` gives an image: a still at every edge, and an animation too for an APNG.
@@ -37,30 +39,23 @@ public enum Renditions {
         let edges = RenditionEdge.all
         let sizes = edges.map { RenditionEdge.fitted(width: file.width, height: file.height, edge: $0) }
         let shrunk = edges.indices.filter { sizes[$0] != (file.width, file.height) }
-        // Decode and composite: the default image, and each frame's full canvas (a canvas equal to the one before
-        // is kept once: `shown[frame]` names the canvas each frame shows).
+        // Decode and composite frame by frame, each canvas resized and encoded at every smaller size as it comes.
         var defaultImage: RGBAImage?
-        var canvases: [RGBAImage] = []
-        var shown: [Int] = []
+        var animated = AnimatedRenditions(targets: shrunk.map { .init(width: sizes[$0].width, height: sizes[$0].height) })
         var compositor = APNGCompositor(width: file.width, height: file.height)
+        var failure: (any Error)?
         let side = rules.sideRange.upperBound
         try file.decodeAllFrames(maxPixels: side * side, rules: rules) { decoded in
             switch decoded {
             case .defaultImage(let image):
                 defaultImage = image
             case .frame(let index, let image):
-                guard let frame = file.animation?.frames[index] else { return }
-                let canvas = compositor.render(frame, image: image, index: index)
-                if canvases.last?.pixels != canvas.pixels { canvases.append(canvas) }
-                shown.append(canvases.count - 1)
+                guard failure == nil, let frame = file.animation?.frames[index] else { return }
+                do { try animated.add(compositor.render(frame, image: image, index: index), control: frame) } catch { failure = error }
             }
         }
+        if let failure { throw failure }
         guard let defaultImage else { throw PNGWriter.Failure(message: "the image did not decode") }
-        // Resize and compress every canvas at every smaller size: one canvas a task, all cores busy.
-        let compressed = try parallel(canvases.count) { index in
-            let linear = LinearImage(canvases[index])
-            return try shrunk.map { edge in try PNGWriter.imageData(Lanczos.resize(linear, width: sizes[edge].width, height: sizes[edge].height).rgba) }
-        }
         let linear = LinearImage(defaultImage)
         let stills = try parallel(shrunk.count) { i in
             try PNGWriter.encode(Lanczos.resize(linear, width: sizes[shrunk[i]].width, height: sizes[shrunk[i]].height).rgba)
@@ -72,21 +67,23 @@ public enum Renditions {
         for (index, edge) in edges.enumerated() {
             let (width, height) = sizes[index]
             let shrunkIndex = shrunk.firstIndex(of: index)
-            renditions.append(Rendition(edge: edge, still: true, bytes: shrunkIndex.map { stills[$0] } ?? fullStill, width: width,
-                                        height: height, frames: 1, durationMs: 0, loops: 0,
-                                        isOriginal: shrunkIndex == nil && animation == nil))
+            let still = shrunkIndex.map { stills[$0] } ?? fullStill
+            // Messages refuses sticker files over the limit, and so does this service: no rendition may pass it.
+            guard still.count <= rules.maxBytes else {
+                throw StickerRejection.renditionTooLarge(edge: edge, bytes: still.count, limit: rules.maxBytes)
+            }
+            renditions.append(Rendition(edge: edge, still: true, bytes: still, width: width, height: height, frames: 1, durationMs: 0,
+                                        loops: 0, isOriginal: shrunkIndex == nil && animation == nil))
             guard let animation else { continue }
-            var bytes = stored
-            if let shrunkIndex {
-                let frames = animation.frames.enumerated().map { frame, control in
-                    APNGEncoder.EncodedFrame(data: compressed[shown[frame]][shrunkIndex], width: width, height: height,
-                                             delayNumerator: control.delayNumerator, delayDenominator: control.delayDenominator)
-                }
-                bytes = APNGEncoder.assemble(width: width, height: height, frames: frames, loops: UInt32(animation.loops))
+            var bytes = shrunkIndex.map { animated.assemble($0, loops: animation.loops) } ?? stored
+            var (frames, durationMs, loops) = (animation.frames.count, animation.durationMs, animation.loops)
+            if bytes.count > rules.maxBytes {
+                // An animation too big at this size plays as its still picture there: the sticker stays usable, the
+                // file stays within the limit, and no frame is dropped or retimed behind the artist's back.
+                (bytes, frames, durationMs, loops) = (still, 1, 0, 0)
             }
             renditions.append(Rendition(edge: edge, still: false, bytes: bytes, width: width, height: height,
-                                        frames: animation.frames.count, durationMs: animation.durationMs, loops: animation.loops,
-                                        isOriginal: shrunkIndex == nil))
+                                        frames: frames, durationMs: durationMs, loops: loops, isOriginal: shrunkIndex == nil))
         }
         return renditions
     }

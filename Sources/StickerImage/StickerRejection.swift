@@ -8,6 +8,8 @@ public enum StickerRejection: Error, Sendable, Equatable {
     case invalidAnimation(String)
     case tooManyFrames(String)
     case animationTooLong(milliseconds: Int, limit: Int)
+    /// A rendition the sticker must be served as would pass the size limit (a still of noise at a large size).
+    case renditionTooLarge(edge: Int, bytes: Int, limit: Int)
 
     /// The stable problem code clients match on.
     public var code: String {
@@ -20,6 +22,7 @@ public enum StickerRejection: Error, Sendable, Equatable {
         case .invalidAnimation: "invalid_animation"
         case .tooManyFrames: "too_many_frames"
         case .animationTooLong: "animation_too_long"
+        case .renditionTooLarge: "rendition_too_large"
         }
     }
 
@@ -45,6 +48,8 @@ public enum StickerRejection: Error, Sendable, Equatable {
             "The animation is too big: \(reason)."
         case .animationTooLong(let milliseconds, let limit):
             "The animation plays for \(milliseconds) ms; a sticker animation may last at most \(limit) ms."
+        case .renditionTooLarge(let edge, let bytes, let limit):
+            "At \(edge) x \(edge) the picture takes \(bytes) bytes, over the \(limit) a sticker file may have; fewer colours or less noise would fit."
         }
     }
 }

@@ -56,7 +56,7 @@ extension Problem {
         let status: HTTPResponse.Status = switch rejection {
         case .tooLarge: .contentTooLarge
         case .unsupportedFormat: .unsupportedMediaType
-        case .empty, .dimensionsOutOfRange, .corrupt, .invalidAnimation, .tooManyFrames, .animationTooLong: .unprocessableContent
+        case .empty, .dimensionsOutOfRange, .corrupt, .invalidAnimation, .tooManyFrames, .animationTooLong, .renditionTooLarge: .unprocessableContent
         }
         self = Problem(status, rejection.code, rejection.detail)
         if case .empty = rejection { errors = [FieldIssue(field: "file", message: "is empty")] }
