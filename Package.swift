@@ -31,6 +31,12 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        /// Little CMS, as Debian's liblcms2-dev installs it: embedded ICC profiles (Display P3 from a Mac) converted to sRGB.
+        .systemLibrary(
+            name: "CLCMS2",
+            pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]
+        ),
         /// PNG writing with libpng's full API (zlib level, strategy, row filters), its setjmp inside one C function.
         .target(
             name: "CStickerPNG",
@@ -52,6 +58,7 @@ let package = Package(
             dependencies: [
                 "CLibPNG",
                 "CStickerPNG",
+                "CLCMS2",
             ],
             // Optimised in debug builds too: the tests decode, draw and resize real images, 50x slower unoptimised.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
@@ -117,6 +124,7 @@ let package = Package(
             dependencies: [
                 "StickerCatalog",
                 "StickerImage",
+                "CLCMS2",
                 "FormData",
                 "CCompression",
                 "Purchases",

@@ -8,8 +8,18 @@ extension PNGFile {
     /// Decodes every frame through libpng, one at a time: first each zlib stream is measured against the size
     /// its frame needs (so no bomb is inflated), then libpng fully decodes it (CRCs, zlib, filters). Each decoded
     /// picture goes to `each`, in file order, and is not kept.
-    /// `maxPixels` bounds a single frame, `rules.maxDecodedBytes` all frames together.
-    public func decodeAllFrames(maxPixels: Int, rules: StickerRules, each: (Decoded) -> Void = { _ in }) throws(StickerRejection) {
+    /// `maxPixels` bounds a single frame, `rules.maxDecodedBytes` all frames together. With `sRGB`, pictures of a file
+    /// with an embedded ICC profile are converted to sRGB (`SRGBConversion`), as renditions need them.
+    public func decodeAllFrames(maxPixels: Int, rules: StickerRules, sRGB: Bool = false,
+                                each: (Decoded) -> Void = { _ in }) throws(StickerRejection) {
+        let conversion = sRGB ? srgbConversion : nil
+        func deliver(_ decoded: Decoded) {
+            guard let conversion else { return each(decoded) }
+            switch decoded {
+            case .defaultImage(let image): each(.defaultImage(conversion.apply(image)))
+            case .frame(let index, let image): each(.frame(index, conversion.apply(image)))
+            }
+        }
         let frames = animation?.frames ?? []
         let decodedBytes = frames.isEmpty ? width * height * 4 : frames.reduce(0) { $0 + $1.width * $1.height * 4 }
         guard decodedBytes <= rules.maxDecodedBytes else {
@@ -17,15 +27,15 @@ extension PNGFile {
         }
         try checkImageData(imageData, width: width, height: height, what: "the image")
         let defaultImage = try PNGCodec.decode(bytes, maxPixels: maxPixels)
-        each(.defaultImage(defaultImage))
+        deliver(.defaultImage(defaultImage))
         for (index, frame) in frames.enumerated() {
             if frame.isDefaultImage {
-                each(.frame(index, defaultImage))
+                deliver(.frame(index, defaultImage))
                 continue
             }
             try checkImageData(frame.data, width: frame.width, height: frame.height, what: "frame \(index)")
             do {
-                each(.frame(index, try PNGCodec.decode(standalone(frame), maxPixels: maxPixels)))
+                deliver(.frame(index, try PNGCodec.decode(standalone(frame), maxPixels: maxPixels)))
             } catch {
                 throw .corrupt("frame \(index): \(error.detail)")
             }

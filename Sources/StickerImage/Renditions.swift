@@ -45,7 +45,7 @@ public enum Renditions {
         var compositor = APNGCompositor(width: file.width, height: file.height)
         var failure: (any Error)?
         let side = rules.sideRange.upperBound
-        try file.decodeAllFrames(maxPixels: side * side, rules: rules) { decoded in
+        try file.decodeAllFrames(maxPixels: side * side, rules: rules, sRGB: true) { decoded in
             switch decoded {
             case .defaultImage(let image):
                 defaultImage = image
