@@ -99,3 +99,40 @@ for name, path, n in [('408 x 408 still', still, runs), ('618 x 618, 30 frames',
     times = [upload(variant(data, i)) for i in range(n)]
     print(f'  {name:<22} mean {sum(times) / n:8.1f} ms over {n} uploads (min {min(times):.1f} ms)')
 PY
+
+echo "== The amplifying APNG (618 x 618, 100 frames, each after the first one changed pixel): one upload, a full upload gate"
+python3 scripts/bench/amplifying-apng.py "$work/amplifying.png"
+python3 - "$stickerd" "$work/amplifying.png" "$work/amp" <<'PY'
+import os, resource, subprocess, sys, time
+stickerd, path, out = sys.argv[1:4]
+start = time.perf_counter()
+subprocess.run([stickerd, 'renditions', 'render', '--output', out, path], check=True, stdout=subprocess.DEVNULL)
+seconds = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+made = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
+largest = max(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
+print(f'  one upload in process: {seconds * 1000:.0f} ms, peak RSS {peak:.0f} MiB (the whole process), '
+      f'source {os.path.getsize(path)} bytes, renditions {made} bytes, the largest {largest} bytes (limit 512000)')
+PY
+python3 - "$port" "$token" "$pid" <<'PY'
+import concurrent.futures, http.client, subprocess, sys, tempfile, time
+port, token, pid = sys.argv[1], sys.argv[2], sys.argv[3]
+def vm(name):
+    for line in open(f'/proc/{pid}/status'):
+        if line.startswith(name): return int(line.split()[1]) / 1024
+def upload(n):
+    path = tempfile.mktemp(suffix='.png')
+    subprocess.run([sys.executable, 'scripts/bench/amplifying-apng.py', path, '618', '100', str(n + 1)], check=True)
+    body = open(path, 'rb').read()
+    connection = http.client.HTTPConnection('127.0.0.1', int(port), timeout=300)
+    connection.request('POST', f'/v1/admin/groups/chewy/stickers?name=Amp{n}&description=amplifying', body,
+                       {'Authorization': f'Bearer {token}', 'Content-Type': 'image/png'})
+    response = connection.getresponse(); response.read()
+    return response.status
+before = vm('VmHWM')
+start = time.perf_counter()
+with concurrent.futures.ThreadPoolExecutor(8) as pool:
+    statuses = list(pool.map(upload, range(8)))
+print(f'  8 at once over HTTP (a full --max-uploads gate): {time.perf_counter() - start:.1f} s, statuses {sorted(set(statuses))}, '
+      f'server peak RSS {before:.0f} -> {vm("VmHWM"):.0f} MiB')
+PY
