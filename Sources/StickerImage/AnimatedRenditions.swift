@@ -2,7 +2,8 @@
 /// to every edge at once and dropped, so memory holds one canvas and the previous picture at each edge, never the
 /// whole animation (100 full canvases of 618 x 618 were 146 MiB). Each frame after the first is encoded as the
 /// rectangle that changed since the frame before (as the source was), not the whole picture: a file of one-pixel
-/// frames stays small at every size.
+/// frames stays small at every size. With a `stride` of k only every k-th frame is kept, showing for the delays of the
+/// k frames it stands for, so the animation plays for as long at a lower frame rate.
 struct AnimatedRenditions {
     struct Target {
         let width: Int
@@ -10,18 +11,28 @@ struct AnimatedRenditions {
     }
 
     let targets: [Target]
+    let stride: Int
     private(set) var frames: [[APNGEncoder.EncodedFrame]]
     private var previous: [RGBAImage?]
     private var lastCanvas: [UInt8]?
+    private var played = 0
 
-    init(targets: [Target]) {
-        self.targets = targets
+    init(targets: [Target], stride: Int = 1) {
+        (self.targets, self.stride) = (targets, stride)
         frames = Array(repeating: [], count: targets.count)
         previous = Array(repeating: nil, count: targets.count)
     }
 
     /// Adds the picture `canvas` shows for `control`'s delay, at every target size.
     mutating func add(_ canvas: RGBAImage, control: Animation.Frame) throws {
+        defer { played += 1 }
+        guard played % stride == 0 else {
+            // A frame left out: the frame kept before it shows for its delay too.
+            for index in targets.indices where !frames[index].isEmpty {
+                frames[index][frames[index].count - 1].delay(adding: control)
+            }
+            return
+        }
         let first = lastCanvas == nil
         if !first, canvas.pixels == lastCanvas {
             // Nothing moved: one unchanged pixel holds the picture for this frame's delay.
@@ -47,6 +58,7 @@ struct AnimatedRenditions {
         let data = try PNGWriter.imageData(Self.crop(picture, region))
         var frame = APNGEncoder.EncodedFrame(data: data, width: region.width, height: region.height,
                                              delayNumerator: control.delayNumerator, delayDenominator: control.delayDenominator)
+        if stride > 1 { (frame.delayNumerator, frame.delayDenominator) = (UInt16(clamping: Int(control.delayMs.rounded())), 1000) }
         (frame.x, frame.y) = (region.x, region.y)
         frames[index].append(frame)
     }
@@ -85,5 +97,12 @@ struct AnimatedRenditions {
             pixels += image.pixels[start..<(start + region.width * 4)]
         }
         return RGBAImage(width: region.width, height: region.height, pixels: pixels)
+    }
+}
+
+extension APNGEncoder.EncodedFrame {
+    /// Shows for `control`'s delay longer, in milliseconds (a kept frame's delay when `stride` > 1 already is).
+    mutating func delay(adding control: Animation.Frame) {
+        delayNumerator = UInt16(clamping: Int(delayNumerator) + Int(control.delayMs.rounded()))
     }
 }

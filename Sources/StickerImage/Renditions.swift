@@ -77,15 +77,35 @@ public enum Renditions {
             guard let animation else { continue }
             var bytes = shrunkIndex.map { animated.assemble($0, loops: animation.loops) } ?? stored
             var (frames, durationMs, loops) = (animation.frames.count, animation.durationMs, animation.loops)
-            if bytes.count > rules.maxBytes {
-                // An animation too big at this size plays as its still picture there: the sticker stays usable, the
-                // file stays within the limit, and no frame is dropped or retimed behind the artist's back.
-                (bytes, frames, durationMs, loops) = (still, 1, 0, 0)
+            var stride = 1
+            while bytes.count > rules.maxBytes, let target = shrunkIndex {
+                // Too big at this size: every other frame, then every fourth..., each shown for the frames it stands
+                // for, so it plays as long at a lower frame rate; past one frame, its still picture.
+                stride *= 2
+                guard stride < animation.frames.count else {
+                    (bytes, frames, durationMs, loops) = (still, 1, 0, 0)
+                    break
+                }
+                let fewer = try animate(file, rules: rules, targets: [animated.targets[target]], stride: stride)
+                (bytes, frames) = (fewer.assemble(0, loops: animation.loops), fewer.frames[0].count)
             }
             renditions.append(Rendition(edge: edge, still: false, bytes: bytes, width: width, height: height,
                                         frames: frames, durationMs: durationMs, loops: loops, isOriginal: shrunkIndex == nil))
         }
         return renditions
+    }
+
+    /// The animation at `targets` keeping every `stride`-th frame: the file decoded and composited again.
+    static func animate(_ file: PNGFile, rules: StickerRules, targets: [AnimatedRenditions.Target], stride: Int) throws -> AnimatedRenditions {
+        var animated = AnimatedRenditions(targets: targets, stride: stride)
+        var compositor = APNGCompositor(width: file.width, height: file.height)
+        var failure: (any Error)?
+        try file.decodeAllFrames(maxPixels: rules.sideRange.upperBound * rules.sideRange.upperBound, rules: rules, sRGB: true) { decoded in
+            guard case .frame(let index, let image) = decoded, failure == nil, let frame = file.animation?.frames[index] else { return }
+            do { try animated.add(compositor.render(frame, image: image, index: index), control: frame) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return animated
     }
 
     /// `count` results of `body`, computed on all cores; the first error is rethrown.

@@ -68,4 +68,20 @@ import Testing
         let region = AnimatedRenditions.changed(from: before, to: after)
         #expect(region?.x == 2 && region?.y == 3 && region?.width == 6 && region?.height == 3)
     }
+
+    @Test func anAnimationTooBigAtASizePlaysAtAFrameRateThatFits() throws {
+        // Setup: the demo's 618 px, 30-frame sliding lollipop, whose every frame changes a large region.
+        let bytes = try #require(DemoArt.animation("Lollipop"))
+        // Action
+        let (info, renditions) = try StickerValidator().validateRendering(bytes)
+        // Check: every rendition within the limit; each animated one plays as long as the source, with fewer frames
+        // where all of them would not fit, and every one reads as a well-formed APNG.
+        for rendition in renditions where !rendition.still {
+            #expect(rendition.bytes.count <= StickerRules().maxBytes, "\(rendition.edge): \(rendition.bytes.count) bytes")
+            let file = try PNGFile(rendition.bytes, rules: StickerRules())
+            #expect(file.frameCount == rendition.frames && rendition.frames > 1, "\(rendition.edge)")
+            #expect(abs((file.animation?.durationMs ?? 0) - info.durationMs) <= 30, "\(rendition.edge)")
+        }
+        #expect(renditions.contains { !$0.still && $0.frames < info.frames }, "some size needed fewer frames")
+    }
 }
