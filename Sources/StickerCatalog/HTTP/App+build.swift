@@ -75,8 +75,7 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     let unknownMethods = UnknownMethods()
     router.addMiddleware {
-        ProblemMiddleware()
-        unknownMethods
+        ProblemMiddleware(unknownMethods: unknownMethods)
         LogRequestsMiddleware(.debug)
         RequestMetricsMiddleware()
         BodyDeadlineMiddleware(timeout: options.bodyTimeout)

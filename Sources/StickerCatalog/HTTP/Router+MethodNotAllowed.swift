@@ -26,18 +26,14 @@ extension Router {
 }
 
 /// Any other method on a known path is a 405 too, with what the path allows; on an unknown path, still a 404.
-final class UnknownMethods: RouterMiddleware, Sendable {
-    typealias Context = AppRequestContext
+/// `ProblemMiddleware` asks it only when the router found no route, so answered requests pay nothing for it.
+final class UnknownMethods: Sendable {
     fileprivate let table = Mutex<[(template: [Substring], allowed: [HTTPRequest.Method])]>([])
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let error as HTTPError where error.status == .notFound {
-            let segments = request.uri.path.split(separator: "/")
-            guard let allowed = table.withLock({ $0.first { Self.matches($0.template, segments) }?.allowed }) else { throw error }
-            throw Problem.methodNotAllowed(allow: allowed)
-        }
+    /// The methods `path` allows, when some route has that path.
+    func allowed(for path: String) -> [HTTPRequest.Method]? {
+        let segments = path.split(separator: "/")
+        return table.withLock { $0.first { Self.matches($0.template, segments) }?.allowed }
     }
 
     /// Whether `segments` fit a route's `template`: `{name}` takes any segment, `{name}.png` any ending in `.png`.

@@ -4,12 +4,14 @@ import NIOCore
 
 /// An image as served: its bytes and its response headers, made once.
 struct CachedAsset: Sendable {
+    let sha256: String
     let etag: String
     let bytes: ByteBuffer
     let ok: HTTPFields
     let notModified: HTTPFields
 
     init(sha256: String, bytes: ByteBuffer) {
+        self.sha256 = sha256
         etag = "\"\(sha256)\""
         self.bytes = bytes
         notModified = [.eTag: etag, .cacheControl: "public, max-age=31536000, immutable"]

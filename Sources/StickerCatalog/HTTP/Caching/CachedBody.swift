@@ -33,7 +33,17 @@ final class CachedBody: Sendable {
     private struct Encoded {
         var representation: Representation
         var level: CompressionLevel
-        var hits = 0
+    }
+
+    /// The compressed representations made so far (a struct, not a dictionary: read on every compressed request).
+    private struct Encodings {
+        var brotli: Encoded?
+        var gzip: Encoded?
+
+        subscript(coding: ContentCoding) -> Encoded? {
+            get { coding == .brotli ? brotli : gzip }
+            set { if coding == .brotli { brotli = newValue } else { gzip = newValue } }
+        }
     }
 
     static let upgradeAfterHits = 8
@@ -46,7 +56,10 @@ final class CachedBody: Sendable {
     private let json: [UInt8]
     private let digest: String
     private let vary: String?
-    private let encoded = Mutex<[ContentCoding: Encoded]>([:])
+    private let encoded = Mutex(Encodings())
+    /// Requests served from a fast-level representation, counted without the lock.
+    private let brotliHits = Atomic<Int>(0)
+    private let gzipHits = Atomic<Int>(0)
 
     /// `json` named by its digest. `personal`: the answer depends on who asks (locked or unlocked groups, signed URLs),
     /// so it varies by `Authorization` and a shared cache must not hand one user's answer to another.
@@ -65,12 +78,10 @@ final class CachedBody: Sendable {
         guard compressible, acceptEncoding != nil else { return (.identity, identity, false) }
         let coding = AcceptEncoding.preferred(acceptEncoding, offered: [.brotli, .gzip])
         guard coding != .identity else { return (.identity, identity, false) }
-        return encoded.withLock { encoded in
-            guard var entry = encoded[coding] else { return (coding, nil, false) }
-            entry.hits += 1
-            encoded[coding] = entry
-            return (coding, entry.representation, entry.level == .fast && entry.hits == Self.upgradeAfterHits)
-        }
+        guard let entry = encoded.withLock({ $0[coding] }) else { return (coding, nil, false) }
+        guard entry.level == .fast else { return (coding, entry.representation, false) }
+        let hits = coding == .brotli ? brotliHits.add(1, ordering: .relaxed).newValue : gzipHits.add(1, ordering: .relaxed).newValue
+        return (coding, entry.representation, hits == Self.upgradeAfterHits)
     }
 
     /// Compresses into `coding` (blocking: call it on a worker thread) and keeps the result unless one as good is
@@ -86,8 +97,7 @@ final class CachedBody: Sendable {
         }
         return encoded.withLock { encoded in
             if let kept = encoded[coding], kept.level == .best || level == .fast { return kept.representation }
-            encoded[coding] = Encoded(representation: made, level: made.etag == identity.etag ? .best : level,
-                                      hits: encoded[coding]?.hits ?? 0)
+            encoded[coding] = Encoded(representation: made, level: made.etag == identity.etag ? .best : level)
             return made
         }
     }
@@ -95,7 +105,7 @@ final class CachedBody: Sendable {
     /// Memory the body takes in a cache, compressed representations included.
     var cost: Int {
         encoded.withLock { encoded in
-            encoded.values.reduce(json.count * 2 + 512) { total, entry in
+            [encoded.brotli, encoded.gzip].compactMap { $0 }.reduce(json.count * 2 + 512) { total, entry in
                 entry.representation.etag == identity.etag ? total : total + entry.representation.bytes.readableBytes
             }
         }

@@ -163,6 +163,18 @@ final class ManifestService: Sendable {
         return (Served(body: body, stale: stale, key: normalized, revision: snapshot.revision), normalized, snapshot.revision)
     }
 
+    /// Whether a published free group shows image `sha256` (asked on every asset request: no snapshot is copied when the
+    /// one in memory is current).
+    func isFree(_ sha256: String) async throws -> Bool {
+        let (wanted, epoch) = (revision.current, revision.epoch)
+        let known = state.withLock { state -> Bool? in
+            guard let snapshot = state.snapshot, state.epoch == epoch, snapshot.revision >= wanted else { return nil }
+            return snapshot.freeAssets.contains(sha256)
+        }
+        if let known { return known }
+        return try await currentSnapshot().freeAssets.contains(sha256)
+    }
+
     /// The newest snapshot: read when a newer revision is known, the one in memory when the database is unreachable.
     func currentSnapshot() async throws -> CatalogSnapshot {
         try await snapshot(atLeast: revision.current).0
