@@ -36,26 +36,29 @@ struct AnimatedRenditions {
         let first = lastCanvas == nil
         if !first, canvas.pixels == lastCanvas {
             // Nothing moved: one unchanged pixel holds the picture for this frame's delay.
-            for index in targets.indices { try append(index, region: (0, 0, 1, 1), control: control) }
+            for index in targets.indices {
+                guard let picture = previous[index] else { continue }
+                append(index, region: (0, 0, 1, 1), data: try PNGWriter.imageData(Self.crop(picture, (0, 0, 1, 1))), control: control)
+            }
             return
         }
         let linear = LinearImage(canvas)
-        let targets = self.targets
-        let resized = try Renditions.parallel(targets.count) { index in
-            Lanczos.resize(linear, width: targets[index].width, height: targets[index].height).rgba
+        let (targets, previous) = (self.targets, self.previous)
+        // Resize, find what changed and compress it: each size on a core of its own.
+        let made = try Renditions.parallel(targets.count) { index in
+            let resized = Lanczos.resize(linear, width: targets[index].width, height: targets[index].height).rgba
+            let region = previous[index].flatMap { Self.changed(from: $0, to: resized) }
+                ?? (first ? (0, 0, resized.width, resized.height) : (0, 0, 1, 1))
+            return (resized, region, try PNGWriter.imageData(Self.crop(resized, region)))
         }
-        for index in targets.indices {
-            let region = previous[index].flatMap { Self.changed(from: $0, to: resized[index]) }
-                ?? (first ? (0, 0, resized[index].width, resized[index].height) : (0, 0, 1, 1))
-            previous[index] = resized[index]
-            try append(index, region: region, control: control)
+        for (index, (resized, region, data)) in made.enumerated() {
+            self.previous[index] = resized
+            append(index, region: region, data: data, control: control)
         }
         lastCanvas = canvas.pixels
     }
 
-    private mutating func append(_ index: Int, region: (x: Int, y: Int, width: Int, height: Int), control: Animation.Frame) throws {
-        guard let picture = previous[index] else { return }
-        let data = try PNGWriter.imageData(Self.crop(picture, region))
+    private mutating func append(_ index: Int, region: (x: Int, y: Int, width: Int, height: Int), data: [UInt8], control: Animation.Frame) {
         var frame = APNGEncoder.EncodedFrame(data: data, width: region.width, height: region.height,
                                              delayNumerator: control.delayNumerator, delayDenominator: control.delayDenominator)
         if stride > 1 { (frame.delayNumerator, frame.delayDenominator) = (UInt16(clamping: Int(control.delayMs.rounded())), 1000) }

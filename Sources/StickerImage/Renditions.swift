@@ -63,6 +63,7 @@ public enum Renditions {
         let animation = file.animation
         // At full size a still sticker is its stored file; an APNG's still is its default image on its own.
         let fullStill = shrunk.count == edges.count ? [] : animation == nil ? stored : try PNGWriter.encode(defaultImage)
+        let fitted = try animation.map { try fit(animated, file: file, rules: rules, loops: $0.loops, frameCount: $0.frames.count) } ?? [:]
         var renditions: [Rendition] = []
         for (index, edge) in edges.enumerated() {
             let (width, height) = sizes[index]
@@ -75,24 +76,42 @@ public enum Renditions {
             renditions.append(Rendition(edge: edge, still: true, bytes: still, width: width, height: height, frames: 1, durationMs: 0,
                                         loops: 0, isOriginal: shrunkIndex == nil && animation == nil))
             guard let animation else { continue }
-            var bytes = shrunkIndex.map { animated.assemble($0, loops: animation.loops) } ?? stored
-            var (frames, durationMs, loops) = (animation.frames.count, animation.durationMs, animation.loops)
-            var stride = 1
-            while bytes.count > rules.maxBytes, let target = shrunkIndex {
-                // Too big at this size: every other frame, then every fourth..., each shown for the frames it stands
-                // for, so it plays as long at a lower frame rate; past one frame, its still picture.
-                stride *= 2
-                guard stride < animation.frames.count else {
-                    (bytes, frames, durationMs, loops) = (still, 1, 0, 0)
-                    break
-                }
-                let fewer = try animate(file, rules: rules, targets: [animated.targets[target]], stride: stride)
-                (bytes, frames) = (fewer.assemble(0, loops: animation.loops), fewer.frames[0].count)
+            var (bytes, frames, durationMs, loops) = (stored, animation.frames.count, animation.durationMs, animation.loops)
+            if let shrunkIndex {
+                // Past a single frame, an animation that fits nowhere at this size plays as its still picture.
+                (bytes, frames) = fitted[shrunkIndex] ?? (still, 1)
+                if frames == 1 { (durationMs, loops) = (0, 0) }
             }
             renditions.append(Rendition(edge: edge, still: false, bytes: bytes, width: width, height: height,
                                         frames: frames, durationMs: durationMs, loops: loops, isOriginal: shrunkIndex == nil))
         }
         return renditions
+    }
+
+    /// The animated rendition at each target of `animated` that fits the size limit, by target: as made, or, where it
+    /// is too big, keeping every other frame (then every fourth...), each shown for the frames it stands for, so it
+    /// plays as long at a lower frame rate. All the targets still too big share one more pass of the file per try.
+    static func fit(_ animated: AnimatedRenditions, file: PNGFile, rules: StickerRules, loops: Int,
+                    frameCount: Int) throws -> [Int: (bytes: [UInt8], frames: Int)] {
+        var fitted: [Int: (bytes: [UInt8], frames: Int)] = [:]
+        var pending: [Int] = []
+        for target in animated.targets.indices {
+            let bytes = animated.assemble(target, loops: loops)
+            if bytes.count <= rules.maxBytes { fitted[target] = (bytes, frameCount) } else { pending.append(target) }
+        }
+        var stride = 1
+        while !pending.isEmpty {
+            stride *= 2
+            guard stride < frameCount else { break }
+            let fewer = try animate(file, rules: rules, targets: pending.map { animated.targets[$0] }, stride: stride)
+            pending = pending.enumerated().compactMap { offset, target in
+                let bytes = fewer.assemble(offset, loops: loops)
+                guard bytes.count <= rules.maxBytes else { return target }
+                fitted[target] = (bytes, fewer.frames[offset].count)
+                return nil
+            }
+        }
+        return fitted
     }
 
     /// The animation at `targets` keeping every `stride`-th frame: the file decoded and composited again.
