@@ -107,4 +107,39 @@ import Testing
             #expect(third.stickers == fresh.stickers && third.groups == fresh.groups && third.revision == fresh.revision)
         }
     }
+
+    @Test func warmingLeavesTheDefaultManifestMadeInEveryCodingAndSurvivesAnUnreadableCatalog() async throws {
+        // Setup
+        let reader = SnapshotReader(Self.catalog(revision: 4))
+        let service = ManifestService(reader: reader, revision: CatalogRevision(), linker: AssetLinker(publicBaseURL: nil))
+        let failing = ManifestService(reader: SnapshotReader(nil), revision: CatalogRevision(), linker: AssetLinker(publicBaseURL: nil))
+        // Action
+        await service.warm()
+        await failing.warm()
+        let served = try await service.body(for: .manifest(ManifestQuery()))
+        // Check: one read; the default manifest cached with brotli and gzip ready, so its first client waits for nothing.
+        #expect(reader.reads.value == 1)
+        #expect(served.revision == 4 && service.isCached(.manifest(ManifestQuery())))
+        for coding in ["br", "gzip"] {
+            let (chosen, ready, _) = served.body.select(coding)
+            #expect(chosen.rawValue == coding && ready != nil)
+        }
+        #expect(!failing.isCached(.manifest(ManifestQuery())))
+    }
+}
+
+/// A reader answering one snapshot from memory, or failing as an unreachable database does when it has none.
+final class SnapshotReader: CatalogReader, Sendable {
+    let snapshot: CatalogSnapshot?
+    let reads = CountingReader.Counter()
+
+    init(_ snapshot: CatalogSnapshot?) { self.snapshot = snapshot }
+
+    func snapshot(reusing previous: CatalogSnapshot?) async throws -> CatalogSnapshot {
+        reads.increment()
+        guard let snapshot else { throw DatabaseUnavailable(reason: "test") }
+        return snapshot
+    }
+
+    func assetBytes(sha256: String) async throws -> [UInt8]? { nil }
 }

@@ -50,7 +50,7 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
     let catalog = PostgresCatalog(pool: pool, revision: revision, logger: logger, entitlementChanges: changes,
                                   quarantineLimit: options.quarantineLimit)
     let listener = RevisionListener(endpoint: pool.endpoint, revision: revision, logger: logger, entitlementChanges: changes)
-    let router = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry)
+    let (router, manifests) = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry)
     let sweeper = DeliverySweeper(intake: PurchaseIntake(repository: catalog, configuration: options.purchases), logger: logger)
     var app = Application(
         router: router,
@@ -63,13 +63,15 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
         if options.demo {
             try await DemoCatalog.loadIfEmpty(into: catalog, validator: StickerValidator(rules: options.rules), logger: logger)
         }
+        await manifests.warm()
     }
     return app
 }
 
-/// Every route of the API, in one place; `methodNotAllowed` adds 405 answers for the methods a path does not serve.
-func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: ServiceOptions,
-                 registry: PrometheusCollectorRegistry, methodNotAllowed: Bool = true) -> Router<AppRequestContext> {
+/// Every route of the API, in one place, and the manifest service behind them (warmed before the server starts);
+/// `methodNotAllowed` adds 405 answers for the methods a path does not serve.
+func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: ServiceOptions, registry: PrometheusCollectorRegistry,
+                 methodNotAllowed: Bool = true) -> (router: Router<AppRequestContext>, manifests: ManifestService) {
     let signer = AssetSigner(key: options.assetSigningKey ?? (0..<32).map { _ in UInt8.random(in: 0...255) }, lifetime: options.assetURLLifetime)
     let linker = AssetLinker(publicBaseURL: options.publicBaseURL, signer: signer)
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -107,5 +109,5 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     AdminEntitlementController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(to: admin.group("users"))
     AdminWebhookController(intake: intake).addRoutes(to: admin.group("webhook-events"))
     if methodNotAllowed { router.answerMethodNotAllowed(unknownMethods: unknownMethods) }
-    return router
+    return (router, manifests)
 }

@@ -148,7 +148,7 @@ func offlineRouter(methodNotAllowed: Bool = true, options: ServiceOptions = Serv
     let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger)
     let listener = RevisionListener(endpoint: pool.endpoint, revision: catalog.revision, logger: logger)
     return buildRouter(catalog: catalog, listener: listener, options: options, registry: PrometheusCollectorRegistry(),
-                       methodNotAllowed: methodNotAllowed)
+                       methodNotAllowed: methodNotAllowed).router
 }
 
 /// Polls `/readyz` until it answers 200 (the revision listener reads the revision once connected), for up to 10 s.

@@ -12,7 +12,7 @@ extension ManifestService {
         return body.response(representation, for: request, stale: served.stale, personal: personal)
     }
 
-    private func compressed(_ served: Served, _ coding: ContentCoding) async throws -> CachedBody.Representation {
+    func compressed(_ served: Served, _ coding: ContentCoding) async throws -> CachedBody.Representation {
         let body = served.body
         let made = try await compressions.run(CompressionKey(body: ObjectIdentifier(body), coding: coding)) {
             try await ManifestWorkers.shared.build { body.compress(coding) }
