@@ -10,10 +10,16 @@ struct Garbage: AsyncParsableCommand {
             images stored and served. An image becomes garbage when the last sticker showing it, itself or as a \
             rendition, goes away; after the grace period `gc` deletes it, a batch per transaction. Replicas may go on \
             serving a deleted image from memory until they evict it or restart.
+
+            It also forgets the change feed's history older than --change-history-days: a client whose cursor is older \
+            gets 410 cursor_expired and fetches the whole manifest again.
             """)
 
     @Option(help: "Days an image must have been unused before it is deleted.")
     var graceDays = 30
+
+    @Option(help: "Days of change history kept for the change feed (GET /v1/manifest/changes).")
+    var changeHistoryDays = 30
 
     @Option(help: "Images deleted per transaction.")
     var batch = 500
@@ -21,7 +27,9 @@ struct Garbage: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
-        guard graceDays >= 0, batch >= 1 else { throw ValidationError("--grace-days must be at least 0 and --batch at least 1") }
+        guard graceDays >= 0, batch >= 1, changeHistoryDays >= 0 else {
+            throw ValidationError("--grace-days and --change-history-days must be at least 0, --batch at least 1")
+        }
     }
 
     func run() async throws {
@@ -37,6 +45,8 @@ struct Garbage: AsyncParsableCommand {
                 (images, bytes) = (images + removed.images, bytes + removed.bytes)
                 print("Removed \(removed.images) images (\(removed.bytes) bytes)")
             }
+            let changes = try await catalog.pruneChanges(olderThan: .seconds(changeHistoryDays * 86_400))
+            if changes > 0 { print("Forgot \(changes) change-feed entries older than \(changeHistoryDays) days") }
             let keys = try await catalog.forgetIdempotencyKeys()
             if keys > 0 { print("Forgot \(keys) idempotency keys older than a day") }
             return (images, bytes)

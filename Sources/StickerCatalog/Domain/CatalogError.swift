@@ -10,6 +10,8 @@ public enum CatalogError: Error, Sendable, Equatable {
     case unknownFilter(String)
     /// A malformed query parameter and the rule it breaks.
     case invalidParameter(name: String, rule: String)
+    /// A change-feed cursor this catalog can no longer answer from (history pruned, another view, a filter redefined).
+    case cursorExpired(String)
 
     public static func invalid(_ field: String, _ message: String) -> CatalogError {
         .invalid([FieldIssue(field: field, message: message)])

@@ -3,6 +3,8 @@ import StickerImage
 /// What a client downloads: the groups and stickers it may use, in display order.
 public struct Manifest: Codable, Sendable, Equatable {
     public var revision: Int64
+    /// Where the change feed (`/v1/manifest/changes?since=`) picks up from this manifest.
+    public var cursor: String
     public var filter: String?
     public var flags: [String]
     public var size: SizeClass?
@@ -17,6 +19,7 @@ public struct Manifest: Codable, Sendable, Equatable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(revision, forKey: .revision)
+        try c.encode(cursor, forKey: .cursor)
         try c.encode(filter, forKey: .filter)
         try c.encode(flags, forKey: .flags)
         try c.encode(size, forKey: .size)

@@ -25,7 +25,7 @@ extension Manifest {
 
     /// The manifest's own fields, with no groups yet.
     public static func empty(_ snapshot: CatalogSnapshot, _ query: ManifestQuery) -> Manifest {
-        Manifest(revision: snapshot.revision, filter: query.filter, flags: query.flags, size: query.size,
+        Manifest(revision: snapshot.revision, cursor: ChangeCursor(revision: snapshot.revision, query: query).encoded, filter: query.filter, flags: query.flags, size: query.size,
                  scale: query.scale, format: query.still ? "png" : nil, locale: query.locale, groups: [])
     }
 }

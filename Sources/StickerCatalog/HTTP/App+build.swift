@@ -89,6 +89,7 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
                                         capacity: options.entitlementCacheBytes)
     let client = router.group("v1").add(middleware: UserAuthMiddleware(tokens: options.userTokens))
     ManifestController(service: manifests, entitlements: entitlements).addRoutes(to: client)
+    ChangeFeedController(feed: ChangeFeed(manifests: manifests, log: catalog), entitlements: entitlements).addRoutes(to: client)
     AssetController(store: AssetStore(reader: catalog, revision: catalog.revision, capacity: options.assetCacheBytes),
                     manifests: manifests, signer: signer).addRoutes(to: router.group("v1/assets"))
     let intake = PurchaseIntake(repository: catalog, configuration: options.purchases)

@@ -36,10 +36,8 @@ struct ManifestController {
         return try await service.response(served, for: request)
     }
 
-    /// The products the signed-in user holds; none for anonymous clients.
     func held(_ context: AppRequestContext) async throws -> [String] {
-        guard let user = context.user else { return [] }
-        return try await entitlements.products(of: user)
+        try await entitlements.held(by: context)
     }
 
     /// Query parameters, the first value of each.

@@ -31,6 +31,7 @@ extension Problem {
             // A well-formed name the catalog does not define: a manifest that does not exist, not a malformed request.
             self = Problem(.notFound, "unknown_filter", "There is no filter named '\(name)'; GET /v1/filters lists them.")
         case .invalidParameter(let name, let rule): self = .invalidParameter(name, rule)
+        case .cursorExpired(let detail): self = Problem(.gone, "cursor_expired", detail)
         }
     }
 

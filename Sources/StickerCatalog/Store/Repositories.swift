@@ -81,3 +81,9 @@ public struct StoredResponse: Sendable, Equatable {
         (self.status, self.contentType, self.location, self.body) = (status, contentType, location, body)
     }
 }
+
+/// Which groups changed between two catalog revisions, for the change feed.
+public protocol ChangeLogReader: Sendable {
+    /// Nil when changes after `since` are no longer all kept.
+    func changes(since: Int64, through: Int64) async throws -> CatalogChanges?
+}

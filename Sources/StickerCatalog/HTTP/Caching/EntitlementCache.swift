@@ -57,3 +57,11 @@ final class EntitlementCache: Sendable {
         }
     }
 }
+
+extension EntitlementCache {
+    /// The products the signed-in user holds; none for anonymous clients.
+    func held(by context: AppRequestContext) async throws -> [String] {
+        guard let user = context.user else { return [] }
+        return try await products(of: user)
+    }
+}

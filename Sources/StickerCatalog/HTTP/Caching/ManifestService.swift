@@ -175,6 +175,15 @@ final class ManifestService: Sendable {
         return try await currentSnapshot().freeAssets.contains(sha256)
     }
 
+    /// The snapshot in memory when it is current, without reading anything.
+    func snapshotInMemory() -> CatalogSnapshot? {
+        let (wanted, epoch) = (revision.current, revision.epoch)
+        return state.withLock { state in
+            guard let snapshot = state.snapshot, state.epoch == epoch, snapshot.revision >= wanted else { return nil }
+            return snapshot
+        }
+    }
+
     /// The newest snapshot: read when a newer revision is known, the one in memory when the database is unreachable.
     func currentSnapshot() async throws -> CatalogSnapshot {
         try await snapshot(atLeast: revision.current).0

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Where a client's view of the catalog stands, as the change feed hands it out: opaque to clients (base64url of a
+/// small JSON object). A cursor only says what the client claims to have; it grants nothing (what a user holds is
+/// looked up afresh), so a forged one can at most ask for more of what the caller may see anyway.
+public struct ChangeCursor: Codable, Sendable, Hashable {
+    /// The revision the client's view is complete at.
+    public var since: Int64
+    /// While paging: the revision the pages run up to, and the last group id sent.
+    public var through: Int64?
+    public var after: String?
+    /// A fingerprint of the view (filter, flags, size, scale, format, locale); another view must start over.
+    public var view: String
+    /// The products whose groups the view showed unlocked.
+    public var products: [String]
+
+    /// Cursors longer than this are refused unread.
+    public static let maxLength = 2048
+
+    public init(since: Int64, through: Int64? = nil, after: String? = nil, view: String, products: [String]) {
+        (self.since, self.through, self.after, self.view, self.products) = (since, through, after, view, products)
+    }
+
+    /// The cursor of a whole view at `revision`.
+    public init(revision: Int64, query: ManifestQuery) {
+        self.init(since: revision, view: Self.fingerprint(query), products: query.unlocked)
+    }
+
+    public var encoded: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = (try? encoder.encode(self)) ?? Data()
+        return json.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Parses a cursor, refusing anything this service did not make with `invalidParameter`.
+    public init(encoded: String) throws(CatalogError) {
+        let refused = CatalogError.invalidParameter(name: "since", rule: "must be a cursor from a manifest or a change feed answer")
+        guard encoded.utf8.count <= Self.maxLength,
+              encoded.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
+                  || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) }) else { throw refused }
+        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let cursor = try? JSONDecoder().decode(Self.self, from: data),
+              cursor.since >= 0, (cursor.through ?? cursor.since) >= cursor.since, cursor.products.count <= 100 else { throw refused }
+        self = cursor
+    }
+
+    /// A stable fingerprint (FNV-1a, 64 bits) of what a query shows, products aside.
+    public static func fingerprint(_ query: ManifestQuery) -> String {
+        let text = [query.filter ?? "", query.flags.joined(separator: ","), query.size?.rawValue ?? "", "\(query.scale)",
+                    query.still ? "png" : "apng", query.locale ?? ""].joined(separator: "|")
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
+    }
+}

@@ -1,0 +1,36 @@
+import Hummingbird
+
+/// `GET /v1/manifest/changes?since=CURSOR`: what changed in the caller's view since a cursor, a page at a time
+/// (`ChangeFeed`); 304 when nothing did, 410 `cursor_expired` when the client must start over from the manifest.
+struct ChangeFeedController {
+    let feed: ChangeFeed
+    let entitlements: EntitlementCache
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("manifest/changes", use: changes)
+    }
+
+    @Sendable func changes(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var parameters = ManifestController.parameters(request)
+        guard let since = parameters.removeValue(forKey: "since") else {
+            throw CatalogError.invalidParameter(name: "since", rule: "is required: the cursor of a manifest or of a change feed answer")
+        }
+        let cursor = try ChangeCursor(encoded: since)
+        var limit = ManifestChanges.defaultLimit
+        if let text = parameters.removeValue(forKey: "limit") {
+            guard let value = Int(text), (1...ManifestChanges.maxLimit).contains(value) else {
+                throw CatalogError.invalidParameter(name: "limit", rule: "must be a whole number from 1 to \(ManifestChanges.maxLimit)")
+            }
+            limit = value
+        }
+        let view = try ManifestQuery(parameters: parameters)
+        switch try await feed.page(view: view, held: try await entitlements.held(by: context), cursor: cursor, limit: limit) {
+        case .notModified:
+            return Response(status: .notModified, headers: [.cacheControl: "private, no-cache"])
+        case .page(let body):
+            let (coding, ready, _) = body.select(request.headers[.acceptEncoding])
+            let representation = if let ready { ready } else { try await ManifestWorkers.shared.build { body.compress(coding) } }
+            return body.response(representation, for: request, personal: true)
+        }
+    }
+}
