@@ -40,6 +40,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Uploads handled at once; more are refused with 503 and Retry-After.")
     var maxUploads = 8
 
+    @Option(help: "Server-Sent Event streams (/v1/events) open at once; more are refused with 503 and Retry-After.")
+    var maxEventStreams = 10_000
+
+    @Option(help: "Seconds between heartbeat comments on an idle event stream.")
+    var eventHeartbeat = 15
+
     @OptionGroup(title: "Animated stickers") var limits: LimitOptions
 
     @OptionGroup(title: "Purchases") var purchases: PurchaseOptions
@@ -47,8 +53,9 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
-        guard manifestCacheMib >= 1, assetCacheMib >= 1, idleTimeout >= 1, bodyTimeout >= 1, maxUploads >= 1 else {
-            throw ValidationError("cache sizes, timeouts and --max-uploads must be at least 1")
+        guard manifestCacheMib >= 1, assetCacheMib >= 1, idleTimeout >= 1, bodyTimeout >= 1, maxUploads >= 1,
+              maxEventStreams >= 1, eventHeartbeat >= 1 else {
+            throw ValidationError("cache sizes, timeouts, --max-uploads, --max-event-streams and --event-heartbeat must be at least 1")
         }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1 to 65535") }
     }
@@ -60,6 +67,7 @@ struct Serve: AsyncParsableCommand {
         (options.host, options.port, options.demo, options.rules) = (host, port, demo, limits.rules)
         (options.manifestCacheBytes, options.assetCacheBytes) = (manifestCacheMib << 20, assetCacheMib << 20)
         (options.idleTimeout, options.bodyTimeout, options.maxConcurrentUploads) = (.seconds(idleTimeout), .seconds(bodyTimeout), maxUploads)
+        (options.maxEventStreams, options.eventHeartbeat) = (maxEventStreams, .seconds(eventHeartbeat))
         options.publicBaseURL = environment["STICKER_PUBLIC_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         options.bootstrapAdminToken = environment["STICKER_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if let token = options.bootstrapAdminToken, token.count < ServiceOptions.minimumTokenLength {

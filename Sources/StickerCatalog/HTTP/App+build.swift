@@ -36,6 +36,10 @@ public struct ServiceOptions: Sendable {
     public var entitlementCacheBytes = 16 << 20
     /// Unauthenticated or malformed webhook deliveries kept for replay; the oldest go first.
     public var quarantineLimit = 10_000
+    /// Server-Sent Event streams open at once (`/v1/events`); more are refused with 503 and `Retry-After`.
+    public var maxEventStreams = 10_000
+    /// How often an idle event stream sends a comment line, so proxies and clients know it is alive.
+    public var eventHeartbeat = Duration.seconds(15)
 
     public init() {}
 
@@ -89,7 +93,10 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
                                         capacity: options.entitlementCacheBytes)
     let client = router.group("v1").add(middleware: UserAuthMiddleware(tokens: options.userTokens))
     ManifestController(service: manifests, entitlements: entitlements).addRoutes(to: client)
-    ChangeFeedController(feed: ChangeFeed(manifests: manifests, log: catalog), entitlements: entitlements).addRoutes(to: client)
+    let feed = ChangeFeed(manifests: manifests, log: catalog)
+    ChangeFeedController(feed: feed, entitlements: entitlements).addRoutes(to: client)
+    EventController(hub: EventHub(limit: options.maxEventStreams, revision: catalog.revision, entitlements: catalog.entitlementChanges),
+                    feed: feed, entitlements: entitlements, heartbeat: options.eventHeartbeat).addRoutes(to: client)
     AssetController(store: AssetStore(reader: catalog, revision: catalog.revision, capacity: options.assetCacheBytes),
                     manifests: manifests, signer: signer).addRoutes(to: router.group("v1/assets"))
     let intake = PurchaseIntake(repository: catalog, configuration: options.purchases)

@@ -6,6 +6,7 @@ import Synchronization
 public final class CatalogRevision: Sendable {
     private let value: Atomic<Int64>
     private let epochs = Atomic<Int>(0)
+    private let watchers = Mutex<[@Sendable (Int64) -> Void]>([])
 
     public init(_ initial: Int64 = 0) {
         value = Atomic(initial)
@@ -21,7 +22,7 @@ public final class CatalogRevision: Sendable {
         var seen = value.load(ordering: .relaxed)
         while seen < revision {
             let (exchanged, original) = value.compareExchange(expected: seen, desired: revision, ordering: .acquiringAndReleasing)
-            if exchanged { return }
+            if exchanged { return announce(revision) }
             seen = original
         }
     }
@@ -30,5 +31,15 @@ public final class CatalogRevision: Sendable {
     public func rewind(to revision: Int64) {
         epochs.add(1, ordering: .acquiringAndReleasing)
         value.store(revision, ordering: .releasing)
+        announce(revision)
+    }
+
+    /// Calls `watcher` with each revision this replica learns of (event streams wake on it).
+    public func watch(_ watcher: @escaping @Sendable (Int64) -> Void) {
+        watchers.withLock { $0.append(watcher) }
+    }
+
+    private func announce(_ revision: Int64) {
+        for watcher in watchers.withLock({ $0 }) { watcher(revision) }
     }
 }

@@ -20,8 +20,16 @@ final class ChangeFeed: Sendable {
 
     let manifests: ManifestService
     let log: any ChangeLogReader
+    private struct Span: Hashable, Sendable {
+        let since: Int64
+        let through: Int64
+    }
+
     private let pages: Mutex<ByteLRU<Key, CachedBody>>
     private let builds = SingleFlight<Key, CachedBody>()
+    /// Change-log answers by revision span: every stream and client that was current before a commit asks the same.
+    private let spans = Mutex(ByteLRU<Span, CatalogChanges>(capacity: 1 << 20))
+    private let spanReads = SingleFlight<Span, CatalogChanges?>()
 
     init(manifests: ManifestService, log: any ChangeLogReader, capacity: Int = 8 << 20) {
         (self.manifests, self.log) = (manifests, log)
@@ -46,7 +54,7 @@ final class ChangeFeed: Sendable {
         let key = Key(revision: snapshot.revision, cursor: cursor, query: query, limit: limit)
         if let kept = pages.withLock({ $0.value(for: key) }) { return .page(kept) }
         let body = try await builds.run(key) { [self, manifests] in
-            guard let changes = try await log.changes(since: cursor.since, through: cursor.through ?? snapshot.revision) else {
+            guard let changes = try await changes(since: cursor.since, through: cursor.through ?? snapshot.revision) else {
                 throw Self.expired
             }
             let body = try await ManifestWorkers.shared.build {
@@ -58,6 +66,36 @@ final class ChangeFeed: Sendable {
             return body
         }
         return .page(body)
+    }
+
+    /// Where `cursor` moves to now, and whether anything in `view` changed on the way (an event stream's question):
+    /// nil when nothing is newer. Conservative: a group changed and no longer shown counts, as the client may have had it.
+    func next(view: ManifestQuery, held: [String], cursor: ChangeCursor, now: Date = Date()) async throws -> (cursor: ChangeCursor, changed: Bool)? {
+        if cursor.since == manifests.revision.current, let snapshot = manifests.snapshotInMemory(),
+           try query(view, held: held, cursor: cursor, snapshot: snapshot, now: now).unlocked == cursor.products {
+            return nil
+        }
+        let snapshot = try await manifests.currentSnapshot()
+        let query = try query(view, held: held, cursor: cursor, snapshot: snapshot, now: now)
+        let moved = query.unlocked != cursor.products
+        guard snapshot.revision > cursor.since || moved else { return nil }
+        let next = ChangeCursor(revision: max(snapshot.revision, cursor.since), query: query)
+        guard snapshot.revision > cursor.since else { return (next, true) }
+        guard let changes = try await changes(since: cursor.since, through: snapshot.revision) else { throw Self.expired }
+        let redefined = query.filter.map(changes.filters.contains) ?? false
+        return (next, moved || redefined || !changes.groups.isEmpty || !changes.deletedStickers.isEmpty)
+    }
+
+    /// The change log between two revisions, read once however many ask.
+    private func changes(since: Int64, through: Int64) async throws -> CatalogChanges? {
+        let span = Span(since: since, through: through)
+        if let kept = spans.withLock({ $0.value(for: span) }) { return kept }
+        return try await spanReads.run(span) { [self] in
+            guard let changes = try await log.changes(since: since, through: through) else { return nil }
+            let cost = 64 + (changes.groups.count + changes.deletedStickers.count + changes.filters.count) * 64
+            spans.withLock { $0.insert(changes, for: span, cost: cost) }
+            return changes
+        }
     }
 
     static let expired = CatalogError.cursorExpired(

@@ -1,0 +1,94 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+
+/// `GET /v1/events`: Server-Sent Events for one view of the catalog (the manifest's parameters and the caller's user
+/// token). Each commit that changes the view sends one `change` event whose `id` is the cursor after it; a comment
+/// line keeps the connection alive every `heartbeat`; `Last-Event-ID` (or `since`) resumes from a cursor. Past the
+/// hub's bound a replica answers 503 `too_many_streams` with `Retry-After`.
+struct EventController {
+    let hub: EventHub
+    let feed: ChangeFeed
+    let entitlements: EntitlementCache
+    let heartbeat: Duration
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("events", use: events)
+    }
+
+    @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var parameters = ManifestController.parameters(request)
+        let resumeFrom = request.headers[.lastEventID] ?? parameters.removeValue(forKey: "since")
+        parameters["since"] = nil
+        let view = try ManifestQuery(parameters: parameters)
+        let held = try await entitlements.held(by: context)
+        let cursor: ChangeCursor
+        if let resumeFrom {
+            cursor = try ChangeCursor(encoded: resumeFrom)
+        } else {
+            let snapshot = try await feed.manifests.currentSnapshot()
+            let access = ManifestService.Access(held: held, snapshot: snapshot, signer: feed.manifests.linker.signer, now: Date())
+            cursor = ChangeCursor(revision: snapshot.revision, query: view.unlocking(access.products, signedUntil: nil).normalized(for: snapshot))
+        }
+        // A cursor of another view, or too old, is refused now rather than as the first event.
+        _ = try await feed.next(view: view, held: held, cursor: cursor)
+        guard let subscription = hub.subscribe(user: context.user) else {
+            var problem = Problem(.serviceUnavailable, "too_many_streams", "This replica has \(hub.limit) event streams open; try another or later.")
+            problem.headers[.retryAfter] = "5"
+            throw problem
+        }
+        // The slot is given back when the body is done with, also when it is never written (HEAD, a client gone first).
+        let slot = EventHub.Slot(hub: hub, subscription: subscription)
+        let (feed, entitlements, heartbeat, user, start) = (feed, entitlements, heartbeat, context.user, cursor)
+        let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            let ticker = Task {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: heartbeat)
+                    subscription.continuation.yield()
+                }
+            }
+            defer { ticker.cancel(); slot.release() }
+            try await writer.write(ByteBuffer(string: "retry: 2000\n: connected\n\n"))
+            subscription.continuation.yield()  // a cursor behind the catalog is answered at once
+            var (cursor, lastWrite) = (start, ContinuousClock.now)
+            // A replica shutting down ends its streams (clients reconnect elsewhere with Last-Event-ID).
+            try await withGracefulShutdownHandler {
+                for await _ in subscription.wakeUps {
+                    var text: String?
+                    do {
+                        let held = if let user { try await entitlements.products(of: user) } else { [String]() }
+                        if let (next, changed) = try await feed.next(view: view, held: held, cursor: cursor) {
+                            if changed { text = "event: change\nid: \(next.encoded)\ndata: {\"revision\":\(next.since)}\n\n" }
+                            cursor = next
+                        }
+                    } catch CatalogError.cursorExpired(let detail) {
+                        try await writer.write(ByteBuffer(string: "event: expired\ndata: \(Self.jsonString(detail))\n\n"))
+                        break
+                    } catch {
+                        // The database is away for now: the stream stays open and asks again on the next wake-up.
+                    }
+                    if text == nil, ContinuousClock.now - lastWrite >= heartbeat / 2 { text = ": heartbeat\n\n" }
+                    if let text {
+                        try await writer.write(ByteBuffer(string: text))
+                        lastWrite = .now
+                    }
+                }
+            } onGracefulShutdown: {
+                subscription.continuation.finish()
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// `text` as a JSON string literal, so an event's data stays one line.
+    static func jsonString(_ text: String) -> String {
+        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
+    }
+}
+
+extension HTTPField.Name {
+    static let lastEventID = Self("Last-Event-ID")!
+}
