@@ -3,10 +3,13 @@ import PackageDescription
 
 let package = Package(
     name: "StickerCatalog",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "stickerd", targets: ["stickerd"]),
         .executable(name: "baseline-server", targets: ["baseline-server"]),
+        /// What a sticker app links: sync a catalog into a folder, live updates, purchases. No server dependency.
+        .library(name: "StickerCatalogClient", targets: ["StickerCatalogClient"]),
+        .executable(name: "sticker-sync", targets: ["sticker-sync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -103,6 +106,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        /// The client side, for apps: Foundation's URLSession and swift-crypto only (it builds for iOS and Linux).
+        .target(
+            name: "StickerCatalogClient",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        /// `sticker-sync URL FOLDER [--watch]`: the client package from a terminal.
+        .executableTarget(
+            name: "sticker-sync",
+            dependencies: [
+                "StickerCatalogClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         /// `make bench`'s anchor: a bare Hummingbird app serving the same bytes from memory.
         .executableTarget(
             name: "baseline-server",
@@ -118,6 +134,14 @@ let package = Package(
             name: "EmbedMigrations",
             capability: .buildTool(),
             dependencies: ["EmbedMigrationsTool"]
+        ),
+        /// The client package against a live stickerd (the built binary, run as a process) over real HTTP.
+        .testTarget(
+            name: "StickerCatalogClientTests",
+            dependencies: [
+                "StickerCatalogClient",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "StickerCatalogTests",

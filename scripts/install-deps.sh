@@ -4,7 +4,7 @@
 # commands to run and stops.
 set -euo pipefail
 
-packages=(pkg-config libpng-dev zlib1g-dev libbrotli-dev liblcms2-dev postgresql util-linux curl python3 python3-pip libvips-tools apngdis)
+packages=(pkg-config libpng-dev zlib1g-dev libbrotli-dev liblcms2-dev libcurl4-openssl-dev postgresql util-linux curl python3 python3-pip libvips-tools apngdis)
 # brotli: so that schemathesis (through urllib3) can read the brotli answers it asks for with `Accept-Encoding: br`.
 python=(schemathesis openapi-spec-validator brotli)
 if [[ "${1:-}" == "--bench" ]]; then

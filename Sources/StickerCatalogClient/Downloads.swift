@@ -1,0 +1,49 @@
+import Crypto
+import Foundation
+
+/// Downloads files with bounded concurrency, keeping each only when its SHA-256 and byte count match the manifest;
+/// a mismatch is discarded and fetched again, up to three times.
+struct Downloads: Sendable {
+    /// Fetches the bytes at a URL; the status with them.
+    typealias Fetch = @Sendable (URL) async throws -> (status: Int, body: Data)
+
+    let catalog: LocalCatalog
+    let concurrency: Int
+    let fetch: Fetch
+    let resolve: @Sendable (String) -> URL
+
+    /// Downloads every asset in `assets`; the bytes kept. Throws `corrupt` after three mismatches, or `refused` when
+    /// the service refuses one (403: a signed URL expired).
+    func run(_ assets: [AssetLink], progress: @Sendable (Int, Int) -> Void = { _, _ in }) async throws -> Int {
+        var bytes = 0, done = 0
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            var pending = assets[...]
+            for _ in 0..<min(concurrency, pending.count) {
+                let asset = pending.removeFirst()
+                group.addTask { try await one(asset) }
+            }
+            while let kept = try await group.next() {
+                (bytes, done) = (bytes + kept, done + 1)
+                progress(done, assets.count)
+                if let asset = pending.popFirst() { group.addTask { try await one(asset) } }
+            }
+        }
+        return bytes
+    }
+
+    private func one(_ asset: AssetLink) async throws -> Int {
+        for _ in 0..<3 {
+            let (status, body) = try await fetch(resolve(asset.url))
+            guard status == 200 else { throw StickerClientError.refused(status: status, code: nil, detail: asset.url) }
+            if body.count == asset.bytes, Self.hex(SHA256.hash(data: body)) == asset.sha256 {
+                try catalog.keep(body, sha256: asset.sha256)
+                return body.count
+            }
+        }
+        throw StickerClientError.corrupt(sha256: asset.sha256)
+    }
+
+    static func hex(_ digest: SHA256.Digest) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
+    }
+}

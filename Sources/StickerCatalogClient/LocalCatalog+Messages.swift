@@ -1,0 +1,18 @@
+#if canImport(Messages)
+import Foundation
+import Messages
+
+// An iMessage app's stickers from the last sync. Not compiled on Linux: everything it calls (`load`, `fileURL(for:)`)
+// is tested there.
+extension LocalCatalog {
+    /// The synced stickers of unlocked groups as `MSSticker`s, by group id, in display order.
+    public func messagesStickers() throws -> [(group: ManifestGroup, stickers: [MSSticker])] {
+        guard let manifest = try load() else { throw StickerClientError.notSynced }
+        return try manifest.groups.filter { !$0.locked }.map { group in
+            (group, try group.stickers.map { sticker in
+                try MSSticker(contentsOfFileURL: fileURL(for: sticker.asset), localizedDescription: sticker.description)
+            })
+        }
+    }
+}
+#endif

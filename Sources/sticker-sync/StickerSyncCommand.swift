@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import StickerCatalogClient
+
+/// `sticker-sync`: what a sticker app does, from a terminal.
+@main
+struct StickerSyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sticker-sync",
+        abstract: "Keep a folder in sync with a StickerCatalog service, as a sticker app does.",
+        discussion: """
+            The folder gets catalog.json (the manifest as synced, replaced in one rename) and files/<sha256>.png, each \
+            checked against its digest before it is kept. The first sync reads the whole manifest; later ones read the \
+            change feed. With --watch it stays connected to /v1/events and syncs on every change, printing one line \
+            per change. Example:
+              swift run sticker-sync http://127.0.0.1:8080 ./stickers --filter chocoholic --size small --scale 2 --watch
+            """)
+
+    @Argument(help: "The service's base URL.")
+    var service: String
+
+    @Argument(help: "The folder to sync into (created if missing).")
+    var folder: String
+
+    @Option(help: "A filter the service defines, such as chocoholic.") var filter: String?
+    @Option(help: "Extra required flags, comma-separated.") var flags: String?
+    @Option(help: "Texts in this language (fr, pt-BR).") var locale: String?
+    @Option(help: "small, medium or large (default: each group's own).") var size: String?
+    @Option(help: "Display scale: 1, 2 or 3 (default 3).") var scale: Int?
+    @Option(help: "png for still pictures only.") var format: String?
+    @Option(help: "Downloads at once.") var concurrency = 8
+    @Option(help: "Hours a file no longer named stays on disk.") var purgeGraceHours = 24.0
+    @Flag(help: "Stay connected and sync on every change (Ctrl-C to stop).") var watch = false
+
+    func validate() throws {
+        guard let url = URL(string: service), url.scheme == "http" || url.scheme == "https" else {
+            throw ValidationError("SERVICE must be an http or https URL, such as http://127.0.0.1:8080")
+        }
+        guard concurrency >= 1, purgeGraceHours >= 0 else { throw ValidationError("--concurrency must be at least 1, --purge-grace-hours at least 0") }
+    }
+
+    func run() async throws {
+        var options = SyncOptions()
+        (options.filter, options.locale, options.size, options.scale, options.format) = (filter, locale, size, scale, format)
+        options.flags = flags?.split(separator: ",").map(String.init) ?? []
+        (options.concurrency, options.purgeGrace) = (concurrency, purgeGraceHours * 3600)
+        options.userToken = ProcessInfo.processInfo.environment["STICKER_USER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let sync = StickerSync(service: URL(string: service)!, directory: URL(fileURLWithPath: folder), options: options)
+        let progress = Progress(terminal: isatty(STDERR_FILENO) == 1)
+        if watch {
+            await sync.follow(onSync: { progress.done(); Self.say(Self.line($0)) }, onError: { progress.done(); Self.warn($0) })
+        } else {
+            do {
+                Self.say(Self.line(try await sync.sync(progress: progress.update)))
+            } catch {
+                progress.done()
+                Self.warn(error)
+                throw ExitCode.failure
+            }
+        }
+    }
+
+    /// One line per sync: what changed and what moved.
+    static func line(_ report: StickerSync.Report) -> String {
+        let time = ISO8601DateFormatter().string(from: Date())
+        guard report.changed || report.filesDownloaded > 0 || report.filesRemoved > 0 else { return "\(time) revision \(report.revision): up to date" }
+        var parts = ["\(time) revision \(report.revision) (\(report.incremental ? "change feed" : "whole manifest"))"]
+        if !report.changedGroups.isEmpty { parts.append("changed: \(report.changedGroups.joined(separator: ", "))") }
+        if !report.removedGroups.isEmpty { parts.append("removed: \(report.removedGroups.joined(separator: ", "))") }
+        parts.append("\(report.filesDownloaded) files (\(report.bytesDownloaded) bytes) fetched, \(report.filesRemoved) purged")
+        return parts.joined(separator: "; ")
+    }
+
+    /// A line on standard output, written at once (also into a pipe or a file, where print would buffer it).
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    static func warn(_ error: any Error) {
+        FileHandle.standardError.write(Data("sticker-sync: \(error)\n".utf8))
+    }
+}
+
+/// "N of M files" on a terminal, redrawn in place; nothing when output is not a terminal.
+final class Progress: Sendable {
+    let terminal: Bool
+
+    init(terminal: Bool) { self.terminal = terminal }
+
+    @Sendable func update(_ done: Int, _ total: Int) {
+        guard terminal else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(done) of \(total) files".utf8))
+    }
+
+    func done() {
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+    }
+}

@@ -1,0 +1,232 @@
+import Crypto
+import Foundation
+import StickerCatalogClient
+import Testing
+
+/// The client package against a live stickerd over real HTTP, into real folders.
+@Suite(.serialized) struct SyncTests {
+    static let shared = Task { try await LiveService() }
+
+    static func folder() -> URL {
+        URL(fileURLWithPath: NSTemporaryDirectory()).appending(path: "sticker-sync-\(UUID().uuidString)")
+    }
+
+    static func options(_ configure: (inout SyncOptions) -> Void = { _ in }) -> SyncOptions {
+        var options = SyncOptions()
+        configure(&options)
+        return options
+    }
+
+    /// The local catalog's groups as JSON objects, to compare with the service's manifest.
+    static func groups(_ manifest: Manifest?) throws -> [[String: Any]] {
+        let data = try JSONEncoder().encode(manifest?.groups ?? [])
+        return (try JSONSerialization.jsonObject(with: data)) as? [[String: Any]] ?? []
+    }
+
+    /// Whether the local catalog shows what the service shows (ids, names, descriptions, order, locks, assets).
+    static func same(_ local: Manifest?, _ served: [String: Any]) throws -> Bool {
+        func summary(_ groups: [[String: Any]]) -> [String] {
+            groups.map { group in
+                let stickers = (group["stickers"] as? [[String: Any]] ?? []).map {
+                    "\($0["id"] ?? "")/\($0["description"] ?? "")/\(($0["asset"] as? [String: Any])?["sha256"] ?? "")"
+                }
+                return "\(group["id"] ?? "") \(group["name"] ?? "") locked=\(group["locked"] ?? "") [\(stickers.joined(separator: ","))]"
+            }
+        }
+        return summary(try groups(local)) == summary(served["groups"] as? [[String: Any]] ?? [])
+    }
+
+    /// Every file the local catalog names is on disk with its digest.
+    static func filesVerify(_ catalog: LocalCatalog) throws -> Bool {
+        guard let manifest = try catalog.load() else { return false }
+        return try manifest.assets.values.allSatisfy { asset in
+            let data = try Data(contentsOf: catalog.fileURL(for: asset))
+            return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() == asset.sha256 && data.count == asset.bytes
+        }
+    }
+
+    @Test func theFirstSyncKeepsEveryFileCheckedAndTheNextMovesNothing() async throws {
+        // Setup
+        let service = try await Self.shared.value
+        let sync = StickerSync(service: service.base, directory: Self.folder(), options: Self.options { $0.size = "small"; $0.scale = 2 })
+        // Action
+        let first = try await sync.sync()
+        let second = try await sync.sync()
+        // Check
+        #expect(!first.incremental && first.filesDownloaded > 0 && first.bytesDownloaded > 0)
+        #expect(try Self.same(try sync.catalog.load(), try await service.manifest("size=small&scale=2")))
+        #expect(try Self.filesVerify(sync.catalog))
+        #expect(second.incremental && !second.changed && second.filesDownloaded == 0)
+    }
+
+    @Test func syncsFollowAnUploadADeleteAReorderAndALocaleChange() async throws {
+        // Setup
+        let service = try await Self.shared.value
+        let folder = Self.folder()
+        let sync = StickerSync(service: service.base, directory: folder)
+        _ = try await sync.sync()
+        let before = try #require(try sync.catalog.load())
+        let original = try #require(before.groups.first { $0.id == "chocolate" }?.stickers.first)
+        let (_, bytes) = try await service.request("GET", original.asset.url)
+        // Action: an upload into crunchy (the chocolate picture, at its uploaded size).
+        try await service.admin("POST", "groups/crunchy/stickers?name=Again&description=Uploaded%20again", body: bytes, contentType: "image/png")
+        let uploaded = try await sync.sync()
+        // Check
+        #expect(uploaded.incremental && uploaded.changedGroups == ["crunchy"])
+        #expect(try Self.same(try sync.catalog.load(), try await service.manifest()))
+        // Action: a delete, then a reorder.
+        let victim = try #require(try sync.catalog.load()?.groups.first { $0.id == "crunchy" }?.stickers.last)
+        try await service.admin("DELETE", "stickers/\(victim.id)")
+        let deleted = try await sync.sync()
+        try await service.admin("PATCH", "groups/crunchy", json: ["position": 0])
+        let reordered = try await sync.sync()
+        // Check
+        #expect(deleted.incremental && deleted.changedGroups == ["crunchy"])
+        #expect(reordered.incremental)
+        #expect(try sync.catalog.load()?.groups.first?.id == "crunchy")
+        #expect(try Self.same(try sync.catalog.load(), try await service.manifest()))
+        // Action: the same folder in French.
+        let french = StickerSync(service: service.base, directory: folder, options: Self.options { $0.locale = "fr" })
+        let relocalised = try await french.sync()
+        // Check: a whole manifest (another view), the French one.
+        #expect(!relocalised.incremental)
+        #expect(try Self.same(try french.catalog.load(), try await service.manifest("locale=fr")))
+        #expect(try Self.filesVerify(french.catalog))
+    }
+
+    @Test func aPurchaseUnlocksAGroupAndARefundLocksItAgain() async throws {
+        // Setup: chocolate is premium; mia is signed in.
+        let service = try await Self.shared.value
+        try await service.admin("PATCH", "groups/chocolate", json: ["productId": LiveService.product])
+        defer { Task { try? await service.admin("PATCH", "groups/chocolate", json: ["productId": NSNull()]) } }
+        let token = LiveService.userToken("mia")
+        let sync = StickerSync(service: service.base, directory: Self.folder(), options: Self.options { $0.userToken = token })
+        _ = try await sync.sync()
+        #expect(try sync.catalog.load()?.groups.first { $0.id == "chocolate" }?.locked == true)
+        // Action
+        #expect(try await service.purchaseEvent("purchase", user: "mia", transaction: "t-mia-1") == 200)
+        let unlocked = try await sync.sync()
+        // Check: its stickers synced through signed URLs, the files kept and checked.
+        let chocolate = try #require(try sync.catalog.load()?.groups.first { $0.id == "chocolate" })
+        #expect(unlocked.incremental && unlocked.changedGroups == ["chocolate"])
+        #expect(!chocolate.locked && !chocolate.stickers.isEmpty && chocolate.stickers.allSatisfy { $0.asset.url.contains("sig=") })
+        #expect(try Self.filesVerify(sync.catalog))
+        // Action
+        #expect(try await service.purchaseEvent("refund", user: "mia", transaction: "t-mia-1") == 200)
+        _ = try await sync.sync()
+        // Check
+        #expect(try sync.catalog.load()?.groups.first { $0.id == "chocolate" }.map { $0.locked && $0.stickers.isEmpty } == true)
+        #expect(try Self.same(try sync.catalog.load(), try await service.manifest(token: token)))
+    }
+
+    @Test func aCorruptDownloadIsDiscardedAndFetchedAgain() async throws {
+        // Setup: every file arrives corrupt the first time; and a second folder where it always does.
+        let service = try await Self.shared.value
+        let tries = Counter()
+        let flaky = StickerSync(service: service.base, directory: Self.folder()) { url in
+            let (status, data) = try await service.request("GET", url.absoluteString)
+            return (status, tries.next(url.absoluteString) == 1 ? Data(data.reversed()) : data)
+        }
+        let broken = StickerSync(service: service.base, directory: Self.folder()) { url in
+            (200, Data((try await service.request("GET", url.absoluteString)).body.dropLast()))
+        }
+        // Action
+        let report = try await flaky.sync()
+        let failure = await #expect(throws: StickerClientError.self) { try await broken.sync() }
+        // Check: every file kept matches; the broken folder has no catalog (a reader sees nothing rather than half).
+        #expect(report.filesDownloaded > 0 && tries.total == report.filesDownloaded * 2)
+        #expect(try Self.filesVerify(flaky.catalog))
+        if case .corrupt = failure {} else { Issue.record("expected corrupt, got \(String(describing: failure))") }
+        #expect(try broken.catalog.load() == nil)
+    }
+
+    @Test func aSyncKilledHalfwayKeepsTheOldCatalogAndResumesWithTheRest() async throws {
+        // Setup: a first sync dies after three files, as a killed process would.
+        let service = try await Self.shared.value
+        let folder = Self.folder()
+        let fetched = Counter()
+        let dying = StickerSync(service: service.base, directory: folder, options: Self.options { $0.concurrency = 1; $0.size = "large" }) { url in
+            guard fetched.next("all") <= 3 else { throw CancellationError() }
+            return try await service.request("GET", url.absoluteString)
+        }
+        await #expect(throws: (any Error).self) { try await dying.sync() }
+        #expect(try dying.catalog.load() == nil)  // nothing half-synced is visible
+        // Action
+        let resumed = StickerSync(service: service.base, directory: folder, options: Self.options { $0.size = "large" })
+        let report = try await resumed.sync()
+        // Check: the second sync fetched only what the first had not kept.
+        let total = try #require(try resumed.catalog.load()).assets.count
+        #expect(report.filesDownloaded == total - 3)
+        #expect(try Self.filesVerify(resumed.catalog))
+    }
+
+    @Test func anExpiredCursorStartsOverFromTheManifest() async throws {
+        // Setup
+        let service = try await Self.shared.value
+        let sync = StickerSync(service: service.base, directory: Self.folder(), options: Self.options { $0.filter = "chocoholic" })
+        _ = try await sync.sync()
+        // Action: the filter redefined: the change feed answers 410 for this view.
+        try await service.admin("PUT", "filters/chocoholic", json: ["title": "Chocoholic", "flags": ["chocolate", "sweet"]])
+        defer { Task { try? await service.admin("PUT", "filters/chocoholic", json: ["title": "Chocoholic", "flags": ["chocolate"]]) } }
+        let report = try await sync.sync()
+        // Check
+        #expect(!report.incremental)
+        #expect(try Self.same(try sync.catalog.load(), try await service.manifest("filter=chocoholic")))
+    }
+
+    @Test func filesNoLongerNamedGoOnlyAfterTheGracePeriod() async throws {
+        // Setup: two folders, one keeping old files for a day, one for no time at all.
+        let service = try await Self.shared.value
+        let keeping = StickerSync(service: service.base, directory: Self.folder(), options: Self.options { $0.size = "medium"; $0.scale = 1 })
+        let purging = StickerSync(service: service.base, directory: Self.folder(),
+                                  options: Self.options { $0.size = "medium"; $0.scale = 1; $0.purgeGrace = 0 })
+        _ = try await keeping.sync()
+        _ = try await purging.sync()
+        let upload = try #require(try keeping.catalog.load()?.groups.first?.stickers.first)
+        let (_, bytes) = try await service.request("GET", upload.asset.url.replacingOccurrences(of: "?", with: "?x=1&"))
+        _ = bytes
+        let victim = try #require(try keeping.catalog.load()?.groups.last?.stickers.first)
+        // Action
+        try await service.admin("DELETE", "stickers/\(victim.id)")
+        let kept = try await keeping.sync()
+        let purged = try await purging.sync()
+        // Check: the day-long folder keeps the file; the other removes it, and every file still named is there.
+        #expect(kept.filesRemoved == 0 && FileManager.default.fileExists(atPath: keeping.catalog.fileURL(for: victim.asset).path))
+        #expect(purged.filesRemoved >= 1 && !FileManager.default.fileExists(atPath: purging.catalog.fileURL(for: victim.asset).path))
+        #expect(try Self.filesVerify(purging.catalog))
+    }
+
+    @Test func aServiceThatIsDownLeavesTheCatalogReadableAndTheNextSyncCatchesUp() async throws {
+        // Setup: a service of its own, synced once, then stopped.
+        let service = try await LiveService()
+        let sync = StickerSync(service: service.base, directory: Self.folder(), options: Self.options { $0.attempts = 2 })
+        _ = try await sync.sync()
+        let before = try sync.catalog.load()
+        await service.stop()
+        // Action
+        let failure = await #expect(throws: StickerClientError.self) { try await sync.sync() }
+        // Check: unreachable, and the last catalog still there offline.
+        if case .unreachable = failure {} else { Issue.record("expected unreachable, got \(String(describing: failure))") }
+        #expect(try sync.catalog.load() == before)
+        // Action: back, with a change made meanwhile.
+        try await service.start()
+        let victim = try #require(before?.groups.first?.stickers.first)
+        try await service.admin("DELETE", "stickers/\(victim.id)")
+        let report = try await sync.sync()
+        // Check
+        #expect(report.incremental && report.changed)
+        #expect(try Self.same(try sync.catalog.load(), try await service.manifest()))
+    }
+}
+
+/// Counts calls per key, from any task.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+
+    func next(_ key: String) -> Int {
+        lock.withLock { counts[key, default: 0] += 1; return counts[key]! }
+    }
+
+    var total: Int { lock.withLock { counts.values.reduce(0, +) } }
+}
