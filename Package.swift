@@ -147,6 +147,7 @@ let package = Package(
             name: "StickerCatalogTests",
             dependencies: [
                 "StickerCatalog",
+                "StickerCatalogClient",
                 "StickerImage",
                 "CLCMS2",
                 "FormData",

@@ -15,7 +15,8 @@ token="conformance-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export STICKER_USER_JWT_SECRET="conformance-user-secret-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export STICKER_WEBHOOK_SECRETS=conformance-webhook-secret-0123456789abcdef STICKER_REVENUECAT_AUTH="Bearer conformance-revenuecat"
 user=$("$stickerd" token user conformance-user --lifetime 7200)
-STICKER_ADMIN_TOKEN=$token LOG_LEVEL=warning "$stickerd" serve --demo --port "$port" --data-dir "$work/db" >"$work/stickerd.log" 2>&1 &
+STICKER_ADMIN_TOKEN=$token LOG_LEVEL=warning "$stickerd" serve --demo --port "$port" --data-dir "$work/db" \
+  --event-stream-lifetime 1 >"$work/stickerd.log" 2>&1 &   # /v1/events ends after a second instead of an hour
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 1 120); do

@@ -46,6 +46,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds between heartbeat comments on an idle event stream.")
     var eventHeartbeat = 15
 
+    @Option(help: "Seconds an event stream lasts before the client must reconnect (spreads streams over new replicas).")
+    var eventStreamLifetime = 3600
+
     @OptionGroup(title: "Animated stickers") var limits: LimitOptions
 
     @OptionGroup(title: "Purchases") var purchases: PurchaseOptions
@@ -54,8 +57,8 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         guard manifestCacheMib >= 1, assetCacheMib >= 1, idleTimeout >= 1, bodyTimeout >= 1, maxUploads >= 1,
-              maxEventStreams >= 1, eventHeartbeat >= 1 else {
-            throw ValidationError("cache sizes, timeouts, --max-uploads, --max-event-streams and --event-heartbeat must be at least 1")
+              maxEventStreams >= 1, eventHeartbeat >= 1, eventStreamLifetime >= 1 else {
+            throw ValidationError("cache sizes, timeouts, --max-uploads, --max-event-streams and the event stream times must be at least 1")
         }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1 to 65535") }
     }
@@ -67,7 +70,8 @@ struct Serve: AsyncParsableCommand {
         (options.host, options.port, options.demo, options.rules) = (host, port, demo, limits.rules)
         (options.manifestCacheBytes, options.assetCacheBytes) = (manifestCacheMib << 20, assetCacheMib << 20)
         (options.idleTimeout, options.bodyTimeout, options.maxConcurrentUploads) = (.seconds(idleTimeout), .seconds(bodyTimeout), maxUploads)
-        (options.maxEventStreams, options.eventHeartbeat) = (maxEventStreams, .seconds(eventHeartbeat))
+        (options.maxEventStreams, options.eventHeartbeat, options.eventStreamLifetime) =
+            (maxEventStreams, .seconds(eventHeartbeat), .seconds(eventStreamLifetime))
         options.publicBaseURL = environment["STICKER_PUBLIC_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         options.bootstrapAdminToken = environment["STICKER_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if let token = options.bootstrapAdminToken, token.count < ServiceOptions.minimumTokenLength {

@@ -196,6 +196,22 @@ import Testing
         #expect(try Self.filesVerify(purging.catalog))
     }
 
+    @Test func followingTheEventStreamSyncsEachChangeAsItHappens() async throws {
+        // Setup
+        let service = try await Self.shared.value
+        let sync = StickerSync(service: service.base, directory: Self.folder(), options: Self.options { $0.size = "small" })
+        let reports = Reports()
+        let following = Task { await sync.follow(onSync: { reports.append($0) }) }
+        defer { following.cancel() }
+        #expect(try await reports.wait { !$0.isEmpty })
+        let sticker = try #require(try sync.catalog.load()?.groups.first?.stickers.first)
+        // Action
+        try await service.admin("PATCH", "stickers/\(sticker.id)", json: ["description": "Heard live"])
+        // Check: a sync followed within seconds, bringing the change.
+        #expect(try await reports.wait { $0.contains { $0.incremental && $0.changed } })
+        #expect(try sync.catalog.load()?.groups.flatMap(\.stickers).first { $0.id == sticker.id }?.description == "Heard live")
+    }
+
     @Test func aServiceThatIsDownLeavesTheCatalogReadableAndTheNextSyncCatchesUp() async throws {
         // Setup: a service of its own, synced once, then stopped.
         let service = try await LiveService()
@@ -229,4 +245,22 @@ final class Counter: @unchecked Sendable {
     }
 
     var total: Int { lock.withLock { counts.values.reduce(0, +) } }
+}
+
+/// Sync reports heard from a following task.
+final class Reports: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [StickerSync.Report] = []
+
+    func append(_ report: StickerSync.Report) { lock.withLock { list.append(report) } }
+
+    /// Waits up to 10 s for `condition` to hold of the reports heard.
+    func wait(_ condition: ([StickerSync.Report]) -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if lock.withLock({ condition(list) }) { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
 }

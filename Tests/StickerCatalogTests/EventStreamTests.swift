@@ -87,8 +87,8 @@ import Testing
         }
     }
 
-    @Test func streamsPastTheBoundAreRefusedWithRetryAfter() async throws {
-        try await withApp(demo: true, live: true, options: { $0.maxEventStreams = 2 }) { client, _ in
+    @Test func streamsPastTheBoundAreRefusedWithRetryAfterAndEndAfterTheirLifetime() async throws {
+        try await withApp(demo: true, live: true, options: { $0.maxEventStreams = 2; $0.eventStreamLifetime = .seconds(2) }) { client, _ in
             // Setup
             let port = try #require(client.port)
             for _ in 0..<3 { #expect(try await client.execute(uri: "/v1/events", method: .head).status == .ok) }  // hold no place
@@ -99,6 +99,11 @@ import Testing
             // Check
             #expect(refused.status == .serviceUnavailable && refused.problemCode == "too_many_streams")
             #expect(refused.headers[.retryAfter] == "5")
+            // Action: the streams reach their lifetime.
+            for stream in open { #expect(try await stream.wait(for: "0\r\n\r\n", seconds: 10) != nil) }
+            let later = try Stream(port: port)
+            // Check: ended cleanly (the last chunk), their places given back.
+            #expect(try await later.wait(for: "HTTP/1.1 200") != nil)
         }
     }
 }

@@ -40,6 +40,8 @@ public struct ServiceOptions: Sendable {
     public var maxEventStreams = 10_000
     /// How often an idle event stream sends a comment line, so proxies and clients know it is alive.
     public var eventHeartbeat = Duration.seconds(15)
+    /// An event stream ends after this; its client reconnects (to any replica) with `Last-Event-ID`.
+    public var eventStreamLifetime = Duration.seconds(3600)
 
     public init() {}
 
@@ -96,7 +98,8 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     let feed = ChangeFeed(manifests: manifests, log: catalog)
     ChangeFeedController(feed: feed, entitlements: entitlements).addRoutes(to: client)
     EventController(hub: EventHub(limit: options.maxEventStreams, revision: catalog.revision, entitlements: catalog.entitlementChanges),
-                    feed: feed, entitlements: entitlements, heartbeat: options.eventHeartbeat).addRoutes(to: client)
+                    feed: feed, entitlements: entitlements, heartbeat: options.eventHeartbeat,
+                    lifetime: options.eventStreamLifetime).addRoutes(to: client)
     AssetController(store: AssetStore(reader: catalog, revision: catalog.revision, capacity: options.assetCacheBytes),
                     manifests: manifests, signer: signer).addRoutes(to: router.group("v1/assets"))
     let intake = PurchaseIntake(repository: catalog, configuration: options.purchases)

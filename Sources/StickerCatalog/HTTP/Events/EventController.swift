@@ -7,12 +7,14 @@ import ServiceLifecycle
 /// `GET /v1/events`: Server-Sent Events for one view of the catalog (the manifest's parameters and the caller's user
 /// token). Each commit that changes the view sends one `change` event whose `id` is the cursor after it; a comment
 /// line keeps the connection alive every `heartbeat`; `Last-Event-ID` (or `since`) resumes from a cursor. Past the
-/// hub's bound a replica answers 503 `too_many_streams` with `Retry-After`.
+/// hub's bound a replica answers 503 `too_many_streams` with `Retry-After`. A stream ends after `lifetime` (clients
+/// reconnect with `Last-Event-ID`), so streams spread over replicas added since.
 struct EventController {
     let hub: EventHub
     let feed: ChangeFeed
     let entitlements: EntitlementCache
     let heartbeat: Duration
+    let lifetime: Duration
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("events", use: events)
@@ -41,14 +43,16 @@ struct EventController {
         }
         // The slot is given back when the body is done with, also when it is never written (HEAD, a client gone first).
         let slot = EventHub.Slot(hub: hub, subscription: subscription)
-        let (feed, entitlements, heartbeat, user, start) = (feed, entitlements, heartbeat, context.user, cursor)
+        let (feed, entitlements, heartbeat, lifetime, user, start) = (feed, entitlements, heartbeat, lifetime, context.user, cursor)
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             let ticker = Task {
-                while !Task.isCancelled {
-                    try await Task.sleep(for: heartbeat)
+                let end = ContinuousClock.now + lifetime
+                while ContinuousClock.now < end {
+                    try await Task.sleep(for: min(heartbeat, end - .now))
                     subscription.continuation.yield()
                 }
+                subscription.continuation.finish()
             }
             defer { ticker.cancel(); slot.release() }
             try await writer.write(ByteBuffer(string: "retry: 2000\n: connected\n\n"))
