@@ -102,6 +102,7 @@ let package = Package(
             name: "stickerd",
             dependencies: [
                 "StickerCatalog",
+                "StickerCatalogClient",
                 "Purchases",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

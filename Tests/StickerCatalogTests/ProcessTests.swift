@@ -125,4 +125,25 @@ struct ProcessTests {
         let gc = try await StickerdProcess.run(["gc", "--log-level", "warning"], environment: ["DATABASE_URL": endpoint.url])
         #expect(gc.0 == 0 && gc.1.contains("Removed 7 images"), "\(gc.1)")
     }
+
+    @Test("export xcstickers writes the view's free stickers as a sticker pack, stamped with the revision", .timeLimit(.minutes(2)))
+    func exportXCStickers() async throws {
+        // Setup
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
+        defer { Task { await drop() } }
+        let out = URL(fileURLWithPath: NSTemporaryDirectory()).appending(path: "xcstickers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        // Action
+        let (status, output) = try await StickerdProcess.run(["export", "xcstickers", "--filter", "chocoholic", "--size", "large", "--out", out.path],
+                                                             environment: ["DATABASE_URL": endpoint.url])
+        // Check: the chocolate stickers only, in a large-grid pack, with the revision the database is at.
+        #expect(status == 0, "\(output)")
+        let catalog = out.appending(path: "Stickers.xcstickers")
+        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: catalog.appending(path: "Contents.json"))) as? [String: Any]
+        let pack = try JSONSerialization.jsonObject(with: Data(contentsOf: catalog.appending(path: "Sticker Pack.stickerpack/Contents.json"))) as? [String: Any]
+        let revision = try await TestDatabase.withPool(endpoint) { try await $0.count("SELECT revision FROM catalog_revision") }
+        #expect((root?["stickercatalog"] as? [String: Any])?["revision"] as? Int == revision)
+        #expect((pack?["properties"] as? [String: Any])?["grid-size"] as? String == "large")
+        #expect((pack?["stickers"] as? [[String: Any]])?.count == 3)
+    }
 }

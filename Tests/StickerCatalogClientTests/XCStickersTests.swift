@@ -1,0 +1,57 @@
+import Foundation
+@testable import StickerCatalogClient
+import Testing
+
+/// The `.xcstickers` export read back against the key names of Apple's Asset Catalog Format Reference (Catalog Type,
+/// Sticker Pack Type, Sticker Type).
+@Suite(.serialized) struct XCStickersTests {
+    static func object(_ url: URL) throws -> [String: Any] {
+        try #require((try JSONSerialization.jsonObject(with: Data(contentsOf: url.appending(path: "Contents.json")))) as? [String: Any])
+    }
+
+    @Test func anExportIsAStickerPackXcodeReads() async throws {
+        // Setup
+        let service = try await SyncTests.shared.value
+        var options = SyncOptions()
+        (options.size, options.scale) = ("large", 3)
+        let sync = StickerSync(service: service.base, directory: SyncTests.folder(), options: options)
+        _ = try await sync.sync()
+        let manifest = try #require(try sync.catalog.load())
+        let out = SyncTests.folder()
+        // Action
+        let written = try await sync.catalog.exportXCStickers(into: out, size: "large")
+        // Check: the catalog, stamped with its revision.
+        let catalog = out.appending(path: "Stickers.xcstickers")
+        let root = try Self.object(catalog)
+        #expect((root["info"] as? [String: Any])?["version"] as? Int == 1 && (root["info"] as? [String: Any])?["author"] is String)
+        #expect((root["stickercatalog"] as? [String: Any])?["revision"] as? Int64 == manifest.revision)
+        // The pack: grid-size from the size class, a .sticker per sticker in display order.
+        let pack = catalog.appending(path: "Sticker Pack.stickerpack")
+        let packJSON = try Self.object(pack)
+        #expect((packJSON["properties"] as? [String: Any])?["grid-size"] as? String == "large")
+        let entries = try #require(packJSON["stickers"] as? [[String: Any]])
+        let stickers = manifest.groups.filter { !$0.locked }.flatMap(\.stickers)
+        #expect(written == stickers.count && entries.count == stickers.count)
+        for (entry, sticker) in zip(entries, stickers) {
+            let name = try #require(entry["filename"] as? String)
+            #expect(name.hasSuffix(".sticker") && name.range(of: #"^[A-Za-z0-9 _-]+\.sticker$"#, options: .regularExpression) != nil, "\(name)")
+            // Each sticker: its accessibility label, and one file (APNG included) within 500 KB, the bytes synced.
+            let folder = pack.appending(path: name)
+            let properties = try #require(try Self.object(folder)["properties"] as? [String: Any])
+            #expect(properties["accessibility-label"] as? String == sticker.description)
+            let file = try #require(properties["filename"] as? String)
+            let data = try Data(contentsOf: folder.appending(path: file))
+            let synced = try Data(contentsOf: sync.catalog.fileURL(for: sticker.asset))
+            #expect(data.count <= XCStickers.maxFileBytes && data == synced)
+            let contents = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            #expect(contents == ["Contents.json", file].sorted())
+        }
+    }
+
+    @Test func namesAreSafeForXcodeAndUnique() {
+        var used = Set<String>()
+        #expect(XCStickers.safeName("Choc. bar/2 🍫") == "Choc- bar-2")
+        #expect(XCStickers.safeName("...") == "Sticker")
+        #expect(XCStickers.unique("Toffee", in: &used) == "Toffee" && XCStickers.unique("toffee", in: &used) == "toffee-2")
+    }
+}
