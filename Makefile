@@ -11,7 +11,7 @@ help:
 	@echo "make run    install what is missing, build, start stickerd on http://127.0.0.1:$(PORT) with the demo catalog"
 	@echo "make test   install what is missing, build, run every test on a throwaway PostgreSQL"
 	@echo "make conformance  run schemathesis against openapi.yaml and a live stickerd for CONFORMANCE_SECONDS (default 120); part of make test"
-	@echo "make bench  measure the manifest and an asset with wrk next to nginx and bare Hummingbird, the validator next to pngcheck and vips, uploads with renditions next to libvips, App Store notification intake and manifests for 1,000 signed-in users, manifest builds at 10,000 stickers"
+	@echo "make bench  measure the manifest and an asset with wrk next to nginx and bare Hummingbird, the validator next to pngcheck and vips, uploads with renditions next to libvips, App Store notification intake and manifests for 1,000 signed-in users, manifest builds at 10,000 stickers, the change feed, live updates across two replicas and a first sync next to curl"
 	@echo "make fuzz   fuzz the image validator and the form reader with libFuzzer, FUZZ_SECONDS each (default 300)"
 	@echo "make clean  remove build output and the local .stickerd database"
 
@@ -42,6 +42,8 @@ bench: build
 	@scripts/bench-renditions.sh $(RELEASE_BIN)
 	@scripts/bench-purchases.sh $(RELEASE_BIN)
 	@scripts/bench-manifest-build.sh $(RELEASE_BIN)
+	$(SWIFT) build -c release --product sticker-sync
+	@scripts/bench-client.sh $(RELEASE_BIN) .build/release/sticker-sync
 
 fuzz: deps
 	@scripts/fuzz.sh $(FUZZ_SECONDS)

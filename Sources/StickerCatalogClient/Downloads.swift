@@ -16,6 +16,7 @@ struct Downloads: Sendable {
     /// the service refuses one (403: a signed URL expired).
     func run(_ assets: [AssetLink], progress: @Sendable (Int, Int) -> Void = { _, _ in }) async throws -> Int {
         var bytes = 0, done = 0
+        try FileManager.default.createDirectory(at: catalog.filesDirectory, withIntermediateDirectories: true)
         try await withThrowingTaskGroup(of: Int.self) { group in
             var pending = assets[...]
             for _ in 0..<min(concurrency, pending.count) {
@@ -43,7 +44,12 @@ struct Downloads: Sendable {
         throw StickerClientError.corrupt(sha256: asset.sha256)
     }
 
+    /// Lowercase hex, without `String(format:)` (which costs more than the hash on Linux).
     static func hex(_ digest: SHA256.Digest) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(64)
+        for byte in digest { text.append(digits[Int(byte >> 4)]); text.append(digits[Int(byte & 15)]) }
+        return String(decoding: text, as: UTF8.self)
     }
 }

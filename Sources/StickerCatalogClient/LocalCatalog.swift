@@ -20,6 +20,8 @@ public struct LocalCatalog: Sendable {
         self.directory = directory
     }
 
+    private static let creating = NSLock()
+
     var filesDirectory: URL { directory.appending(path: "files") }
     var stateFile: URL { directory.appending(path: "catalog.json") }
 
@@ -50,17 +52,25 @@ public struct LocalCatalog: Sendable {
 
     /// Whether the file of `asset` is kept with its byte count (its digest was checked when it was kept).
     func has(_ asset: AssetLink) -> Bool {
-        let size = (try? FileManager.default.attributesOfItem(atPath: fileURL(for: asset).path))?[.size] as? Int
-        return size == asset.bytes
+        var info = stat()
+        return stat(fileURL(for: asset).path, &info) == 0 && Int(info.st_size) == asset.bytes
     }
 
-    /// Keeps `data` as the file of digest `sha256`: written under a temporary name, then renamed into place.
+    /// Keeps `data` as the file of digest `sha256` (the files folder exists): written under a temporary name, then
+    /// renamed into place, so a file under its final name is always whole.
     func keep(_ data: Data, sha256: String) throws {
-        try FileManager.default.createDirectory(at: filesDirectory, withIntermediateDirectories: true)
-        let part = filesDirectory.appending(path: ".\(sha256).\(UUID().uuidString).part")
-        try data.write(to: part)
-        guard rename(part.path, filesDirectory.appending(path: "\(sha256).png").path) == 0 else {
-            try? FileManager.default.removeItem(at: part)
+        // One file created at a time: concurrent creates in one folder spin on its lock in the kernel (twice the
+        // system time of writing them in turn).
+        Self.creating.lock()
+        defer { Self.creating.unlock() }
+        let folder = filesDirectory.path
+        let part = "\(folder)/.\(sha256).\(UInt32.random(in: 0...UInt32.max)).part"
+        let fd = open(part, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission) }
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard written == data.count, rename(part, "\(folder)/\(sha256).png") == 0 else {
+            unlink(part)
             throw CocoaError(.fileWriteUnknown)
         }
     }

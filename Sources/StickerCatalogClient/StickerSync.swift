@@ -34,10 +34,9 @@ public actor StickerSync {
         let http = ServiceHTTP(base: service, token: options.userToken, attempts: options.attempts, concurrency: options.concurrency)
         let catalog = LocalCatalog(directory: directory)
         (self.http, self.catalog, self.options) = (http, catalog, options)
-        let session = http.session
         downloads = Downloads(catalog: catalog, concurrency: max(options.concurrency, 1), fetch: fetch ?? { url in
-            let (data, response) = try await session.exchange(URLRequest(url: url))
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+            let answer = try await http.file(url)
+            return (answer.status, answer.body)
         }, resolve: { http.url($0) })
     }
 

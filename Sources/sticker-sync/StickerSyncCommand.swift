@@ -65,10 +65,15 @@ struct StickerSyncCommand: AsyncParsableCommand {
         let time = ISO8601DateFormatter().string(from: Date())
         guard report.changed || report.filesDownloaded > 0 || report.filesRemoved > 0 else { return "\(time) revision \(report.revision): up to date" }
         var parts = ["\(time) revision \(report.revision) (\(report.incremental ? "change feed" : "whole manifest"))"]
-        if !report.changedGroups.isEmpty { parts.append("changed: \(report.changedGroups.joined(separator: ", "))") }
-        if !report.removedGroups.isEmpty { parts.append("removed: \(report.removedGroups.joined(separator: ", "))") }
+        if !report.changedGroups.isEmpty { parts.append("changed: \(list(report.changedGroups))") }
+        if !report.removedGroups.isEmpty { parts.append("removed: \(list(report.removedGroups))") }
         parts.append("\(report.filesDownloaded) files (\(report.bytesDownloaded) bytes) fetched, \(report.filesRemoved) purged")
         return parts.joined(separator: "; ")
+    }
+
+    /// At most eight ids, then how many more.
+    static func list(_ ids: [String]) -> String {
+        ids.count <= 8 ? ids.joined(separator: ", ") : ids.prefix(8).joined(separator: ", ") + " and \(ids.count - 8) more"
     }
 
     /// A line on standard output, written at once (also into a pipe or a file, where print would buffer it).

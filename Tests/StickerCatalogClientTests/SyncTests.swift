@@ -196,6 +196,29 @@ import Testing
         #expect(try Self.filesVerify(purging.catalog))
     }
 
+    @Test func a503WithRetryAfterIsWaitedOutForTheManifestAndForAFile() async throws {
+        // Setup: a service that is busy once for the manifest and once for the file.
+        let bytes = Data("not really a png".utf8)
+        let sha = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        let link: [String: Any] = ["url": "/v1/assets/\(sha).png", "width": 1, "height": 1, "bytes": bytes.count, "sha256": sha, "animated": false]
+        let sticker: [String: Any] = ["id": "s1", "name": "S", "description": "d", "flags": [], "keywords": [], "emoji": [], "animated": false,
+                                      "frames": 1, "durationMs": 0, "loops": 0, "asset": link, "thumbnail": link]
+        let group: [String: Any] = ["id": "g", "name": "G", "sizeClass": "small", "flags": [], "position": 0, "locked": false,
+                                    "productId": NSNull(), "cover": link, "stickers": [sticker]]
+        let manifest = try JSONSerialization.data(withJSONObject: ["revision": 1, "cursor": "c", "groups": [group]])
+        let busy = FakeService.Answer(status: 503, headers: ["Retry-After": "1"])
+        let fake = try FakeService(["/v1/manifest": [busy, .init(status: 200, body: manifest)],
+                                    "/v1/assets/\(sha).png": [busy, .init(status: 200, body: bytes)]])
+        let sync = StickerSync(service: fake.base, directory: Self.folder())
+        // Action
+        let report = try await sync.sync()
+        // Check: each asked twice, a second apart; the file kept.
+        let times = fake.requests.map(\.at)
+        #expect(report.filesDownloaded == 1 && fake.requests.count == 4)
+        #expect(times[1].timeIntervalSince(times[0]) >= 0.9 && times[3].timeIntervalSince(times[2]) >= 0.9)
+        #expect(try Self.filesVerify(sync.catalog))
+    }
+
     @Test func followingTheEventStreamSyncsEachChangeAsItHappens() async throws {
         // Setup
         let service = try await Self.shared.value

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The client side (issue 13), on live release builds: two stickerd replicas (A embedded, B on A's PostgreSQL).
+#  1. live updates: 50 uploads through A, each timed from its 201 to the new sticker's file on disk of a
+#     `sticker-sync --watch` following B (targets: p50 < 300 ms, p99 < 1 s); then the memory of 1,000 open event streams.
+#  2. the change feed at 10,000 stickers: after one sticker changed, the bytes a client moves to catch up against a
+#     whole manifest (gzip against gzip; target: at least 100x fewer), and each answer's throughput side by side with
+#     wrk (target: the change feed at least as fast as the cached manifest).
+#  3. a first sync of the 10,000-sticker catalog at one size and scale (10,000 files of their own) by sticker-sync,
+#     side by side with curl --parallel fetching the same URLs at the same concurrency (target: at least 0.8x of curl).
+# Usage: scripts/bench-client.sh [stickerd] [sticker-sync]   Environment: UPLOADS (50), STREAMS (1000), CONCURRENCY (8).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+stickerd=${1:-.build/release/stickerd}
+syncer=${2:-.build/release/sticker-sync}
+uploads=${UPLOADS:-50} streams=${STREAMS:-1000} concurrency=${CONCURRENCY:-8}
+ulimit -n 8192
+work=$(mktemp -d /tmp/stickerd-bench-client.XXXXXX)
+chmod 755 "$work"
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+admin="bench-admin-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+port_a=18097 port_b=18098
+a="http://127.0.0.1:$port_a" b="http://127.0.0.1:$port_b"
+ready() { for _ in $(seq 1 240); do curl -sf "$1/readyz" >/dev/null 2>&1 && return 0; sleep 0.5; done; cat "$work"/*.log; exit 1; }
+STICKER_ADMIN_TOKEN=$admin LOG_LEVEL=warning "$stickerd" serve --demo --port $port_a --data-dir "$work/db" >"$work/a.log" 2>&1 &
+pids+=($!)
+ready "$a"
+STICKER_ADMIN_TOKEN=$admin LOG_LEVEL=warning DATABASE_URL="postgresql://stickerd@/stickerd?host=$work/db" \
+  "$stickerd" serve --port $port_b >"$work/b.log" 2>&1 &
+pid_b=$!
+pids+=($pid_b)
+ready "$b"
+
+echo "1. Live updates: upload through A, the file on disk of a sticker-sync --watch following B (targets p50 < 300 ms, p99 < 1 s)"
+"$syncer" "$b" "$work/live" --size small --scale 2 --watch >"$work/watch.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 100); do [[ -f "$work/live/catalog.json" ]] && break; sleep 0.1; done
+sleep 1   # the stream is open
+python3 scripts/bench/client.py latency "$a" "$work/live" "$admin" "$uploads" | sed 's/^/  /'
+python3 scripts/bench/client.py streams "$b" "$streams" "$pid_b" | sed 's/^/  /'
+
+echo "2. The change feed at 10,000 stickers (200 groups of 50 beside the demo)"
+psql -q -X -v ON_ERROR_STOP=1 -h "$work/db" -U stickerd stickerd -f scripts/bench/catalog-10k.sql
+psql -q -X -v ON_ERROR_STOP=1 -h "$work/db" -U stickerd stickerd -f scripts/bench/catalog-10k-distinct-small.sql
+sleep 1
+manifest_gzip=$(curl -s -H 'Accept-Encoding: gzip' -o "$work/manifest.gz" -w '%{size_download}' "$a/v1/manifest")
+cursor=$(gzip -dc "$work/manifest.gz" | python3 -c 'import json,sys; print(json.load(sys.stdin)["cursor"])')
+sticker=$(curl -sf -H "Authorization: Bearer $admin" "$a/v1/admin/groups/bench-7" | python3 -c 'import json,sys; print(json.load(sys.stdin)["stickers"][0]["id"])')
+curl -sf -X PATCH -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' -d '{"description":"changed once"}' \
+  "$a/v1/admin/stickers/$sticker" >/dev/null
+sleep 0.5
+changes_gzip=$(curl -s -H 'Accept-Encoding: gzip' -o "$work/changes.gz" -w '%{size_download}' "$a/v1/manifest/changes?since=$cursor")
+gzip -dc "$work/changes.gz" | python3 -c 'import json,sys; p=json.load(sys.stdin); print("  the page lists", [g["id"] for g in p["groups"]], "moreComing", p["moreComing"])'
+curl -s -o /dev/null -H 'Accept-Encoding: gzip' "$a/v1/manifest"   # the new manifest, cached
+awk -v m="$manifest_gzip" -v c="$changes_gzip" 'BEGIN { printf "  catching up: %d bytes gzip against %d for the manifest: %.0fx fewer (target 100x)\n", c, m, m / c }'
+for pair in "manifest:/v1/manifest" "change feed:/v1/manifest/changes?since=$cursor"; do
+  name=${pair%%:*} path=${pair#*:}
+  out=$(wrk -t2 -c16 -d5s --latency -H 'Accept-Encoding: gzip' "$a$path")
+  printf '  %-12s %s req/s, p99 %s\n' "$name" "$(awk '/Requests\/sec/ {print $2}' <<<"$out")" "$(awk '/^ +99%/ {print $2}' <<<"$out")"
+done
+
+echo "3. First sync of the 10,000-sticker catalog at size small, scale 2 ($concurrency at once; target 0.8x of curl)"
+# Both write to memory (/dev/shm when there is one): on this machine's ext4, creating 10,000 files in a folder costs
+# 2-9 s by itself, varying with what was deleted before, which would drown the two HTTP clients' difference.
+files_root=$work
+[[ -d /dev/shm && -w /dev/shm ]] && files_root=$(mktemp -d /dev/shm/stickerd-bench-client.XXXXXX)
+trap 'cleanup; [[ $files_root == /dev/shm/* ]] && rm -rf "$files_root"' EXIT
+started=$(date +%s.%N)
+"$syncer" "$a" "$files_root/first" --size small --scale 2 --concurrency "$concurrency" >"$work/first.log"
+sync_seconds=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+files=$(ls "$files_root/first/files" | wc -l)
+python3 - "$files_root/first/catalog.json" "$a" >"$work/curl.cfg" <<'PY'
+import json, sys
+manifest = json.load(open(sys.argv[1]))["manifest"]
+seen = set()
+for group in manifest["groups"]:
+    for s in group["stickers"]:
+        for link in (s["asset"], s["thumbnail"]):
+            if link["sha256"] not in seen:
+                seen.add(link["sha256"])
+                print(f'url = "{sys.argv[2]}{link["url"]}"\noutput = "{link["sha256"]}.png"')
+PY
+mkdir -p "$files_root/curl"
+started=$(date +%s.%N)
+(cd "$files_root/curl" && curl -s --parallel --parallel-max "$concurrency" -K "$work/curl.cfg" 2>/dev/null)
+curl_seconds=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+curl_files=$(ls "$files_root/curl" | wc -l)
+awk -v f="$files" -v s="$sync_seconds" -v cf="$curl_files" -v cs="$curl_seconds" 'BEGIN {
+  printf "  sticker-sync: %d files in %.2f s (%.0f files/s, the manifest read and every file checked)\n", f, s, f / s
+  printf "  curl --parallel: %d files in %.2f s (%.0f files/s)\n", cf, cs, cf / cs
+  printf "  ratio: %.2fx of curl (target 0.8x)\n", (f / s) / (cf / cs) }'

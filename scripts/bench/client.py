@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Helpers for scripts/bench-client.sh.
+
+  client.py latency A_URL FOLDER ADMIN_TOKEN COUNT   uploads COUNT new stickers through replica A, each a picture of its
+      own, and times from each 201 to the first new file in FOLDER/files (a sticker-sync --watch following replica B);
+      prints p50 and p99 in ms.
+  client.py streams B_URL COUNT PID                  opens COUNT /v1/events streams on replica B and prints the RSS of
+      PID before and after (KiB) and per stream.
+"""
+import http.client, os, random, socket, struct, sys, time, urllib.parse, zlib
+
+
+def png(side, seed):
+    """A square RGBA sticker: a disc of a colour of its own on transparency, with a speckle so no two compress alike."""
+    rng = random.Random(seed)
+    colour = bytes([rng.randrange(256), rng.randrange(256), rng.randrange(256), 255])
+    r2 = (side * 0.45) ** 2
+    rows = []
+    for y in range(side):
+        row = bytearray(b"\0")
+        dy = (y - side / 2) ** 2
+        for x in range(side):
+            row += colour if (x - side / 2) ** 2 + dy < r2 else b"\0\0\0\0"
+        row[1 + 4 * rng.randrange(side)] ^= 0x55
+        rows.append(bytes(row))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"".join(rows), 6)) + chunk(b"IEND", b""))
+
+
+def latency(base, folder, token, count):
+    host = urllib.parse.urlsplit(base)
+    files = os.path.join(folder, "files")
+    times = []
+    for n in range(count):
+        body = png(408, f"{time.time()}-{n}")
+        before = set(os.listdir(files))
+        connection = http.client.HTTPConnection(host.hostname, host.port)
+        connection.request("POST", f"/v1/admin/groups/crunchy/stickers?name=Bench%20{n}&description=Latency%20{n}", body,
+                           {"Authorization": f"Bearer {token}", "Content-Type": "image/png"})
+        answer = connection.getresponse()
+        answer.read()
+        started = time.monotonic()
+        if answer.status != 201:
+            sys.exit(f"upload {n}: HTTP {answer.status}")
+        deadline = started + 10
+        while time.monotonic() < deadline:
+            if any(name.endswith(".png") for name in set(os.listdir(files)) - before):
+                break
+            time.sleep(0.002)
+        else:
+            sys.exit(f"upload {n}: no new file within 10 s")
+        times.append((time.monotonic() - started) * 1000)
+    times.sort()
+    print(f"{count} uploads: p50 {times[len(times) // 2]:.0f} ms, p99 {times[min(len(times) - 1, int(len(times) * 0.99))]:.0f} ms, "
+          f"max {times[-1]:.0f} ms")
+
+
+def rss(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+
+
+def streams(base, count, pid):
+    host = urllib.parse.urlsplit(base)
+    before = rss(pid)
+    sockets = []
+    for n in range(count):
+        s = socket.create_connection((host.hostname, host.port))
+        s.sendall(f"GET /v1/events?size=small HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
+        sockets.append(s)
+    opened = 0
+    for s in sockets:
+        s.settimeout(10)
+        if b" 200 " in s.recv(4096):
+            opened += 1
+    time.sleep(1)
+    after = rss(pid)
+    print(f"{opened} of {count} streams open: RSS {before // 1024} MiB before, {after // 1024} MiB with them, "
+          f"{(after - before) / max(opened, 1):.1f} KiB a stream")
+    for s in sockets:
+        s.close()
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "latency":
+        latency(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+    elif sys.argv[1] == "streams":
+        streams(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
