@@ -127,9 +127,13 @@ import Testing
             #expect(foreign.status == .gone && foreign.problemCode == "cursor_expired")
             #expect(pruned > 0)
             #expect(expired.status == .gone && expired.problemCode == "cursor_expired")
-            for bad in ["", "not-a-cursor", String(repeating: "A", count: 3000), "eyJ9"] {
+            for bad in ["", "not+a/cursor", String(repeating: "A", count: 3000)] {
                 let refused = try await Self.changes(client, since: bad)
                 #expect(refused.status == .badRequest && refused.problemCode == "invalid_parameter", "\(bad.prefix(20))")
+            }
+            for unreadable in ["not-a-cursor", "eyJ9"] {  // a cursor's characters, but none this service made: start over
+                let refused = try await Self.changes(client, since: unreadable)
+                #expect(refused.status == .gone && refused.problemCode == "cursor_expired", "\(unreadable)")
             }
             let noSince = try await client.execute(uri: "/v1/manifest/changes", method: .get)
             #expect(noSince.status == .badRequest)

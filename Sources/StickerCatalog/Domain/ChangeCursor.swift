@@ -34,16 +34,20 @@ public struct ChangeCursor: Codable, Sendable, Hashable {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    /// Parses a cursor, refusing anything this service did not make with `invalidParameter`.
+    /// Parses a cursor: `invalidParameter` for text no cursor could be (too long, other characters), `cursorExpired` for
+    /// one this service cannot read (corrupted, or made by another version of it): the client starts over.
     public init(encoded: String) throws(CatalogError) {
-        let refused = CatalogError.invalidParameter(name: "since", rule: "must be a cursor from a manifest or a change feed answer")
-        guard encoded.utf8.count <= Self.maxLength,
+        guard !encoded.isEmpty, encoded.utf8.count <= Self.maxLength,
               encoded.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
-                  || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) }) else { throw refused }
+                  || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) }) else {
+            throw .invalidParameter(name: "since", rule: "must be a cursor from a manifest or a change feed answer")
+        }
         var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64), let cursor = try? JSONDecoder().decode(Self.self, from: data),
-              cursor.since >= 0, (cursor.through ?? cursor.since) >= cursor.since, cursor.products.count <= 100 else { throw refused }
+              cursor.since >= 0, (cursor.through ?? cursor.since) >= cursor.since, cursor.products.count <= 100 else {
+            throw .cursorExpired("This cursor cannot be read (corrupted, or from another version of the service); fetch the manifest again.")
+        }
         self = cursor
     }
 
