@@ -107,7 +107,7 @@ public struct FormReader: Sendable {
     /// A part from its headers: Content-Disposition `form-data` with a `name` is required.
     private func part(headers: [(String, String)], body: Range<Int>) throws(FormDataError) -> FormPart {
         guard let disposition = headers.first(where: { $0.0 == "content-disposition" })?.1,
-              let parameters = HeaderParameters(disposition), parameters.value.lowercased() == "form-data",
+              let parameters = HeaderParameters(disposition, backslashEscapes: false), parameters.value.lowercased() == "form-data",
               let name = parameters["name"] else {
             throw .malformed("a part has no 'Content-Disposition: form-data; name=...' header")
         }

@@ -6,8 +6,10 @@ public struct HeaderParameters: Sendable, Equatable {
     /// Parameter names are lowercased; the first of repeated names wins.
     public let parameters: [String: String]
 
-    /// Nil when a parameter is not `name=value` or a quoted string is not closed.
-    public init?(_ header: String) {
+    /// Nil when a parameter is not `name=value` or a quoted string is not closed. `backslashEscapes: false` reads a
+    /// backslash as itself, as browsers and HTTP libraries write form-data names and filenames (WHATWG's encoding
+    /// escapes `"`, CR and LF as %22, %0D, %0A and nothing else: `name="C:\"` is the name `C:\`).
+    public init?(_ header: String, backslashEscapes: Bool = true) {
         var scalars = Substring(header).unicodeScalars[...]
         value = String(String.UnicodeScalarView(Self.take(&scalars) { $0 != ";" })).trimmingSpaces
         var parameters: [String: String] = [:]
@@ -26,7 +28,7 @@ public struct HeaderParameters: Sendable, Equatable {
                 var closed = false
                 while let scalar = scalars.popFirst() {
                     if scalar == "\"" { closed = true; break }
-                    if scalar == "\\", let escaped = scalars.popFirst() { parameter.append(escaped) } else { parameter.append(scalar) }
+                    if backslashEscapes, scalar == "\\", let escaped = scalars.popFirst() { parameter.append(escaped) } else { parameter.append(scalar) }
                 }
                 guard closed else { return nil }
                 Self.skipSpaces(&scalars)

@@ -135,6 +135,9 @@ import Testing
                 let refused = try await Self.changes(client, since: unreadable)
                 #expect(refused.status == .gone && refused.problemCode == "cursor_expired", "\(unreadable)")
             }
+            // A malformed view is a 400 whatever the cursor, even one that would be expired.
+            let malformed = try await Self.changes(client, since: "not-a-cursor", "format=gif")
+            #expect(malformed.status == .badRequest && malformed.problemCode == "invalid_parameter")
             let noSince = try await client.execute(uri: "/v1/manifest/changes", method: .get)
             #expect(noSince.status == .badRequest)
             let badLimit = try await Self.changes(client, since: (try await Self.manifest(client)).cursor, limit: 0)

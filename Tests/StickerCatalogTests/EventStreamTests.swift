@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 @testable import StickerCatalog
@@ -92,6 +93,9 @@ import Testing
             // Setup
             let port = try #require(client.port)
             for _ in 0..<3 { #expect(try await client.execute(uri: "/v1/events", method: .head).status == .ok) }  // hold no place
+            // A malformed `since` is a 400 even beside a Last-Event-ID (which wins when both are good).
+            let malformed = try await client.execute(uri: "/v1/events?since=", method: .get, headers: [HTTPField.Name("Last-Event-ID")!: "0"])
+            #expect(malformed.status == .badRequest && malformed.problemCode == "invalid_parameter")
             let open = try (0..<2).map { _ in try Stream(port: port) }
             for stream in open { #expect(try await stream.wait(for: ": connected") != nil) }
             // Action

@@ -36,6 +36,12 @@ struct FormDataTests {
         #expect(HeaderParameters("multipart/form-data; boundary=\"\"")?["boundary"] == "")
     }
 
+    @Test("Form-data names and filenames keep a backslash as browsers and HTTP libraries write it; an empty name is a name")
+    func browserNames() throws {
+        let parts = try parts(part(#"C:\"#, "x", filename: #"dir\a.png"#) + part("", "{}") + "--b--\r\n")
+        #expect(parts.map(\.name) == [#"C:\"#, ""] && parts[0].filename == #"dir\a.png"#)
+    }
+
     @Test("Parts come out whole, whatever the chunking; preamble and epilogue are skipped")
     func reading() throws {
         let body = "preamble\r\n" + part("name", "Lemon") + part("file", "PNGDATA\r\n--not-a-delimiter", filename: "a.png")

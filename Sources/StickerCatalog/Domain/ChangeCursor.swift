@@ -36,12 +36,8 @@ public struct ChangeCursor: Codable, Sendable, Hashable {
 
     /// Parses a cursor: `invalidParameter` for text no cursor could be (too long, other characters), `cursorExpired` for
     /// one this service cannot read (corrupted, or made by another version of it): the client starts over.
-    public init(encoded: String) throws(CatalogError) {
-        guard !encoded.isEmpty, encoded.utf8.count <= Self.maxLength,
-              encoded.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
-                  || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) }) else {
-            throw .invalidParameter(name: "since", rule: "must be a cursor from a manifest or a change feed answer")
-        }
+    public init(encoded: String, parameter: String = "since") throws(CatalogError) {
+        try Self.checkForm(encoded, parameter: parameter)
         var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64), let cursor = try? JSONDecoder().decode(Self.self, from: data),
@@ -49,6 +45,15 @@ public struct ChangeCursor: Codable, Sendable, Hashable {
             throw .cursorExpired("This cursor cannot be read (corrupted, or from another version of the service); fetch the manifest again.")
         }
         self = cursor
+    }
+
+    /// Refuses with `invalidParameter` text no cursor could be: empty, too long, or other characters than base64url's.
+    public static func checkForm(_ encoded: String, parameter: String) throws(CatalogError) {
+        guard !encoded.isEmpty, encoded.utf8.count <= maxLength,
+              encoded.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
+                  || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) }) else {
+            throw .invalidParameter(name: parameter, rule: "must be a cursor from a manifest or a change feed answer")
+        }
     }
 
     /// A stable fingerprint (FNV-1a, 64 bits) of what a query shows, products aside.

@@ -15,7 +15,6 @@ struct ChangeFeedController {
         guard let since = parameters.removeValue(forKey: "since") else {
             throw CatalogError.invalidParameter(name: "since", rule: "is required: the cursor of a manifest or of a change feed answer")
         }
-        let cursor = try ChangeCursor(encoded: since)
         var limit = ManifestChanges.defaultLimit
         if let text = parameters.removeValue(forKey: "limit") {
             guard let value = Int(text), (1...ManifestChanges.maxLimit).contains(value) else {
@@ -24,6 +23,8 @@ struct ChangeFeedController {
             limit = value
         }
         let view = try ManifestQuery(parameters: parameters)
+        // After the view's parameters: a malformed request is a 400 whatever its cursor says.
+        let cursor = try ChangeCursor(encoded: since)
         switch try await feed.page(view: view, held: try await entitlements.held(by: context), cursor: cursor, limit: limit) {
         case .notModified:
             return Response(status: .notModified, headers: [.cacheControl: "private, no-cache"])

@@ -22,13 +22,17 @@ struct EventController {
 
     @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> Response {
         var parameters = ManifestController.parameters(request)
-        let resumeFrom = request.headers[.lastEventID] ?? parameters.removeValue(forKey: "since")
-        parameters["since"] = nil
+        let since = parameters.removeValue(forKey: "since")
         let view = try ManifestQuery(parameters: parameters)
         let held = try await entitlements.held(by: context)
+        // Both checked when both are sent (malformed is a 400 either way); Last-Event-ID wins, as a reconnect sends it.
+        if let since { try ChangeCursor.checkForm(since, parameter: "since") }
+        if let header = request.headers[.lastEventID] { try ChangeCursor.checkForm(header, parameter: "Last-Event-ID") }
+        let queried = try since.map { text throws(CatalogError) in try ChangeCursor(encoded: text) }
+        let resumed = try request.headers[.lastEventID].map { text throws(CatalogError) in try ChangeCursor(encoded: text, parameter: "Last-Event-ID") }
         let cursor: ChangeCursor
-        if let resumeFrom {
-            cursor = try ChangeCursor(encoded: resumeFrom)
+        if let given = resumed ?? queried {
+            cursor = given
         } else {
             let snapshot = try await feed.manifests.currentSnapshot()
             let access = ManifestService.Access(held: held, snapshot: snapshot, signer: feed.manifests.linker.signer, now: Date())
