@@ -32,6 +32,8 @@ struct DatabaseOptions: ParsableArguments {
     func withPool<T: Sendable>(logger: Logger, _ body: @Sendable (DatabasePool) async throws -> T) async throws -> T {
         let database = try open(logger: logger)
         defer { database.embedded?.stop() }
-        return try await withRunning(DatabasePool(endpoint: database.endpoint, logger: logger), body)
+        // A command waits for a connection as long as a person would (10 s), not the 1 s a request gets: on a busy
+        // machine connecting can take seconds, and failing a `token create` for it helps nobody.
+        return try await withRunning(DatabasePool(endpoint: database.endpoint, logger: logger, acquireTimeout: .seconds(10)), body)
     }
 }
