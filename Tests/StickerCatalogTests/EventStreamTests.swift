@@ -68,6 +68,20 @@ import Testing
         }
     }
 
+    @Test func aStreamOnOneReplicaHearsACommitMadeThroughAnother() async throws {
+        try await withReplicas(live: true) { first, second in
+            // Setup: a client follows the second replica.
+            let stream = try Stream(port: try #require(second.port))
+            #expect(try await stream.wait(for: ": connected") != nil)
+            let sticker = try #require(try await ChangeFeedTests.manifest(first).groups.first?.stickers.first)
+            // Action: an admin edits through the first.
+            try await ChangeFeedTests.patch(first, "stickers/\(sticker.id)", ["description": "Through the other replica"])
+            // Check: the second replica's stream names the cursor its own manifest now carries.
+            let id = try #require(try await stream.nextChange())
+            #expect(id == (try await ChangeFeedTests.manifest(second)).cursor)
+        }
+    }
+
     @Test func aSignedInUsersStreamHearsTheirGrant() async throws {
         try await withApp(demo: true, live: true, options: try await Purchasing.options()) { client, _ in
             // Setup

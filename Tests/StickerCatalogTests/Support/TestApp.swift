@@ -39,7 +39,7 @@ func withApp(
 }
 
 /// Two replicas serving one database (with the demo catalog), for checks across replicas.
-func withReplicas(options configure: @Sendable (inout ServiceOptions) -> Void = { _ in },
+func withReplicas(live: Bool = false, options configure: @Sendable (inout ServiceOptions) -> Void = { _ in },
                   _ body: @Sendable (_ first: any TestClientProtocol, _ second: any TestClientProtocol) async throws -> Void) async throws {
     let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
     func replica() -> some ApplicationProtocol {
@@ -53,7 +53,7 @@ func withReplicas(options configure: @Sendable (inout ServiceOptions) -> Void = 
     }
     let (first, second) = (replica(), replica())
     do {
-        try await first.test(.router) { a in try await second.test(.router) { b in try await body(a, b) } }
+        try await first.test(live ? .live : .router) { a in try await second.test(live ? .live : .router) { b in try await body(a, b) } }
     } catch {
         await drop()
         throw error
