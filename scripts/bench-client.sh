@@ -64,8 +64,8 @@ for pair in "manifest:/v1/manifest" "change feed:/v1/manifest/changes?since=$cur
 done
 
 echo "3. First sync of the 10,000-sticker catalog at size small, scale 2 ($concurrency at once; target 0.8x of curl)"
-# Both write to memory (/dev/shm when there is one): on this machine's ext4, creating 10,000 files in a folder costs
-# 2-9 s by itself, varying with what was deleted before, which would drown the two HTTP clients' difference.
+# Both write to memory (/dev/shm when there is one): on this machine's ext4, creating 10,000 files in a folder took
+# 2-4 s by itself, varying with what was deleted before, which would drown the two HTTP clients' difference.
 files_root=$work
 [[ -d /dev/shm && -w /dev/shm ]] && files_root=$(mktemp -d /dev/shm/stickerd-bench-client.XXXXXX)
 trap 'cleanup; [[ $files_root == /dev/shm/* ]] && rm -rf "$files_root"' EXIT

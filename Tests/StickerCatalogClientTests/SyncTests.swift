@@ -182,9 +182,6 @@ import Testing
                                   options: Self.options { $0.size = "medium"; $0.scale = 1; $0.purgeGrace = 0 })
         _ = try await keeping.sync()
         _ = try await purging.sync()
-        let upload = try #require(try keeping.catalog.load()?.groups.first?.stickers.first)
-        let (_, bytes) = try await service.request("GET", upload.asset.url.replacingOccurrences(of: "?", with: "?x=1&"))
-        _ = bytes
         let victim = try #require(try keeping.catalog.load()?.groups.last?.stickers.first)
         // Action
         try await service.admin("DELETE", "stickers/\(victim.id)")

@@ -13,7 +13,7 @@ struct ManifestController {
     }
 
     @Sendable func manifest(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let served = try await service.body(route: "manifest", query: request.uri.query, held: try await held(context)) {
+        let served = try await service.body(route: "manifest", query: request.uri.query, held: try await entitlements.held(by: context)) {
             .manifest(request.uri.query == nil ? ManifestQuery() : try ManifestQuery(parameters: Self.parameters(request)))
         }
         return try await service.response(served, for: request, personal: context.user != nil)
@@ -22,7 +22,7 @@ struct ManifestController {
     @Sendable func stickerGroup(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
         guard Validate.isSlug(id) else { throw CatalogError.notFound("Group '\(id.prefix(64))'") }
-        let served = try await service.body(route: "group/" + id, query: request.uri.query, held: try await held(context)) {
+        let served = try await service.body(route: "group/" + id, query: request.uri.query, held: try await entitlements.held(by: context)) {
             var parameters = Self.parameters(request)
             parameters["filter"] = nil
             parameters["flags"] = nil
@@ -36,9 +36,6 @@ struct ManifestController {
         return try await service.response(served, for: request)
     }
 
-    func held(_ context: AppRequestContext) async throws -> [String] {
-        try await entitlements.held(by: context)
-    }
 
     /// Query parameters, the first value of each.
     static func parameters(_ request: Request) -> [String: String] {

@@ -39,10 +39,7 @@ final class ChangeFeed: Sendable {
     /// The page after `cursor` for `view` as a user holding `held` sees it, or `notModified` when nothing changed.
     func page(view: ManifestQuery, held: [String], cursor: ChangeCursor, limit: Int, now: Date = Date()) async throws -> Answer {
         let settled = cursor.through == nil && cursor.after == nil
-        if settled, cursor.since == manifests.revision.current, let snapshot = manifests.snapshotInMemory(),
-           try query(view, held: held, cursor: cursor, snapshot: snapshot, now: now).unlocked == cursor.products {
-            return .notModified
-        }
+        if settled, try isCurrent(view: view, held: held, cursor: cursor, now: now) { return .notModified }
         let snapshot = try await manifests.currentSnapshot()
         let query = try query(view, held: held, cursor: cursor, snapshot: snapshot, now: now)
         if settled, cursor.since >= snapshot.revision, query.unlocked == cursor.products {
@@ -71,10 +68,7 @@ final class ChangeFeed: Sendable {
     /// Where `cursor` moves to now, and whether anything in `view` changed on the way (an event stream's question):
     /// nil when nothing is newer. Conservative: a group changed and no longer shown counts, as the client may have had it.
     func next(view: ManifestQuery, held: [String], cursor: ChangeCursor, now: Date = Date()) async throws -> (cursor: ChangeCursor, changed: Bool)? {
-        if cursor.since == manifests.revision.current, let snapshot = manifests.snapshotInMemory(),
-           try query(view, held: held, cursor: cursor, snapshot: snapshot, now: now).unlocked == cursor.products {
-            return nil
-        }
+        if try isCurrent(view: view, held: held, cursor: cursor, now: now) { return nil }
         let snapshot = try await manifests.currentSnapshot()
         let query = try query(view, held: held, cursor: cursor, snapshot: snapshot, now: now)
         let moved = query.unlocked != cursor.products
@@ -84,6 +78,13 @@ final class ChangeFeed: Sendable {
         guard let changes = try await changes(since: cursor.since, through: snapshot.revision) else { throw Self.expired }
         let redefined = query.filter.map(changes.filters.contains) ?? false
         return (next, moved || redefined || !changes.groups.isEmpty || !changes.deletedStickers.isEmpty)
+    }
+
+    /// Whether `cursor` is at the revision this replica knows with the products the user holds, judged from memory
+    /// alone (no read, no build); false when that cannot be told without reading.
+    private func isCurrent(view: ManifestQuery, held: [String], cursor: ChangeCursor, now: Date) throws(CatalogError) -> Bool {
+        guard cursor.since == manifests.revision.current, let snapshot = manifests.snapshotInMemory() else { return false }
+        return try query(view, held: held, cursor: cursor, snapshot: snapshot, now: now).unlocked == cursor.products
     }
 
     /// The change log between two revisions, read once however many ask.
