@@ -3,13 +3,14 @@ SWIFT ?= swift
 PORT ?= 8080
 RELEASE_BIN := .build/release/stickerd
 
-.PHONY: deps build run test conformance bench fuzz clean help
+.PHONY: deps build run test test-browser conformance bench fuzz clean help
 FUZZ_SECONDS ?= 300
 CONFORMANCE_SECONDS ?= 120
 
 help:
 	@echo "make run    install what is missing, build, start stickerd on http://127.0.0.1:$(PORT) with the demo catalog"
 	@echo "make test   install what is missing, build, run every test on a throwaway PostgreSQL"
+	@echo "make test-browser  drive the admin console in headless Chromium (selenium) against a live stickerd; part of make test"
 	@echo "make conformance  run schemathesis against openapi.yaml and a live stickerd for CONFORMANCE_SECONDS (default 120); part of make test"
 	@echo "make bench  measure the manifest and an asset with wrk next to nginx and bare Hummingbird, the validator next to pngcheck and vips, uploads with renditions next to libvips, App Store notification intake and manifests for 1,000 signed-in users, manifest builds at 10,000 stickers, the change feed, live updates across two replicas and a first sync next to curl"
 	@echo "make fuzz   fuzz the image validator and the form reader with libFuzzer, FUZZ_SECONDS each (default 300)"
@@ -29,6 +30,11 @@ test: deps
 	$(SWIFT) test --skip-build
 	@scripts/check-openapi.sh
 	@scripts/conformance.sh .build/debug/stickerd $(CONFORMANCE_SECONDS)
+	@scripts/browser-test.sh .build/debug/stickerd
+
+test-browser: deps
+	$(SWIFT) build --product stickerd
+	@scripts/browser-test.sh .build/debug/stickerd
 
 conformance: deps
 	$(SWIFT) build --product stickerd

@@ -96,7 +96,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            plugins: ["EmbedMigrations"]
+            plugins: ["EmbedFiles"]
         ),
         .executableTarget(
             name: "stickerd",
@@ -129,12 +129,12 @@ let package = Package(
             ],
             path: "Benchmarks/BaselineServer"
         ),
-        /// Turns `sql/*.sql` into Swift string literals so the binary carries its migrations.
-        .executableTarget(name: "EmbedMigrationsTool"),
+        /// Turns `sql/*.sql` and `console/*` into Swift string literals so the binary carries its migrations and its console.
+        .executableTarget(name: "EmbedFilesTool"),
         .plugin(
-            name: "EmbedMigrations",
+            name: "EmbedFiles",
             capability: .buildTool(),
-            dependencies: ["EmbedMigrationsTool"]
+            dependencies: ["EmbedFilesTool"]
         ),
         /// The client package against a live stickerd (the built binary, run as a process) over real HTTP.
         .testTarget(

@@ -4,9 +4,11 @@
 # commands to run and stops.
 set -euo pipefail
 
-packages=(pkg-config libpng-dev zlib1g-dev libbrotli-dev liblcms2-dev libcurl4-openssl-dev postgresql util-linux curl python3 python3-pip libvips-tools apngdis)
+packages=(pkg-config libpng-dev zlib1g-dev libbrotli-dev liblcms2-dev libcurl4-openssl-dev postgresql util-linux curl python3 python3-pip libvips-tools apngdis
+  chromium chromium-driver)
 # brotli: so that schemathesis (through urllib3) can read the brotli answers it asks for with `Accept-Encoding: br`.
-python=(schemathesis openapi-spec-validator brotli)
+python=(schemathesis openapi-spec-validator brotli selenium)
+# chromium, chromium-driver and selenium: make test-browser drives the admin console in a real, headless Chromium.
 if [[ "${1:-}" == "--bench" ]]; then
   # postgresql-client: psql seeds the purchases benchmark; cryptography mints its App Store notifications.
   packages=(wrk nginx-light curl pngcheck libvips-tools hyperfine apngdis optipng libvips42 postgresql-client)

@@ -89,6 +89,7 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
         BodyDeadlineMiddleware(timeout: options.bodyTimeout)
     }
     HealthController(pool: catalog.pool, listener: listener, migrator: Migrator(), registry: registry).addRoutes(to: router)
+    ConsoleController(publicBaseURL: options.publicBaseURL).addRoutes(to: router)
     let manifests = ManifestService(reader: catalog, revision: catalog.revision, linker: linker, capacity: options.manifestCacheBytes,
                                     logger: catalog.logger)
     let entitlements = EntitlementCache(repository: catalog, changes: catalog.entitlementChanges, sandbox: options.purchases.sandbox,
@@ -118,6 +119,7 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
         .addRoutes(groups: groups, stickers: admin.group("stickers"))
     FilterController(repository: catalog).addRoutes(to: admin.group("filters"))
     AdminEntitlementController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(to: admin.group("users"))
+    AdminPreviewController(service: manifests, entitlements: entitlements).addRoutes(to: admin.group("users"))
     AdminWebhookController(intake: intake).addRoutes(to: admin.group("webhook-events"))
     if methodNotAllowed { router.answerMethodNotAllowed(unknownMethods: unknownMethods) }
     return (router, manifests)

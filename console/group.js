@@ -1,0 +1,77 @@
+// One group: its settings (names, flags, size class, premium product, published), its stickers and uploads.
+import { request } from './api.js';
+import { h, field, list, localized, localizedText, confirmAction } from './dom.js';
+import { stickerGrid } from './stickers.js';
+import { uploader } from './upload.js';
+import { status, failed } from './status.js';
+
+function settingsForm(group, reload) {
+  const name = h('input', { name: 'name', required: true, maxlength: 100, value: group.name });
+  const names = h('textarea', { name: 'localizedNames', rows: 3 });
+  names.value = localizedText(group.localizedNames);
+  const flags = h('input', { name: 'flags', value: group.flags.join(', ') });
+  const size = h('select', { name: 'sizeClass' },
+    ...['small', 'medium', 'large'].map((s) => h('option', { value: s, selected: s === group.sizeClass }, s)));
+  const product = h('input', { name: 'productId', value: group.productId ?? '', pattern: '[A-Za-z0-9._\\-]{1,100}', autocomplete: 'off' });
+  const published = h('input', { type: 'checkbox', name: 'published', checked: group.published });
+  const form = h('form', { class: 'card', 'aria-labelledby': 'settings-title' },
+    h('h2', { id: 'settings-title' }, 'Settings'),
+    h('div', { class: 'row' },
+      field('Name', name),
+      field('Size class', size, 'small 100 pt, medium 136 pt, large 206 pt'),
+      field('Premium product id', product, 'Empty: free. Otherwise the App Store product that unlocks it.'),
+      field('Flags', flags, 'Comma-separated; a flag on the group covers all its stickers.')),
+    field('Translated names', names, 'One per line: fr = Croquant'),
+    h('label', { class: 'check' }, published, ' Published (clients see it)'),
+    h('div', { class: 'actions' },
+      h('button', { type: 'submit', class: 'primary' }, 'Save settings'),
+      h('button', {
+        type: 'button', class: 'danger',
+        onclick: async () => {
+          if (!await confirmAction(`Delete ${group.name} and its ${group.stickerCount} stickers? Clients drop them at their next sync.`)) return;
+          try {
+            await request('DELETE', `/v1/admin/groups/${group.id}`);
+            status(`Deleted ${group.name}.`, 'ok');
+            location.hash = '#/groups';
+          } catch (error) { failed(error, 'Deleting the group'); }
+        },
+      }, 'Delete group')));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const patch = {
+      name: name.value.trim(), localizedNames: localized(names.value), flags: list(flags.value),
+      sizeClass: size.value, productId: product.value.trim() || null, published: published.checked,
+    };
+    try {
+      await request('PATCH', `/v1/admin/groups/${group.id}`, patch);
+      status(`Saved ${patch.name}.`, 'ok');
+      await reload();
+    } catch (error) { failed(error, 'Saving the group'); }
+  });
+  return form;
+}
+
+export async function render(main, { match }) {
+  const id = match[1];
+  let group;
+  try { group = await request('GET', `/v1/admin/groups/${id}`); } catch (error) {
+    main.append(h('h1', {}, 'Group not found'), h('p', {}, h('a', { href: '#/groups' }, 'All groups')));
+    return failed(error, 'Loading the group');
+  }
+  const heading = h('h1', {}, group.name);
+  const stickers = h('section', { 'aria-labelledby': 'stickers-title' });
+  const drawStickers = async () => {
+    group = await request('GET', `/v1/admin/groups/${id}`);
+    heading.textContent = group.name;
+    stickers.replaceChildren(
+      h('h2', { id: 'stickers-title' }, `Stickers (${group.stickers.length})`),
+      group.stickers.length ? stickerGrid(group, drawStickers) : h('p', {}, 'No stickers yet: add some below.'),
+      h('p', { class: 'hint' }, 'Drag a sticker, or use its arrows, to change the order; pick the cover clients show for the group.'));
+  };
+  const redraw = async () => { main.replaceChildren(); await render(main, { match }); };
+  await drawStickers();
+  main.append(
+    h('p', {}, h('a', { href: '#/groups' }, '← All groups'), ' · ',
+      h('a', { href: `#/preview?group=${id}` }, 'Preview as a client')),
+    heading, settingsForm(group, redraw), stickers, uploader(id, drawStickers));
+}

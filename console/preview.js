@@ -1,0 +1,74 @@
+// Preview: the manifest exactly as a client gets it, for any filter, size, scale, locale and format, anonymous or
+// as a given user (their premium groups unlocked), with the real rendition images at their true pixel size.
+import { manifest, request } from './api.js';
+import { h, field } from './dom.js';
+import { failed } from './status.js';
+
+function select(name, options, chosen) {
+  return h('select', { name }, ...options.map(([value, label]) => h('option', { value, selected: value === chosen }, label)));
+}
+
+function picture(asset, alt) {
+  // width and height are the picture's own pixels; CSS never scales these (.true-size).
+  return h('img', { src: asset.url, alt, width: asset.width, height: asset.height, class: 'true-size' });
+}
+
+function groupSection(group) {
+  const count = group.locked ? `Locked: needs ${group.productId}` : `${group.stickers.length} sticker${group.stickers.length === 1 ? '' : 's'}`;
+  return h('section', { class: group.locked ? 'preview-group locked' : 'preview-group', dataset: { group: group.id } },
+    h('h2', {}, group.name, ' ', h('span', { class: group.locked ? 'badge premium' : 'badge' }, count),
+      h('span', { class: 'badge' }, group.sizeClass)),
+    h('ol', { class: 'preview-stickers', 'aria-label': `${group.name} as a client sees it` },
+      group.cover ? h('li', { class: 'cover' }, picture(group.cover, `Cover of ${group.name}`),
+        h('span', { class: 'caption' }, `Cover · ${group.cover.width} px`)) : null,
+      ...group.stickers.map((sticker) => h('li', { dataset: { sticker: sticker.id } },
+        picture(sticker.asset, sticker.description),
+        h('span', { class: 'caption' }, `${sticker.name} · ${sticker.asset.width} px${sticker.asset.animated ? ' · animated' : ''}`)))));
+}
+
+export async function render(main, { params }) {
+  main.append(h('h1', {}, 'Preview'));
+  let filters = [];
+  try { filters = (await request('GET', '/v1/filters', undefined, { anonymous: true })).filters; } catch (error) { failed(error, 'Loading filters'); }
+  const controls = {
+    filter: select('filter', [['', 'None'], ...filters.map((f) => [f.name, f.title])], params.get('filter') ?? ''),
+    flags: h('input', { name: 'flags', value: params.get('flags') ?? '' }),
+    size: select('size', [['', "Each group's own"], ['small', 'small'], ['medium', 'medium'], ['large', 'large']], params.get('size') ?? ''),
+    scale: select('scale', [['1', '@1x'], ['2', '@2x'], ['3', '@3x']], params.get('scale') ?? '2'),
+    locale: h('input', { name: 'locale', value: params.get('locale') ?? '', placeholder: 'e.g. fr-CA' }),
+    format: select('format', [['', 'Animated where uploaded'], ['png', 'Still PNG only']], params.get('format') ?? ''),
+    user: h('input', { name: 'user', value: params.get('user') ?? '', autocomplete: 'off' }),
+  };
+  const form = h('form', { class: 'card', 'aria-labelledby': 'preview-options' },
+    h('h2', { id: 'preview-options' }, 'As which client'),
+    h('div', { class: 'row' },
+      field('Filter', controls.filter), field('Flags', controls.flags, 'Comma-separated, all required.'),
+      field('Size', controls.size), field('Scale', controls.scale), field('Locale', controls.locale),
+      field('Format', controls.format),
+      field('As user', controls.user, 'Empty: anonymous. A user id: their premium groups unlock.')),
+    h('button', { type: 'submit', class: 'primary' }, 'Show'));
+  const result = h('div', { class: 'preview', 'aria-live': 'polite', id: 'preview-result' });
+  const only = params.get('group');
+  const show = async () => {
+    const query = Object.fromEntries(['filter', 'flags', 'size', 'scale', 'locale', 'format'].map((k) => [k, controls[k].value.trim()]));
+    const user = controls.user.value.trim();
+    try {
+      const answer = await manifest(query, user);
+      const groups = only ? answer.groups.filter((g) => g.id === only) : answer.groups;
+      const stickers = groups.reduce((sum, g) => sum + g.stickers.length, 0);
+      result.replaceChildren(
+        h('p', { class: 'summary' }, `${user ? `As ${user}` : 'Anonymous'}: revision ${answer.revision}, `,
+          `${groups.length} group${groups.length === 1 ? '' : 's'}, ${stickers} sticker${stickers === 1 ? '' : 's'}`,
+          answer.locale ? `, texts in ${answer.locale}` : '', '.'),
+        ...groups.map(groupSection));
+      if (groups.length === 0) result.append(h('p', {}, 'Nothing is visible with these options.'));
+    } catch (error) {
+      result.replaceChildren();
+      failed(error, 'The preview');
+    }
+  };
+  form.addEventListener('submit', (event) => { event.preventDefault(); show(); });
+  form.addEventListener('change', () => show());
+  main.append(form, result);
+  await show();
+}

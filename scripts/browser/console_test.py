@@ -1,0 +1,334 @@
+"""The admin console in a real, headless Chromium against a live stickerd: every scenario of issue 14, each ending
+in a screenshot under the screenshots folder, and checks that each screen is usable by keyboard alone.
+Usage: console_test.py BASE_URL ADMIN_TOKEN SCREENSHOT_DIR IMAGE_DIR (scripts/browser-test.sh runs it)."""
+import json
+import os
+import sys
+import time
+import traceback
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+sys.path.insert(0, os.path.dirname(__file__))
+from pngs import disc_png  # noqa: E402
+
+BASE, TOKEN, SHOTS, IMAGES = sys.argv[1:5]
+GROUP, PRODUCT, USER, FILTER = "browser-test", "com.example.browser", "alice", "browser-choc"
+WAIT = 30  # seconds: generous, for a busy 2-core machine
+
+
+def api(path, token=None):
+    request = urllib.request.Request(BASE + path, headers={"Authorization": f"Bearer {token}"} if token else {})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.load(response)
+
+
+def manifest_group(query=""):
+    groups = api("/v1/manifest" + query)["groups"]
+    return next((g for g in groups if g["id"] == GROUP), None)
+
+
+def start_browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900", "--lang=en-US"]:
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+
+
+driver = start_browser()
+wait = WebDriverWait(driver, WAIT)
+shots = []
+
+
+def shot(name):
+    path = os.path.join(SHOTS, f"{len(shots) + 1:02d}-{name}.png")
+    driver.save_screenshot(path)
+    shots.append(path)
+
+
+def css(selector):
+    return driver.find_element(By.CSS_SELECTOR, selector)
+
+
+def text_in(selector, text):
+    wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, selector), text))
+
+
+def go(route, heading):
+    driver.get(f"{BASE}/admin#{route}")
+    text_in("main h1", heading)
+
+
+def clear_status():
+    driver.execute_script("document.getElementById('status').textContent = ''")
+
+
+def fill(element, text):
+    element.clear()
+    element.send_keys(text)
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+# Scenarios, in order: each builds on the one before.
+
+def sign_in_refused():
+    driver.get(f"{BASE}/admin")
+    fill(wait.until(EC.presence_of_element_located((By.NAME, "token"))), "wrong-token-0123456789")
+    css("form.sign-in button[type=submit]").click()
+    text_in("#sign-in-error", "That token was refused")
+    check(driver.execute_script("return sessionStorage.length") == 0, "a refused token is not kept")
+    shot("sign-in-refused")
+
+
+def sign_in():
+    fill(css("input[name=token]"), TOKEN)
+    css("form.sign-in button[type=submit]").click()
+    text_in("main h1", "Groups")
+    check(driver.execute_script("return document.cookie") == "", "no cookie is set")
+    check(TOKEN not in driver.current_url, "the token is never in the URL")
+    check(len(driver.find_elements(By.CSS_SELECTOR, ".group-list li")) == 3, "the demo's three groups are listed")
+    shot("groups")
+
+
+def create_group():
+    fill(css("input[name=id]"), GROUP)
+    fill(css("form input[name=name]"), "Browser test")
+    css("select[name=sizeClass] option[value=large]").click()
+    css("form[aria-labelledby=new-group] button[type=submit]").click()
+    text_in("main h1", "Browser test")
+    check(api(f"/v1/admin/groups/{GROUP}", TOKEN)["sizeClass"] == "large", "the group is stored, large")
+    shot("group-created")
+
+
+def upload_three():
+    os.makedirs(IMAGES, exist_ok=True)
+    files = {"crunchy-disc.png": (400, 400, (200, 120, 40)), "chewy-disc.png": (618, 618, (230, 80, 120)),
+             "tall.png": (618, 700, (90, 60, 30))}
+    for name, (width, height, colour) in files.items():
+        with open(os.path.join(IMAGES, name), "wb") as out:
+            out.write(disc_png(width, height, colour))
+    css("#upload-files").send_keys("\n".join(os.path.join(IMAGES, name) for name in files))
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".staged")) == 3)
+    css("form.upload button[type=submit]").click()
+    text_in("form.upload .summary", "3 of 3 uploaded: 2 kept, 1 refused")
+    refused = css('.staged[data-file="tall.png"]').text
+    check("Refused: Wrong size" in refused and "618 x 700" in refused and "300 to 618" in refused,
+          f"the refusal says why and what to change: {refused!r}")
+    check("Kept" in css('.staged[data-file="chewy-disc.png"]').text, "the others are kept")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".sticker-card")) == 2)
+    stored = api(f"/v1/admin/groups/{GROUP}", TOKEN)["stickers"]
+    check(sorted(s["name"] for s in stored) == ["Chewy disc", "Crunchy disc"], f"two stickers stored: {stored!r}")
+    shot("upload-one-refused")
+
+
+def reorder():
+    before = [s["id"] for s in manifest_group()["stickers"]]
+    clear_status()
+    second = css(f'.sticker-card[data-id="{before[1]}"] .move-up')
+    second.send_keys(Keys.ENTER)  # by keyboard
+    text_in("#status", "Sticker order saved.")
+    after = [s["id"] for s in manifest_group()["stickers"]]
+    check(after == [before[1], before[0]], f"the manifest's order follows the move: {before} then {after}")
+    clear_status()
+    driver.execute_script("""
+        const [from, to] = arguments, transfer = new DataTransfer(), box = to.getBoundingClientRect();
+        const at = {bubbles: true, cancelable: true, dataTransfer: transfer, clientX: box.right - 4, clientY: box.top + box.height / 2};
+        from.dispatchEvent(new DragEvent('dragstart', {bubbles: true, dataTransfer: transfer}));
+        to.dispatchEvent(new DragEvent('dragover', at));
+        to.dispatchEvent(new DragEvent('drop', at));
+        from.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: transfer}));
+    """, css(f'.sticker-card[data-id="{after[0]}"]'), css(f'.sticker-card[data-id="{after[1]}"]'))
+    text_in("#status", "Sticker order saved.")
+    dragged = [s["id"] for s in manifest_group()["stickers"]]
+    check(dragged == before, f"dragging the first after the second swaps them back: {dragged}")
+    shot("reordered")
+
+
+def edit_and_delete():
+    first, second = [s["id"] for s in manifest_group()["stickers"]]
+    css(f'.sticker-card[data-id="{first}"] button[aria-label^="Edit"]').click()
+    description = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "dialog.editor textarea[name=description]")))
+    fill(description, "x" * 200)
+    check(len(description.get_property("value")) == 150, "a description stops at 150 characters")
+    text_in("dialog.editor .count", "150 / 150")
+    fill(description, "An orange disc, crunchy at the edges")
+    fill(css("dialog.editor input[name=keywords]"), "orange, disc")
+    shot("edit-sticker")
+    css("dialog.editor button[type=submit]").click()
+    text_in("#status", "Saved")
+    stored = api(f"/v1/admin/stickers/{first}", TOKEN)
+    check(stored["description"] == "An orange disc, crunchy at the edges" and stored["keywords"] == ["orange", "disc"],
+          f"the edit is stored: {stored['description']!r} {stored['keywords']!r}")
+    delete = f'.sticker-card[data-id="{second}"] button.danger'
+    wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, delete))).click()
+    wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "dialog.confirm")))
+    css("dialog.confirm button:not(.danger)").click()  # Cancel: nothing happens
+    check(len(api(f"/v1/admin/groups/{GROUP}", TOKEN)["stickers"]) == 2, "cancelling keeps the sticker")
+    css(delete).click()
+    wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "dialog.confirm")))
+    shot("confirm-delete")
+    css("dialog.confirm button.danger").click()
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".sticker-card")) == 1)
+    check([s["id"] for s in api(f"/v1/admin/groups/{GROUP}", TOKEN)["stickers"]] == [first], "the confirmed delete is stored")
+
+
+def filter_preview():
+    go("/filters", "Filters")
+    fill(css("input[name=name]"), FILTER)
+    fill(css("input[name=title]"), "Browser chocolate")
+    fill(css("input[name=flags]"), "chocolate")
+    text_in("#filter-effect", "Selects")
+    expected = sum(len(g["stickers"]) for g in api("/v1/manifest?flags=chocolate")["groups"])
+    check(css("#filter-effect .summary").text.startswith(f"Selects {expected} sticker"), "the effect is shown before saving")
+    css("form[aria-labelledby=filter-title] button[type=submit]").click()
+    text_in("#status", f"Saved the filter {FILTER}")
+    wait.until(EC.element_to_be_clickable((By.LINK_TEXT, f"Preview {FILTER}"))).click()
+    text_in("#preview-result .summary", "Anonymous")
+    shown = [e.get_attribute("data-group") for e in driver.find_elements(By.CSS_SELECTOR, "#preview-result [data-group]")]
+    wanted = [g["id"] for g in api(f"/v1/manifest?filter={FILTER}&scale=2")["groups"]]
+    check(shown == wanted and len(shown) > 0, f"the preview shows what the manifest serves under the filter: {shown} vs {wanted}")
+    shot("filter-preview")
+
+
+def premium_locked():
+    go(f"/groups/{GROUP}", "Browser test")
+    clear_status()
+    fill(css("input[name=productId]"), PRODUCT)
+    css("form[aria-labelledby=settings-title] button[type=submit]").click()
+    text_in("#status", "Saved Browser test")
+    go("/preview", "Preview")
+    locked = f'#preview-result [data-group="{GROUP}"]'
+    text_in(locked, f"Locked: needs {PRODUCT}")
+    check("locked" in css(locked).get_attribute("class"), "the group is shown locked")
+    check(len(driver.find_elements(By.CSS_SELECTOR, f"{locked} [data-sticker] img")) == 0, "no sticker of it is shown")
+    driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", locked)
+    shot("premium-locked-anonymous")
+
+
+def entitled_unlocked():
+    go(f"/purchases?user={USER}", "Purchases")
+    text_in("#user-area h2", f"User {USER}")
+    fill(css("form[aria-labelledby=grant-title] input[name=productId]"), PRODUCT)
+    css("form[aria-labelledby=grant-title] button[type=submit]").click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f'tr[data-product="{PRODUCT}"]')))
+    shot("entitlement-granted")
+    wait.until(EC.element_to_be_clickable((By.LINK_TEXT, f"Preview the catalog as {USER}"))).click()
+    text_in("#preview-result .summary", f"As {USER}")
+    group = f'#preview-result [data-group="{GROUP}"]'
+    stored = len(api(f"/v1/admin/groups/{GROUP}", TOKEN)["stickers"])
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, f"{group} [data-sticker] img")) == stored > 0)
+    check("locked" not in css(group).get_attribute("class"), "the group is unlocked for the user")
+    driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", group)
+    for image in driver.find_elements(By.CSS_SELECTOR, f"{group} [data-sticker] img"):
+        wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image))
+        natural, attribute = image.get_property("naturalWidth"), int(image.get_attribute("width"))
+        rendered = driver.execute_script("return arguments[0].getBoundingClientRect().width", image)
+        check(natural == attribute == round(rendered), f"an image at its true size: {natural}, {attribute}, {rendered}")
+    shot("premium-unlocked-as-user")
+
+
+INTERACTIVE = "a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex='0']"
+
+
+def keyboard_and_names(route, heading):
+    go(route, heading)
+    time.sleep(0.5)  # the screen's second fetches (audit, effect) settle
+    nameless = driver.execute_script(f"""
+        const all = [...document.querySelectorAll("{INTERACTIVE}")].filter(e => e.getClientRects().length > 0 || e.type === 'file');
+        all.forEach((e, i) => e.dataset.a11y = i);
+        return all.length;""")
+    missing = [e.get_attribute("outerHTML")[:120] for e in driver.find_elements(By.CSS_SELECTOR, "[data-a11y]")
+               if not (e.accessible_name or "").strip()]
+    check(not missing, f"{route}: every control has an accessible name; these have none: {missing}")
+    driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
+    reached = set()
+    body = css("body")
+    body.click()
+    for _ in range(nameless * 2 + 10):
+        webdriver.ActionChains(driver).send_keys(Keys.TAB).perform()
+        index = driver.execute_script("return document.activeElement.dataset.a11y ?? null")
+        if index is not None:
+            reached.add(int(index))
+    radios = driver.execute_script("""
+        const groups = {};
+        document.querySelectorAll('[data-a11y]').forEach(e => { if (e.type === 'radio') (groups[e.name] ??= []).push(+e.dataset.a11y); });
+        return Object.values(groups);""")
+    unreached = set(range(nameless)) - reached
+    for group in radios:  # a radio group is one Tab stop; arrows move within it
+        if reached & set(group):
+            unreached -= set(group)
+    names = [css(f'[data-a11y="{i}"]').accessible_name for i in sorted(unreached)]
+    check(not unreached, f"{route}: every control is reachable by Tab; these are not: {names}")
+    return nameless
+
+
+def accessibility():
+    counts = {route: keyboard_and_names(route, heading) for route, heading in
+              [("/groups", "Groups"), (f"/groups/{GROUP}", "Browser test"), ("/preview", "Preview"),
+               ("/filters", "Filters"), (f"/purchases?user={USER}", "Purchases"), ("/webhooks", "Webhook deliveries")]}
+    print("   controls named and reached by Tab:", ", ".join(f"{route} {count}" for route, count in counts.items()))
+
+
+def narrow():
+    driver.set_window_size(390, 844)
+    try:
+        for route, heading, name in [("/groups", "Groups", "groups-390"), (f"/groups/{GROUP}", "Browser test", "group-390"),
+                                     (f"/preview?user={USER}", "Preview", "preview-390")]:
+            go(route, heading)
+            time.sleep(0.5)
+            overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+            check(overflow <= 0, f"{route} at 390 px needs no sideways scrolling of the page (overflow {overflow} px)")
+            shot(name)
+    finally:
+        driver.set_window_size(1280, 900)
+
+
+def sign_out():
+    go("/groups", "Groups")
+    css("#sign-out").click()
+    text_in("main h1", "Sign in")
+    check(driver.execute_script("return sessionStorage.length") == 0, "signing out forgets the token")
+    check(not css("#nav").is_displayed(), "the sections are hidden when signed out")
+    shot("signed-out")
+    # A token that stops working (revoked, say) returns to sign-in with a message at the next call.
+    driver.execute_script("sessionStorage.setItem('stickercatalog.adminToken', 'revoked-token-0123456789')")
+    driver.get(f"{BASE}/admin#/filters")
+    driver.refresh()
+    go("/groups", "Sign in")
+    text_in("#sign-in-error", "no longer accepted")
+    shot("unauthorized-returns-to-sign-in")
+
+
+scenarios = [sign_in_refused, sign_in, create_group, upload_three, reorder, edit_and_delete, filter_preview, premium_locked,
+             entitled_unlocked, accessibility, narrow, sign_out]
+failed = False
+try:
+    for scenario in scenarios:
+        started = time.monotonic()
+        try:
+            scenario()
+            print(f"ok   {scenario.__name__} ({time.monotonic() - started:.1f} s)")
+        except Exception:
+            failed = True
+            print(f"FAIL {scenario.__name__}")
+            traceback.print_exc()
+            shot(f"failed-{scenario.__name__}")
+            logs = [entry["message"] for entry in driver.get_log("browser")] if hasattr(driver, "get_log") else []
+            if logs:
+                print("   browser console:", *logs, sep="\n   ")
+            break
+finally:
+    driver.quit()
+print("screenshots:", *shots, sep="\n  ")
+sys.exit(1 if failed else 0)
