@@ -30,9 +30,11 @@ test: deps
 	$(SWIFT) test --skip-build
 	@scripts/check-openapi.sh
 	@scripts/conformance.sh .build/debug/stickerd $(CONFORMANCE_SECONDS)
+	@scripts/install-deps.sh --browser
 	@scripts/browser-test.sh .build/debug/stickerd
 
 test-browser: deps
+	@scripts/install-deps.sh --browser
 	$(SWIFT) build --product stickerd
 	@scripts/browser-test.sh .build/debug/stickerd
 

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Installs what the build, the tests and the service need: Debian packages (apt-get) and Python tools (pip) for
-# the OpenAPI checks; with --bench, what the benchmarks need. As root it installs; otherwise it prints the exact
-# commands to run and stops.
+# the OpenAPI checks; with --bench, what the benchmarks need; with --browser, what the console's browser tests need.
+# As root it installs; otherwise it prints the exact commands to run and stops.
 set -euo pipefail
 
-packages=(pkg-config libpng-dev zlib1g-dev libbrotli-dev liblcms2-dev libcurl4-openssl-dev postgresql util-linux curl python3 python3-pip libvips-tools apngdis
-  chromium chromium-driver)
+packages=(pkg-config libpng-dev zlib1g-dev libbrotli-dev liblcms2-dev libcurl4-openssl-dev postgresql util-linux curl python3 python3-pip libvips-tools apngdis)
 # brotli: so that schemathesis (through urllib3) can read the brotli answers it asks for with `Accept-Encoding: br`.
-python=(schemathesis openapi-spec-validator brotli selenium)
-# chromium, chromium-driver and selenium: make test-browser drives the admin console in a real, headless Chromium.
+python=(schemathesis openapi-spec-validator brotli)
+if [[ "${1:-}" == "--browser" ]]; then
+  # make test-browser (part of make test) drives the admin console in a real, headless Chromium.
+  packages=(chromium chromium-driver curl)
+  python=(selenium)
+fi
 if [[ "${1:-}" == "--bench" ]]; then
   # postgresql-client: psql seeds the purchases benchmark; cryptography mints its App Store notifications.
   packages=(wrk nginx-light curl pngcheck libvips-tools hyperfine apngdis optipng libvips42 postgresql-client)
