@@ -46,6 +46,7 @@ bench: build
 	@scripts/install-deps.sh --bench
 	$(SWIFT) build -c release --product baseline-server
 	@scripts/bench.sh $(RELEASE_BIN) .build/release/baseline-server
+	@scripts/bench-observability.sh $(RELEASE_BIN)
 	@scripts/bench-validator.sh $(RELEASE_BIN)
 	@scripts/bench-renditions.sh $(RELEASE_BIN)
 	@scripts/bench-purchases.sh $(RELEASE_BIN)

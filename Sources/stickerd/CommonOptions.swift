@@ -12,12 +12,18 @@ struct DatabaseOptions: ParsableArguments {
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical (env LOG_LEVEL).")
     var logLevel: String = ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info"
 
-    /// A logger at the chosen level; bootstraps swift-log once per process.
+    @Option(help: "Log format: text (key=value fields) or json (one object a line, the same fields) (env LOG_FORMAT).")
+    var logFormat: String = ProcessInfo.processInfo.environment["LOG_FORMAT"] ?? "text"
+
+    /// A logger at the chosen level and format; bootstraps swift-log once per process.
     func logger(_ label: String) throws -> Logger {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
             throw ValidationError("--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        LoggingSystem.bootstrap { label in ConsoleLogHandler(label: label, level: level) }
+        guard let format = LogFormat(rawValue: logFormat.lowercased()) else {
+            throw ValidationError("--log-format must be one of: \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        LoggingSystem.bootstrap { label in ConsoleLogHandler(label: label, level: level, format: format) }
         return Logger(label: label)
     }
 

@@ -49,6 +49,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds an event stream lasts before the client must reconnect (spreads streams over new replicas).")
     var eventStreamLifetime = 3600
 
+    @Flag(inversion: .prefixedNo,
+          help: "Time every request into the http_request_duration_seconds histogram (--no-request-durations only counts them; make bench prices the difference).")
+    var requestDurations = true
+
     @OptionGroup(title: "Animated stickers") var limits: LimitOptions
 
     @OptionGroup(title: "Purchases") var purchases: PurchaseOptions
@@ -72,6 +76,7 @@ struct Serve: AsyncParsableCommand {
         (options.idleTimeout, options.bodyTimeout, options.maxConcurrentUploads) = (.seconds(idleTimeout), .seconds(bodyTimeout), maxUploads)
         (options.maxEventStreams, options.eventHeartbeat, options.eventStreamLifetime) =
             (maxEventStreams, .seconds(eventHeartbeat), .seconds(eventStreamLifetime))
+        options.requestDurations = requestDurations
         options.publicBaseURL = environment["STICKER_PUBLIC_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         options.bootstrapAdminToken = environment["STICKER_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if let token = options.bootstrapAdminToken, token.count < ServiceOptions.minimumTokenLength {

@@ -56,6 +56,18 @@ public enum Receipt: Sendable, Equatable {
     case quarantined(id: Int64, PurchaseError)
 }
 
+extension Receipt {
+    /// How the delivery ended, as `/metrics` counts it: its stored status, `duplicate`, `conflict` or `quarantined`.
+    public var outcome: String {
+        switch self {
+        case .stored(_, let status): status.rawValue
+        case .duplicate: "duplicate"
+        case .conflict: "conflict"
+        case .quarantined: "quarantined"
+        }
+    }
+}
+
 /// A stored delivery, as admins list it.
 public struct WebhookEvent: Sendable, Codable, Equatable {
     public var id: Int64

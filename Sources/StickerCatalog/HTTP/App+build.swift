@@ -42,6 +42,8 @@ public struct ServiceOptions: Sendable {
     public var eventHeartbeat = Duration.seconds(15)
     /// An event stream ends after this; its client reconnects (to any replica) with `Last-Event-ID`.
     public var eventStreamLifetime = Duration.seconds(3600)
+    /// Time every request into `http_request_duration_seconds`; false only counts them (to price the histogram).
+    public var requestDurations = true
 
     public init() {}
 
@@ -82,31 +84,36 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     let linker = AssetLinker(publicBaseURL: options.publicBaseURL, signer: signer)
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     let unknownMethods = UnknownMethods()
+    let durations = RequestDurations(timed: options.requestDurations)
+    let metrics = CatalogMetrics(registry: registry)
     router.addMiddleware {
+        RequestObservation(durations: durations)
         ProblemMiddleware(unknownMethods: unknownMethods)
-        LogRequestsMiddleware(.debug)
-        RequestMetricsMiddleware()
         BodyDeadlineMiddleware(timeout: options.bodyTimeout)
     }
-    HealthController(pool: catalog.pool, listener: listener, migrator: Migrator(), registry: registry).addRoutes(to: router)
     ConsoleController(publicBaseURL: options.publicBaseURL).addRoutes(to: router)
     let manifests = ManifestService(reader: catalog, revision: catalog.revision, linker: linker, capacity: options.manifestCacheBytes,
-                                    logger: catalog.logger)
+                                    logger: catalog.logger, counters: CacheCounters(registry: registry, cache: "manifest"))
     let entitlements = EntitlementCache(repository: catalog, changes: catalog.entitlementChanges, sandbox: options.purchases.sandbox,
                                         capacity: options.entitlementCacheBytes)
     let client = router.group("v1").add(middleware: UserAuthMiddleware(tokens: options.userTokens))
     ManifestController(service: manifests, entitlements: entitlements).addRoutes(to: client)
     let feed = ChangeFeed(manifests: manifests, log: catalog)
     ChangeFeedController(feed: feed, entitlements: entitlements).addRoutes(to: client)
-    EventController(hub: EventHub(limit: options.maxEventStreams, revision: catalog.revision, entitlements: catalog.entitlementChanges),
-                    feed: feed, entitlements: entitlements, heartbeat: options.eventHeartbeat,
+    let hub = EventHub(limit: options.maxEventStreams, revision: catalog.revision, entitlements: catalog.entitlementChanges)
+    EventController(hub: hub, feed: feed, entitlements: entitlements, heartbeat: options.eventHeartbeat,
                     lifetime: options.eventStreamLifetime).addRoutes(to: client)
-    AssetController(store: AssetStore(reader: catalog, revision: catalog.revision, capacity: options.assetCacheBytes),
-                    manifests: manifests, signer: signer).addRoutes(to: router.group("v1/assets"))
+    let assets = AssetStore(reader: catalog, revision: catalog.revision, capacity: options.assetCacheBytes,
+                            counters: CacheCounters(registry: registry, cache: "asset"))
+    AssetController(store: assets, manifests: manifests, signer: signer).addRoutes(to: router.group("v1/assets"))
+    let gauges = ServiceGauges(registry: registry, revision: catalog.revision, listener: listener, pool: catalog.pool, hub: hub,
+                               manifests: manifests, assets: assets, quarantine: catalog)
+    HealthController(pool: catalog.pool, listener: listener, migrator: Migrator(), registry: registry, durations: durations,
+                     gauges: gauges).addRoutes(to: router)
     let intake = PurchaseIntake(repository: catalog, configuration: options.purchases)
     MeController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(to: client.group("me", context: UserRequestContext.self))
     PurchaseController(intake: intake).addRoutes(to: client.group("purchases", context: UserRequestContext.self))
-    WebhookController(intake: intake).addRoutes(to: router.group("v1/webhooks"))
+    WebhookController(intake: intake, metrics: metrics).addRoutes(to: router.group("v1/webhooks"))
 
     let admin = router.group("v1/admin")
         .add(middleware: AdminAuthMiddleware(tokens: catalog, bootstrapToken: options.bootstrapAdminToken))
@@ -115,7 +122,7 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     let groups = admin.group("groups")
     GroupController(repository: catalog, linker: linker).addRoutes(to: groups)
     StickerController(repository: catalog, validator: StickerValidator(rules: options.rules), linker: linker,
-                      uploads: UploadGate(limit: options.maxConcurrentUploads))
+                      uploads: UploadGate(limit: options.maxConcurrentUploads), metrics: metrics)
         .addRoutes(groups: groups, stickers: admin.group("stickers"))
     FilterController(repository: catalog).addRoutes(to: admin.group("filters"))
     AdminEntitlementController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(to: admin.group("users"))

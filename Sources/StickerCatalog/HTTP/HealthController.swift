@@ -9,6 +9,8 @@ struct HealthController {
     let listener: RevisionListener
     let migrator: Migrator
     let registry: PrometheusCollectorRegistry
+    let durations: RequestDurations
+    let gauges: ServiceGauges
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("healthz", use: health)
@@ -34,8 +36,10 @@ struct HealthController {
     }
 
     @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
+        await gauges.update()
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
+        bytes += durations.render().utf8
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 

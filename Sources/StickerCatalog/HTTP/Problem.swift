@@ -24,11 +24,14 @@ public struct Problem: HTTPResponseError, Sendable {
         var detail: String
         var instance: String
         var errors: [FieldIssue]?
+        /// The request's `X-Request-Id`, to quote when reporting it.
+        var requestId: String?
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = Body(title: status.reasonPhrase, status: status.code, code: code, detail: detail,
-                        instance: request.uri.path, errors: errors.isEmpty ? nil : errors)
+                        instance: request.uri.path, errors: errors.isEmpty ? nil : errors,
+                        requestId: context.logger[metadataKey: RequestIdentity.logKey]?.description)
         var fields = headers
         fields[.contentType] = "application/problem+json"
         let data = try Self.encoder.encode(body)

@@ -9,6 +9,7 @@ struct StickerController {
     let validator: StickerValidator
     let linker: AssetLinker
     let uploads: UploadGate
+    var metrics: CatalogMetrics?
 
     func addRoutes(groups: RouterGroup<AdminRequestContext>, stickers: RouterGroup<AdminRequestContext>) {
         groups.post("{id}/stickers", use: upload)
@@ -17,8 +18,20 @@ struct StickerController {
         stickers.delete("{id}", use: delete)
     }
 
-    /// Validates the image through libpng off the event loop, then stores image and sticker in one transaction.
+    /// Validates the image through libpng off the event loop, then stores image and sticker in one transaction;
+    /// counts the verdict.
     @Sendable func upload(_ request: Request, context: AdminRequestContext) async throws -> EditedResponse<AdminSticker> {
+        do {
+            let answer = try await store(request, context: context)
+            metrics?.upload(verdict: "accepted")
+            return answer
+        } catch {
+            metrics?.upload(verdict: Problem(error)?.code ?? "internal_error")
+            throw error
+        }
+    }
+
+    private func store(_ request: Request, context: AdminRequestContext) async throws -> EditedResponse<AdminSticker> {
         let groupId = try GroupController.groupId(context)
         return try await uploads.withSlot {
             guard let group = try await repository.group(id: groupId) else { throw CatalogError.notFound("Group '\(groupId)'") }
@@ -54,9 +67,12 @@ struct StickerController {
         }
         let stored = if let digest { try await repository.renditionsVersion(sha256: digest) } else { Int?.none }
         let current = stored == Renditions.version
-        return try await NIOThreadPool.singleton.runIfActive {
+        let started = ContinuousClock.now
+        let made = try await NIOThreadPool.singleton.runIfActive {
             current ? (try validator.validate(image), []) : try validator.validateRendering(image)
         }
+        if !current { metrics?.renditionSeconds.record(ContinuousClock.now - started) }
+        return made
     }
 
     @Sendable func show(_ request: Request, context: AdminRequestContext) async throws -> AdminSticker {

@@ -8,6 +8,7 @@ import Purchases
 /// one (kept in quarantine), 503 only when it cannot be stored.
 struct WebhookController {
     let intake: PurchaseIntake
+    let metrics: CatalogMetrics
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("apple/{environment}", use: apple)
@@ -37,6 +38,7 @@ struct WebhookController {
 
     private func receive(_ delivery: Delivery, _ context: AppRequestContext) async throws -> DeliveryResponse {
         let receipt = try await intake.receive(delivery)
+        metrics.delivery(source: delivery.source.rawValue, outcome: receipt.outcome)
         context.logger.info("Webhook delivery", metadata: ["source": "\(delivery.source.rawValue)", "receipt": "\(receipt)"])
         return try Self.check(receipt)
     }

@@ -32,6 +32,8 @@ public final class DatabasePool: Service, Sendable {
     }
 
     private let state: Mutex<State>
+    /// Connections in use and callers waiting, for `/metrics`.
+    public let usage = PoolUsage()
 
     public init(endpoint: DatabaseEndpoint, logger: Logger, acquireTimeout: Duration = .seconds(1),
                 probeInterval: Duration = .milliseconds(500), statementTimeout: Duration = .seconds(30)) {
@@ -52,10 +54,14 @@ public final class DatabasePool: Service, Sendable {
         let (client, health) = startIfNeeded()
         if health == .down { throw DatabaseUnavailable(reason: "PostgreSQL did not answer the last attempt; retrying in the background") }
         let lease = ConnectionLease()
+        let usage = self.usage
+        let ticket = usage.waiting()
+        defer { usage.finished(ticket) }
         do {
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
                     try await client.withConnection { connection in
+                        usage.acquired(ticket)
                         lease.acquired(connection)
                         return try await body(connection)
                     }

@@ -166,3 +166,12 @@ extension PostgresCatalog: PurchaseRepository {
         logger.debug("Quarantine full: dropped the oldest", metadata: ["dropped": "\(dropped)", "source": "\(source)", "status": "\(status.rawValue)"])
     }
 }
+
+extension PostgresCatalog: QuarantineCounter {
+    /// Refused deliveries kept for replay (at most `quarantineLimit` of each source and status).
+    public func quarantineSize() async throws -> Int {
+        try await read { connection in
+            try await connection.count("SELECT count(*) FROM webhook_events WHERE quarantined", logger: logger)
+        }
+    }
+}

@@ -21,8 +21,11 @@ final class AssetStore: Sendable {
     let revision: CatalogRevision
     private let state: Mutex<State>
     private let reads = SingleFlight<AssetDigest, CachedAsset?>()
+    private let counters: CacheCounters
 
-    init(reader: any CatalogReader, revision: CatalogRevision, capacity: Int = 64 << 20, missingEntries: Int = 4096) {
+    init(reader: any CatalogReader, revision: CatalogRevision, capacity: Int = 64 << 20, missingEntries: Int = 4096,
+         counters: CacheCounters = .none) {
+        self.counters = counters
         self.reader = reader
         self.revision = revision
         state = Mutex(State(bytes: ByteLRU(capacity: capacity), missing: ByteLRU(capacity: missingEntries)))
@@ -32,13 +35,18 @@ final class AssetStore: Sendable {
     func asset(_ digest: AssetDigest) async throws -> CachedAsset? {
         let current = revision.current
         switch lookup(digest, revision: current) {
-        case .hit(let asset): return asset
-        case .missing: return nil
+        case .hit(let asset):
+            counters.hit()
+            return asset
+        case .missing:
+            counters.hit()
+            return nil
         case .unknown: break
         }
         return try await reads.run(digest) { [self] in
             if case .hit(let asset) = lookup(digest, revision: current) { return asset }
             let sha256 = digest.hex
+            counters.miss()
             let asset = try await reader.assetBytes(sha256: sha256).map { CachedAsset(sha256: sha256, bytes: ByteBuffer(bytes: $0)) }
             keep(asset, for: digest, revision: current)
             return asset

@@ -92,12 +92,13 @@ final class ManifestService: Sendable {
     private let builds = SingleFlight<BuildKey, CachedBody>()
     let compressions = SingleFlight<CompressionKey, CachedBody.Representation>()
     let fragments: GroupFragments
+    let logger: Logger
+    private let counters: CacheCounters
 
     /// `capacity` bytes for bodies, as much again for group fragments.
-    let logger: Logger
-
     init(reader: any CatalogReader, revision: CatalogRevision, linker: AssetLinker, capacity: Int = 64 << 20,
-         logger: Logger = Logger(label: "stickerd.manifests")) {
+         logger: Logger = Logger(label: "stickerd.manifests"), counters: CacheCounters = .none) {
+        self.counters = counters
         self.reader = reader
         self.logger = logger
         self.revision = revision
@@ -117,7 +118,10 @@ final class ManifestService: Sendable {
             guard let key = state.queries.value(for: raw), let body = state.bodies.value(for: key) else { return nil }
             return Served(body: body, stale: false, key: key, revision: snapshot.revision)
         }
-        if let hit { return hit }
+        if let hit {
+            counters.hit()
+            return hit
+        }
         let access = Access(held: held, snapshot: nil, signer: linker.signer, now: now)
         let (served, normalized, revision) = try await serve(try parse().unlocking(access))
         state.withLock { state in
@@ -143,6 +147,7 @@ final class ManifestService: Sendable {
             return state.bodies.value(for: normalized).map { ($0, normalized, snapshot.revision) }
         }
         if let (body, normalized, revision) = hit {
+            counters.hit()
             return (Served(body: body, stale: false, key: normalized, revision: revision), normalized, revision)
         }
         let (snapshot, stale) = try await snapshot(atLeast: wanted)
@@ -151,6 +156,7 @@ final class ManifestService: Sendable {
         let body = try await builds.run(BuildKey(revision: snapshot.revision, key: normalized)) { [self, linker, fragments] in
             if let built = cached(normalized, revision: snapshot.revision) { return built }
             let personal = if case .filters = normalized { false } else { true }
+            counters.miss()
             let started = ContinuousClock.now
             let body = try await ManifestWorkers.shared.build {
                 CachedBody(json: try Self.encode(normalized, from: snapshot, linker: linker, fragments: fragments), personal: personal)

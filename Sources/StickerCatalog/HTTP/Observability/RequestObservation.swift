@@ -1,0 +1,74 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Observes every request: its id (a sane incoming `X-Request-Id`, else the one Hummingbird gave it), echoed on the
+/// response and on every log line of the request; its duration to the response head in `RequestDurations`; and one
+/// log line at info with the route, status, duration and bytes. The line has the path without its query, so never
+/// a signed URL's signature, and no header, so never a token.
+struct RequestObservation<Context: RequestContext>: RouterMiddleware {
+    let durations: RequestDurations
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        var context = context
+        let id: String
+        if let incoming = request.headers[.requestID], RequestIdentity.isSane(incoming) {
+            id = incoming
+            context.logger[metadataKey: RequestIdentity.logKey] = .string(incoming)
+        } else {
+            id = context.id
+        }
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            // ProblemMiddleware answers every error; one that escapes it still counts.
+            durations.record(route: context.endpointPath, method: request.method, status: 500, since: start)
+            throw error
+        }
+        response.headers[.requestID] = id
+        let elapsed = durations.record(route: context.endpointPath, method: request.method, status: response.status.code, since: start)
+        context.logger.info("request", metadata: [
+            "method": .string(request.method.rawValue), "path": .string(request.uri.path),
+            "route": .string(context.endpointPath ?? "unmatched"), "status": .stringConvertible(response.status.code),
+            "duration_ms": .string(RequestIdentity.milliseconds(elapsed)),
+            "bytes": .string(response.body.contentLength.map(String.init) ?? "streamed"),
+        ])
+        return response
+    }
+}
+
+/// A request's id: where it is kept and which incoming ones are accepted.
+enum RequestIdentity {
+    /// The metadata key Hummingbird puts its request id under; log handlers print it as `request_id`.
+    static let logKey = "hb.request.id"
+
+    /// 1-128 characters of letters, digits and `-._:`: enough for UUIDs and trace ids, nothing that could forge a
+    /// log field or a header.
+    static func isSane(_ id: String) -> Bool {
+        (1...128).contains(id.utf8.count) && id.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"): true
+            default: false
+            }
+        }
+    }
+
+    static func milliseconds(_ duration: Duration?) -> String {
+        guard let duration else { return "-" }
+        let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+        return "\(micros / 1000).\(String(micros % 1000).leftPadded(3))"
+    }
+}
+
+extension HTTPField.Name {
+    static let requestID = Self("X-Request-Id")!
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

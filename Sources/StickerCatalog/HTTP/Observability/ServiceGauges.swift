@@ -1,0 +1,58 @@
+import Prometheus
+
+/// Gauges read from the running service when `/metrics` is scraped: nothing on the request path keeps them.
+struct ServiceGauges: Sendable {
+    let revision: CatalogRevision
+    let listener: RevisionListener
+    let pool: DatabasePool
+    let hub: EventHub
+    let manifests: ManifestService
+    let assets: AssetStore
+    let quarantine: any QuarantineCounter
+    private let gauges: [String: Gauge]
+
+    init(registry: PrometheusCollectorRegistry, revision: CatalogRevision, listener: RevisionListener, pool: DatabasePool,
+         hub: EventHub, manifests: ManifestService, assets: AssetStore, quarantine: any QuarantineCounter) {
+        (self.revision, self.listener, self.pool, self.hub) = (revision, listener, pool, hub)
+        (self.manifests, self.assets, self.quarantine) = (manifests, assets, quarantine)
+        var gauges: [String: Gauge] = [:]
+        for (name, help) in Self.described {
+            gauges[name] = registry.makeGauge(name: name, help: help)
+        }
+        self.gauges = gauges
+    }
+
+    static let described: [(String, String)] = [
+        ("stickerd_ready", "1 while this replica takes traffic: the database answers and catalog changes reach it."),
+        ("catalog_revision", "The catalog revision this replica serves."),
+        ("event_streams_open", "Server-Sent Event streams open on this replica."),
+        ("manifest_cache_bytes", "Bytes of encoded manifests held in memory."),
+        ("asset_cache_bytes", "Bytes of images held in memory."),
+        ("db_pool_connections_in_use", "Database connections running a statement for this replica."),
+        ("db_pool_waiting", "Callers waiting for a database connection."),
+        ("db_available", "1 while PostgreSQL answers, 0 after a failure until a probe reaches it again."),
+        ("webhook_quarantine_size", "Refused webhook deliveries kept for replay (-1: the database did not answer)."),
+    ]
+
+    /// Reads every value now; the quarantine size is one indexed count, skipped when the database is down.
+    func update() async {
+        let usage = pool.usage.current
+        set("catalog_revision", Double(revision.current))
+        set("event_streams_open", Double(hub.count))
+        set("manifest_cache_bytes", Double(manifests.cachedBytes))
+        set("asset_cache_bytes", Double(assets.cachedBytes))
+        set("db_pool_connections_in_use", Double(usage.inUse))
+        set("db_pool_waiting", Double(usage.waiting))
+        set("db_available", pool.isAvailable ? 1 : 0)
+        set("stickerd_ready", pool.isAvailable && listener.isCurrent ? 1 : 0)
+        let size = pool.isAvailable ? (try? await quarantine.quarantineSize()) : nil
+        set("webhook_quarantine_size", size.map(Double.init) ?? -1)
+    }
+
+    private func set(_ name: String, _ value: Double) { gauges[name]?.set(value) }
+}
+
+/// How many refused webhook deliveries are kept.
+protocol QuarantineCounter: Sendable {
+    func quarantineSize() async throws -> Int
+}
