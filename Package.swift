@@ -105,6 +105,7 @@ let package = Package(
                 "StickerCatalogClient",
                 "Purchases",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         /// The client side, for apps: Foundation's URLSession and swift-crypto only (it builds for iOS and Linux).

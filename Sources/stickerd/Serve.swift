@@ -3,14 +3,16 @@ import Foundation
 import Hummingbird
 import Metrics
 import Prometheus
+import ServiceLifecycle
 import StickerCatalog
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the HTTP API (the default command).",
         discussion: """
-            Applies pending migrations first. Stops on SIGINT or SIGTERM after finishing requests in flight, \
-            then stops the embedded PostgreSQL cluster if it owns it.
+            Applies pending migrations first. On SIGINT or SIGTERM, /readyz answers 503 at once; stickerd serves \
+            for --drain-seconds more, then stops accepting connections, finishes the requests in flight and closes \
+            event streams (within --shutdown-grace), stops the embedded PostgreSQL cluster if it owns it, and exits 0.
             Environment: STICKER_ADMIN_TOKEN (an admin token accepted as is, at least 16 characters), \
             STICKER_PUBLIC_BASE_URL (asset URLs become absolute under it, e.g. a CDN).
             Purchases: \(PurchaseOptions.environmentHelp)
@@ -53,6 +55,12 @@ struct Serve: AsyncParsableCommand {
           help: "Time every request into the http_request_duration_seconds histogram (--no-request-durations only counts them; make bench prices the difference).")
     var requestDurations = true
 
+    @Option(help: "Seconds to go on serving after SIGTERM with /readyz answering 503, so load balancers stop sending traffic first (match the orchestrator's preStop delay, or leave 0 behind one that has it).")
+    var drainSeconds = 0
+
+    @Option(help: "Seconds after SIGTERM within which requests and event streams in flight must finish (after the drain); then they are cancelled and stickerd exits.")
+    var shutdownGrace = 25
+
     @OptionGroup(title: "Animated stickers") var limits: LimitOptions
 
     @OptionGroup(title: "Purchases") var purchases: PurchaseOptions
@@ -61,7 +69,7 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         guard manifestCacheMib >= 1, assetCacheMib >= 1, idleTimeout >= 1, bodyTimeout >= 1, maxUploads >= 1,
-              maxEventStreams >= 1, eventHeartbeat >= 1, eventStreamLifetime >= 1 else {
+              maxEventStreams >= 1, eventHeartbeat >= 1, eventStreamLifetime >= 1, drainSeconds >= 0, shutdownGrace >= 1 else {
             throw ValidationError("cache sizes, timeouts, --max-uploads, --max-event-streams and the event stream times must be at least 1")
         }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1 to 65535") }
@@ -91,8 +99,17 @@ struct Serve: AsyncParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let db = try database.open(logger: logger)
         defer { db.embedded?.stop() }
+        let draining = Draining()
         let app = buildApplication(pool: DatabasePool(endpoint: db.endpoint, logger: logger), options: options, registry: registry,
-                                   logger: logger)
-        try await app.runService()
+                                   logger: logger, draining: draining)
+        // The drain service comes last, so that a graceful shutdown reaches it first (see DrainService).
+        var configuration = ServiceGroupConfiguration(
+            services: [.init(service: app),
+                       .init(service: DrainService(draining: draining, period: .seconds(drainSeconds), logger: logger),
+                             successTerminationBehavior: .gracefullyShutdownGroup)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = .seconds(drainSeconds + shutdownGrace)
+        configuration.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: configuration).run()
     }
 }

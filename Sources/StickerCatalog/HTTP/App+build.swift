@@ -52,13 +52,15 @@ public struct ServiceOptions: Sendable {
 }
 
 /// The composition root: the database, the catalog store, the services and every route.
+/// `draining` turns `/readyz` to 503 when shutdown begins (`DrainService`).
 public func buildApplication(pool: DatabasePool, options: ServiceOptions, registry: PrometheusCollectorRegistry,
-                             logger: Logger, revision: CatalogRevision = CatalogRevision()) -> some ApplicationProtocol {
+                             logger: Logger, revision: CatalogRevision = CatalogRevision(),
+                             draining: Draining = Draining()) -> some ApplicationProtocol {
     let changes = EntitlementChanges()
     let catalog = PostgresCatalog(pool: pool, revision: revision, logger: logger, entitlementChanges: changes,
                                   quarantineLimit: options.quarantineLimit)
     let listener = RevisionListener(endpoint: pool.endpoint, revision: revision, logger: logger, entitlementChanges: changes)
-    let (router, manifests) = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry)
+    let (router, manifests) = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry, draining: draining)
     let sweeper = DeliverySweeper(intake: PurchaseIntake(repository: catalog, configuration: options.purchases), logger: logger)
     var app = Application(
         router: router,
@@ -79,7 +81,7 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
 /// Every route of the API, in one place, and the manifest service behind them (warmed before the server starts);
 /// `methodNotAllowed` adds 405 answers for the methods a path does not serve.
 func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: ServiceOptions, registry: PrometheusCollectorRegistry,
-                 methodNotAllowed: Bool = true) -> (router: Router<AppRequestContext>, manifests: ManifestService) {
+                 draining: Draining = Draining(), methodNotAllowed: Bool = true) -> (router: Router<AppRequestContext>, manifests: ManifestService) {
     let signer = AssetSigner(key: options.assetSigningKey ?? (0..<32).map { _ in UInt8.random(in: 0...255) }, lifetime: options.assetURLLifetime)
     let linker = AssetLinker(publicBaseURL: options.publicBaseURL, signer: signer)
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -106,10 +108,10 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     let assets = AssetStore(reader: catalog, revision: catalog.revision, capacity: options.assetCacheBytes,
                             counters: CacheCounters(registry: registry, cache: "asset"))
     AssetController(store: assets, manifests: manifests, signer: signer).addRoutes(to: router.group("v1/assets"))
-    let gauges = ServiceGauges(registry: registry, revision: catalog.revision, listener: listener, pool: catalog.pool, hub: hub,
-                               manifests: manifests, assets: assets, quarantine: catalog)
+    let gauges = ServiceGauges(registry: registry, revision: catalog.revision, listener: listener, draining: draining,
+                               pool: catalog.pool, hub: hub, manifests: manifests, assets: assets, quarantine: catalog)
     HealthController(pool: catalog.pool, listener: listener, migrator: Migrator(), registry: registry, durations: durations,
-                     gauges: gauges).addRoutes(to: router)
+                     gauges: gauges, draining: draining).addRoutes(to: router)
     let intake = PurchaseIntake(repository: catalog, configuration: options.purchases)
     MeController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(to: client.group("me", context: UserRequestContext.self))
     PurchaseController(intake: intake).addRoutes(to: client.group("purchases", context: UserRequestContext.self))

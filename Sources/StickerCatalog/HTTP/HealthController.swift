@@ -11,6 +11,7 @@ struct HealthController {
     let registry: PrometheusCollectorRegistry
     let durations: RequestDurations
     let gauges: ServiceGauges
+    let draining: Draining
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("healthz", use: health)
@@ -26,6 +27,9 @@ struct HealthController {
     /// The database answers (503 `database_unavailable` within 2 s when it does not), every migration this binary
     /// carries is applied, and this replica keeps up with catalog changes.
     @Sendable func ready(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard !draining.isDraining else {
+            throw Problem(.serviceUnavailable, "not_ready", "This replica is shutting down.")
+        }
         guard try await migrator.isCurrent(pool, logger: context.logger) else {
             throw Problem(.serviceUnavailable, "not_ready", "Database migrations are not all applied.")
         }

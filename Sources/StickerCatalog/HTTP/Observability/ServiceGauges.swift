@@ -4,6 +4,7 @@ import Prometheus
 struct ServiceGauges: Sendable {
     let revision: CatalogRevision
     let listener: RevisionListener
+    let draining: Draining
     let pool: DatabasePool
     let hub: EventHub
     let manifests: ManifestService
@@ -11,9 +12,9 @@ struct ServiceGauges: Sendable {
     let quarantine: any QuarantineCounter
     private let gauges: [String: Gauge]
 
-    init(registry: PrometheusCollectorRegistry, revision: CatalogRevision, listener: RevisionListener, pool: DatabasePool,
-         hub: EventHub, manifests: ManifestService, assets: AssetStore, quarantine: any QuarantineCounter) {
-        (self.revision, self.listener, self.pool, self.hub) = (revision, listener, pool, hub)
+    init(registry: PrometheusCollectorRegistry, revision: CatalogRevision, listener: RevisionListener, draining: Draining,
+         pool: DatabasePool, hub: EventHub, manifests: ManifestService, assets: AssetStore, quarantine: any QuarantineCounter) {
+        (self.revision, self.listener, self.draining, self.pool, self.hub) = (revision, listener, draining, pool, hub)
         (self.manifests, self.assets, self.quarantine) = (manifests, assets, quarantine)
         var gauges: [String: Gauge] = [:]
         for (name, help) in Self.described {
@@ -23,7 +24,7 @@ struct ServiceGauges: Sendable {
     }
 
     static let described: [(String, String)] = [
-        ("stickerd_ready", "1 while this replica takes traffic: the database answers and catalog changes reach it."),
+        ("stickerd_ready", "1 while this replica takes traffic: not shutting down, the database answers, catalog changes reach it."),
         ("catalog_revision", "The catalog revision this replica serves."),
         ("event_streams_open", "Server-Sent Event streams open on this replica."),
         ("manifest_cache_bytes", "Bytes of encoded manifests held in memory."),
@@ -44,7 +45,7 @@ struct ServiceGauges: Sendable {
         set("db_pool_connections_in_use", Double(usage.inUse))
         set("db_pool_waiting", Double(usage.waiting))
         set("db_available", pool.isAvailable ? 1 : 0)
-        set("stickerd_ready", pool.isAvailable && listener.isCurrent ? 1 : 0)
+        set("stickerd_ready", !draining.isDraining && pool.isAvailable && listener.isCurrent ? 1 : 0)
         let size = pool.isAvailable ? (try? await quarantine.quarantineSize()) : nil
         set("webhook_quarantine_size", size.map(Double.init) ?? -1)
     }
