@@ -29,6 +29,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@scripts/check-openapi.sh
+	@scripts/check-deploy.sh
 	@scripts/conformance.sh .build/debug/stickerd $(CONFORMANCE_SECONDS)
 	@scripts/install-deps.sh --browser
 	@scripts/browser-test.sh .build/debug/stickerd

@@ -6,7 +6,8 @@ set -euo pipefail
 
 packages=(pkg-config libpng-dev zlib1g-dev libbrotli-dev liblcms2-dev libcurl4-openssl-dev postgresql util-linux curl python3 python3-pip libvips-tools apngdis)
 # brotli: so that schemathesis (through urllib3) can read the brotli answers it asks for with `Accept-Encoding: br`.
-python=(schemathesis openapi-spec-validator brotli)
+# kubernetes-validate: scripts/check-deploy.sh validates deploy/kubernetes against the Kubernetes schemas.
+python=(schemathesis openapi-spec-validator brotli kubernetes-validate)
 if [[ "${1:-}" == "--browser" ]]; then
   # make test-browser (part of make test) drives the admin console in a real, headless Chromium.
   packages=(chromium chromium-driver curl)
@@ -37,6 +38,7 @@ for module in "${python[@]-}"; do
   [[ -z "$module" ]] && continue
   import=${module//-/_}
   [[ "$module" == "schemathesis" ]] && { command -v st >/dev/null || missing_python+=("$module"); continue; }
+  [[ "$module" == "kubernetes-validate" ]] && { command -v kubernetes-validate >/dev/null || missing_python+=("$module"); continue; }
   python3 -c "import $import" 2>/dev/null || missing_python+=("$module")
 done
 
