@@ -27,6 +27,16 @@ struct DatabaseOptions: ParsableArguments {
         return Logger(label: label)
     }
 
+    /// `DATABASE_READ_URL`: comma-separated URLs of hot standbys of DATABASE_URL's primary, for the big reads.
+    func readEndpoints() throws -> [DatabaseEndpoint] {
+        let urls = (ProcessInfo.processInfo.environment["DATABASE_READ_URL"] ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard urls.isEmpty || ProcessInfo.processInfo.environment["DATABASE_URL"]?.isEmpty == false else {
+            throw ValidationError("DATABASE_READ_URL names standbys of DATABASE_URL's primary: set DATABASE_URL too")
+        }
+        return try urls.map { try DatabaseEndpoint.parse($0) }
+    }
+
     func open(logger: Logger) throws -> Database {
         let database = try Database.open(databaseURL: ProcessInfo.processInfo.environment["DATABASE_URL"],
                                          dataDirectory: dataDir, logger: logger)

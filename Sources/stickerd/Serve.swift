@@ -14,7 +14,9 @@ struct Serve: AsyncParsableCommand {
             for --drain-seconds more, then stops accepting connections, finishes the requests in flight and closes \
             event streams (within --shutdown-grace), stops the embedded PostgreSQL cluster if it owns it, and exits 0.
             Environment: STICKER_ADMIN_TOKEN (an admin token accepted as is, at least 16 characters), \
-            STICKER_PUBLIC_BASE_URL (asset URLs become absolute under it, e.g. a CDN).
+            STICKER_PUBLIC_BASE_URL (asset URLs become absolute under it, e.g. a CDN), \
+            DATABASE_READ_URL (comma-separated hot standbys of DATABASE_URL's primary: catalog snapshots and images are \
+            read there when the standby is current, from the primary otherwise).
             Purchases: \(PurchaseOptions.environmentHelp)
             """)
 
@@ -100,8 +102,10 @@ struct Serve: AsyncParsableCommand {
         let db = try database.open(logger: logger)
         defer { db.embedded?.stop() }
         let draining = Draining()
+        let standbys = try database.readEndpoints().map { DatabasePool(endpoint: $0, logger: logger) }
+        if !standbys.isEmpty { logger.info("Reading catalog snapshots and images from \(standbys.count) standby(s) when they are current") }
         let app = buildApplication(pool: DatabasePool(endpoint: db.endpoint, logger: logger), options: options, registry: registry,
-                                   logger: logger, draining: draining)
+                                   logger: logger, draining: draining, standbys: standbys)
         // The drain service comes last, so that a graceful shutdown reaches it first (see DrainService).
         var configuration = ServiceGroupConfiguration(
             services: [.init(service: app),

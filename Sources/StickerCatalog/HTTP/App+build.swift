@@ -52,13 +52,15 @@ public struct ServiceOptions: Sendable {
 }
 
 /// The composition root: the database, the catalog store, the services and every route.
-/// `draining` turns `/readyz` to 503 when shutdown begins (`DrainService`).
+/// `draining` turns `/readyz` to 503 when shutdown begins (`DrainService`); `standbys` are hot standbys of `pool`'s
+/// primary for the big reads (`ReadReplicas`).
 public func buildApplication(pool: DatabasePool, options: ServiceOptions, registry: PrometheusCollectorRegistry,
                              logger: Logger, revision: CatalogRevision = CatalogRevision(),
-                             draining: Draining = Draining()) -> some ApplicationProtocol {
+                             draining: Draining = Draining(), standbys: [DatabasePool] = []) -> some ApplicationProtocol {
     let changes = EntitlementChanges()
+    let replicas = standbys.isEmpty ? nil : ReadReplicas(pools: standbys, registry: registry)
     let catalog = PostgresCatalog(pool: pool, revision: revision, logger: logger, entitlementChanges: changes,
-                                  quarantineLimit: options.quarantineLimit)
+                                  quarantineLimit: options.quarantineLimit, replicas: replicas)
     let listener = RevisionListener(endpoint: pool.endpoint, revision: revision, logger: logger, entitlementChanges: changes)
     let (router, manifests) = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry, draining: draining)
     let sweeper = DeliverySweeper(intake: PurchaseIntake(repository: catalog, configuration: options.purchases), logger: logger)
@@ -66,7 +68,7 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
         router: router,
         server: .http1(configuration: .init(idleTimeout: TimeAmount(options.idleTimeout))),
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "stickerd"),
-        services: [pool, listener, sweeper],
+        services: [pool] + standbys + [listener, sweeper],
         logger: logger)
     app.beforeServerStarts {
         try await Migrator().migrate(pool, logger: logger)

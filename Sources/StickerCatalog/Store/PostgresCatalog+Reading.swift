@@ -2,15 +2,37 @@ import Foundation
 import PostgresNIO
 
 extension PostgresCatalog: CatalogReader {
+    /// Reads the visible catalog, from a standby when one has at least the revision this replica knows (else from
+    /// the primary), so a manifest never goes back.
+    public func snapshot(reusing previous: CatalogSnapshot?) async throws -> CatalogSnapshot {
+        if let replicas, let standby = replicas.next() {
+            do {
+                let snapshot = try await snapshot(reusing: previous, on: standby, atLeast: revision.current)
+                replicas.count("snapshot", .used)
+                return snapshot
+            } catch let behind as StandbyBehind {
+                replicas.count("snapshot", .behind)
+                logger.debug("A standby is behind: reading the catalog from the primary",
+                             metadata: ["standby": "\(behind.standby)", "wanted": "\(behind.wanted)"])
+            } catch {
+                replicas.count("snapshot", .failed)
+                logger.warning("A standby failed: reading the catalog from the primary", metadata: ["error": "\(error)"])
+            }
+        }
+        return try await snapshot(reusing: previous, on: pool, atLeast: nil)
+    }
+
     /// Reads the visible catalog in one repeatable-read transaction, so the revision matches the rows. Groups, filters
     /// and the revision are read every time (a few hundred rows); stickers only for the groups whose stickers changed
-    /// since `previous` (their `content_version`), the others' are kept from it.
-    public func snapshot(reusing previous: CatalogSnapshot?) async throws -> CatalogSnapshot {
+    /// since `previous` (their `content_version`), the others' are kept from it. Throws `StandbyBehind` when the
+    /// revision is under `atLeast`, before reading anything else.
+    private func snapshot(reusing previous: CatalogSnapshot?, on pool: DatabasePool, atLeast wanted: Int64?) async throws -> CatalogSnapshot {
         let started = ContinuousClock.now
-        let (snapshot, read) = try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+        let (snapshot, read) = try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", on: pool) { connection in
             // The catalog's big reads are simple scans: JIT compiling them cost 200 ms and saved nothing.
             try await connection.query("SET LOCAL jit = off", logger: logger)
             let revision = try await connection.first("SELECT revision FROM catalog_revision", as: Int64.self, logger: logger) ?? 0
+            if let wanted, revision < wanted { throw StandbyBehind(standby: revision, wanted: wanted) }
             var groups: [StickerGroup] = [], versions: [String: Int64] = [:]
             for try await row in try await connection.query("""
                 SELECT \(unescaped: Self.groupColumns), g.content_version FROM sticker_groups g WHERE g.published
@@ -43,8 +65,24 @@ extension PostgresCatalog: CatalogReader {
         return snapshot
     }
 
+    /// An image's bytes, from a standby when it has them (one that lacks them yet, or fails, passes to the primary).
     public func assetBytes(sha256: String) async throws -> [UInt8]? {
-        try await read { connection in
+        if let replicas, let standby = replicas.next() {
+            do {
+                if let bytes = try await assetBytes(sha256: sha256, on: standby) {
+                    replicas.count("asset", .used)
+                    return bytes
+                }
+                replicas.count("asset", .missing)
+            } catch {
+                replicas.count("asset", .failed)
+            }
+        }
+        return try await assetBytes(sha256: sha256, on: pool)
+    }
+
+    private func assetBytes(sha256: String, on pool: DatabasePool) async throws -> [UInt8]? {
+        try await read(on: pool) { connection in
             try await connection.first("SELECT bytes FROM assets WHERE sha256 = \(sha256)", as: ByteBuffer.self, logger: logger)
                 .map { Array(buffer: $0) }
         }

@@ -12,10 +12,13 @@ public struct PostgresCatalog: Sendable {
     let entitlementChanges: EntitlementChanges
     /// How many unauthenticated or malformed deliveries quarantine keeps, dropping the oldest: anyone can send them.
     let quarantineLimit: Int
+    /// Hot standbys for snapshots and image bytes; nil: every read on the primary.
+    let replicas: ReadReplicas?
 
     public init(pool: DatabasePool, revision: CatalogRevision, logger: Logger, entitlementChanges: EntitlementChanges = EntitlementChanges(),
-                quarantineLimit: Int = 10_000) {
+                quarantineLimit: Int = 10_000, replicas: ReadReplicas? = nil) {
         self.quarantineLimit = quarantineLimit
+        self.replicas = replicas
         self.pool = pool
         self.revision = revision
         self.logger = logger
@@ -24,15 +27,16 @@ public struct PostgresCatalog: Sendable {
 
     /// Runs `body` in a transaction that `begin` opens, rolling back on any error; PostgreSQL's refusals of client
     /// data come out as `CatalogError`s.
-    func transaction<T: Sendable>(_ begin: PostgresQuery = "BEGIN",
+    func transaction<T: Sendable>(_ begin: PostgresQuery = "BEGIN", on pool: DatabasePool? = nil,
                                   _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await read { connection in
+        try await read(on: pool) { connection in
             try await connection.inTransaction(begin, logger: logger) { try await body(connection) }
         }
     }
 
-    /// Runs `body` on a connection of its own, outside any transaction.
-    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    /// Runs `body` on a connection of its own (of `pool`, else the primary's), outside any transaction.
+    func read<T: Sendable>(on pool: DatabasePool? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let pool = pool ?? self.pool
         do {
             return try await pool.withConnection(timeout: pool.statementTimeout, body)
         } catch let error as PSQLError {

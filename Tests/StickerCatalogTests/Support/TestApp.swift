@@ -48,7 +48,8 @@ func withReplicas(live: Bool = false, options configure: @Sendable (inout Servic
         configure(&options)
         var logger = Logger(label: "replica")
         logger.logLevel = .warning
-        return buildApplication(pool: DatabasePool(endpoint: endpoint, logger: logger), options: options,
+        // As generous as withApp's: on a busy machine the default second to get a connection is not enough.
+        return buildApplication(pool: DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(10)), options: options,
                                 registry: PrometheusCollectorRegistry(), logger: logger)
     }
     let (first, second) = (replica(), replica())
