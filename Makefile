@@ -3,8 +3,10 @@ SWIFT ?= swift
 PORT ?= 8080
 RELEASE_BIN := .build/release/stickerd
 
-.PHONY: deps build run test test-browser conformance bench fuzz clean help
+.PHONY: deps build run test test-browser conformance bench soak fuzz clean help
 FUZZ_SECONDS ?= 300
+SOAK_SECONDS ?= 600
+SOAK_BIN ?= $(RELEASE_BIN)
 CONFORMANCE_SECONDS ?= 120
 
 help:
@@ -13,6 +15,7 @@ help:
 	@echo "make test-browser  drive the admin console in headless Chromium (selenium) against a live stickerd; part of make test"
 	@echo "make conformance  run schemathesis against openapi.yaml and a live stickerd for CONFORMANCE_SECONDS (default 120); part of make test"
 	@echo "make bench  measure the manifest and an asset with wrk next to nginx and bare Hummingbird, the validator next to pngcheck and vips, uploads with renditions next to libvips, App Store notification intake and manifests for 1,000 signed-in users, manifest builds at 10,000 stickers, the change feed, live updates across two replicas and a first sync next to curl"
+	@echo "make soak   two replicas on one PostgreSQL under mixed traffic for SOAK_SECONDS (600) while PostgreSQL restarts twice and a replica gets SIGTERM; then checks what is stored against what was answered"
 	@echo "make fuzz   fuzz the image validator and the form reader with libFuzzer, FUZZ_SECONDS each (default 300)"
 	@echo "make clean  remove build output and the local .stickerd database"
 
@@ -54,6 +57,12 @@ bench: build
 	@scripts/bench-manifest-build.sh $(RELEASE_BIN)
 	$(SWIFT) build -c release --product sticker-sync
 	@scripts/bench-client.sh $(RELEASE_BIN) .build/release/sticker-sync
+
+soak: deps
+ifeq ($(SOAK_BIN),$(RELEASE_BIN))
+	$(SWIFT) build -c release --product stickerd
+endif
+	SOAK_SECONDS=$(SOAK_SECONDS) scripts/soak.sh $(SOAK_BIN)
 
 fuzz: deps
 	@scripts/fuzz.sh $(FUZZ_SECONDS)

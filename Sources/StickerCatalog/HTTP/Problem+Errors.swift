@@ -15,6 +15,10 @@ extension Problem {
         case let rejection as StickerRejection: self = Problem(image: rejection)
         case let error as FormDataError: self = Problem(form: error)
         case is DatabaseUnavailable: self = .databaseUnavailable
+        // A request still running when the shutdown grace ran out: its client may try again elsewhere.
+        case is CancellationError:
+            self = Problem(.serviceUnavailable, "not_ready", "This replica is shutting down; try again.")
+            headers[.retryAfter] = "1"
         case let error as HTTPError: self = Problem(http: error)
         // Hummingbird's other errors that carry a status (a body over the size limit is NIOTooManyBytesError).
         case let error as any HTTPResponseError: self = Problem(http: HTTPError(error.status))

@@ -36,7 +36,7 @@ public final class DatabasePool: Service, Sendable {
     public let usage = PoolUsage()
 
     public init(endpoint: DatabaseEndpoint, logger: Logger, acquireTimeout: Duration = .seconds(1),
-                probeInterval: Duration = .milliseconds(500), statementTimeout: Duration = .seconds(30)) {
+                probeInterval: Duration = .milliseconds(500), statementTimeout: Duration = .seconds(10)) {
         self.endpoint = endpoint
         self.logger = logger
         self.acquireTimeout = acquireTimeout
@@ -58,30 +58,20 @@ public final class DatabasePool: Service, Sendable {
         let ticket = usage.waiting()
         defer { usage.finished(ticket) }
         do {
-            return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask {
-                    try await client.withConnection { connection in
-                        usage.acquired(ticket)
-                        lease.acquired(connection)
-                        return try await body(connection)
-                    }
+            return try await race({
+                try await client.withConnection { connection in
+                    usage.acquired(ticket)
+                    lease.acquired(connection)
+                    return try await body(connection)
                 }
-                group.addTask { [acquireTimeout] in
-                    try await Task.sleep(for: acquireTimeout)
-                    guard lease.connection != nil else { throw TimedOut(reason: "no connection within \(acquireTimeout)") }
-                    guard let timeout else { return nil }
-                    try await Task.sleep(for: timeout)
-                    lease.connection?.close().whenComplete { _ in }
-                    throw TimedOut(reason: "a statement ran longer than \(timeout)")
-                }
-                while let result = try await group.next() {
-                    if let value = result {
-                        group.cancelAll()
-                        return value
-                    }
-                }
-                throw CancellationError()
-            }
+            }, watchdog: { [acquireTimeout] in
+                try await Task.sleep(for: acquireTimeout)
+                guard lease.connection != nil else { throw TimedOut(reason: "no connection within \(acquireTimeout)") }
+                guard let timeout else { return }
+                try await Task.sleep(for: timeout)
+                lease.connection?.close().whenComplete { _ in }
+                throw TimedOut(reason: "a statement ran longer than \(timeout)")
+            })
         } catch let timeout as TimedOut {
             mark(.suspect, timeout)
             throw DatabaseUnavailable(reason: timeout.reason)
