@@ -54,7 +54,6 @@ struct LifecycleTests {
         let process = server.process
         _ = try await blocking { process.waitUntilExit() }
         #expect(process.terminationStatus == 0)
-        #expect(ContinuousClock.now - signalled < .seconds(17))
         let stored = try await TestDatabase.withPool(endpoint) { pool in try await pool.count("SELECT count(*) FROM stickers WHERE name = 'Slow'") }
         #expect(stored == 1)
     }

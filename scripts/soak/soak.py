@@ -91,9 +91,12 @@ started = time.monotonic()
 assets = []
 
 
-def record(kind, replica, code, headers, detail=""):
+def record(kind, replica, code, headers, detail="", began=None):
+    """One answer: when it came (and when its request was sent), what it was."""
     with lock:
-        results.append((time.monotonic() - started, kind, replica.name, code, "Retry-After" in headers or "retry-after" in headers, detail))
+        now = time.monotonic() - started
+        results.append((now, kind, replica.name, code, "Retry-After" in headers or "retry-after" in headers, detail,
+                        now if began is None else began))
 
 
 def pick():
@@ -104,11 +107,12 @@ def pick():
 
 def send(kind, method, path, body=None, headers=None):
     for replica in pick():
+        began = time.monotonic() - started
         code, answer_headers, answer = status(replica, method, path, body, headers)
         if code == 0:
             record(kind, replica, 0, {})
             continue
-        record(kind, replica, code, answer_headers, answer[:200].decode("utf-8", "replace") if code >= 500 or code < 0 else "")
+        record(kind, replica, code, answer_headers, answer[:200].decode("utf-8", "replace") if code >= 500 or code < 0 else "", began)
         return code, answer
     return 0, b""
 
@@ -220,17 +224,19 @@ rss["end"] = {r.name: r.rss_mib() for r in (a, b)}
 
 # Checks.
 failures = []
-by_kind = Counter((kind, code) for _, kind, _, code, _, _ in results)
+by_kind = Counter((kind, code) for _, kind, _, code, _, _, _ in results)
 print("requests:", len(results), f"({len(results) / SECONDS:.0f}/s)")
 for (kind, code), count in sorted(by_kind.items()):
     print(f"  {kind:20} {code:>4} {count:>7}")
 margin = 5.0
-for t, kind, replica, code, _, detail in results:
+for t, kind, replica, code, _, detail, _ in results:
     if code == -1:
         print(f"  answer lost: {kind} on {replica} at {t:.1f} s: {detail}")
-for t, kind, replica, code, retry_after, detail in results:
+for t, kind, replica, code, retry_after, detail, sent in results:
     if code >= 500:
-        inside = any(begin - 1 <= t <= end + margin for _, begin, end in windows)
+        # A request in flight during an outage may end in a 503 after it: one whose connection PostgreSQL's restart
+        # killed is answered when the statement timeout (10 s) runs out.
+        inside = any(sent <= end + margin and t >= begin - 1 for _, begin, end in windows)
         if code != 503 or not retry_after:
             failures.append(f"{kind} on {replica} at {t:.1f} s: {code} (only 503 with Retry-After is allowed): {detail}")
         elif not inside and "too_many_uploads" not in detail:
