@@ -3,7 +3,7 @@
 # (cached and cold manifests, images, uploads, purchase webhooks, signed-in manifests) while PostgreSQL restarts
 # twice and one replica gets SIGTERM and comes back; then scripts/soak/soak.py checks what is stored against what
 # was answered, the 5xx answers against the outage windows, and memory at idle, at the end and at 10,000 stickers.
-# Usage: scripts/soak.sh [path/to/stickerd]   Environment: SOAK_SECONDS (600), SOAK_WORKERS (6), RSS_LIMIT_MIB (320).
+# Usage: scripts/soak.sh [path/to/stickerd]   Environment: SOAK_SECONDS (600), SOAK_WORKERS (6), RSS_LIMIT_MIB (400).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stickerd=${1:-.build/release/stickerd}

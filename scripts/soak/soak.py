@@ -10,7 +10,9 @@ WORK, SOCKET = os.environ["SOAK_WORK"], os.environ["SOAK_SOCKET"]
 STICKERD, DB = os.environ["SOAK_STICKERD"], os.environ["SOAK_DATABASE_URL"]
 SECONDS = int(os.environ.get("SOAK_SECONDS", "600"))
 WORKERS = int(os.environ.get("SOAK_WORKERS", "6"))
-RSS_LIMIT_MIB = int(os.environ.get("RSS_LIMIT_MIB", "320"))
+# The caches' bounds (manifest bodies and group fragments 64 MiB each, images 64, entitlements 16), about 70 MiB
+# of process, and the catalog snapshots, which grow with the catalog the soak adds to.
+RSS_LIMIT_MIB = int(os.environ.get("RSS_LIMIT_MIB", "400"))
 ADMIN = "soak-admin-" + os.urandom(8).hex()
 WEBHOOK_SECRET = "soak-webhook-secret-" + os.urandom(16).hex()
 PRODUCT = "com.example.soak"
