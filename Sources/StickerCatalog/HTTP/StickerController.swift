@@ -9,7 +9,7 @@ struct StickerController {
     let validator: StickerValidator
     let linker: AssetLinker
     let uploads: UploadGate
-    var metrics: CatalogMetrics?
+    let metrics: CatalogMetrics
 
     func addRoutes(groups: RouterGroup<AdminRequestContext>, stickers: RouterGroup<AdminRequestContext>) {
         groups.post("{id}/stickers", use: upload)
@@ -23,10 +23,10 @@ struct StickerController {
     @Sendable func upload(_ request: Request, context: AdminRequestContext) async throws -> EditedResponse<AdminSticker> {
         do {
             let answer = try await store(request, context: context)
-            metrics?.upload(verdict: "accepted")
+            metrics.upload(verdict: "accepted")
             return answer
         } catch {
-            metrics?.upload(verdict: Problem(error)?.code ?? "internal_error")
+            metrics.upload(verdict: Problem(error)?.code ?? "internal_error")
             throw error
         }
     }
@@ -71,7 +71,7 @@ struct StickerController {
         let made = try await NIOThreadPool.singleton.runIfActive {
             current ? (try validator.validate(image), []) : try validator.validateRendering(image)
         }
-        if !current { metrics?.renditionSeconds.record(ContinuousClock.now - started) }
+        if !current { metrics.renditionSeconds.record(ContinuousClock.now - started) }
         return made
     }
 
