@@ -1,6 +1,6 @@
 """The soak's driver (scripts/soak.sh prepares PostgreSQL and the environment): two replicas, mixed traffic from
 worker threads, faults on a schedule, then checks. Exits 1 when a check fails."""
-import hashlib, hmac, json, os, random, re, shlex, socket, subprocess, sys, threading, time, urllib.error, urllib.request
+import atexit, hashlib, hmac, json, os, random, re, shlex, socket, subprocess, sys, threading, time, urllib.error, urllib.request
 from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "browser"))
@@ -72,6 +72,17 @@ def json_of(body):
 
 
 a, b = Replica("a"), Replica("b")
+
+
+@atexit.register
+def stop_replicas():
+    """However the soak ends (a failed check raises SystemExit), no replica outlives it."""
+    for replica in (a, b):
+        if replica.process and replica.process.poll() is None:
+            replica.process.kill()
+            replica.process.wait()
+
+
 a.start()
 b.start()
 admin = {"Authorization": f"Bearer {ADMIN}"}
