@@ -138,37 +138,6 @@ struct HTTPBehaviourTests {
     }
 }
 
-/// A client socket kept open, for clients no HTTP library would be.
-final class RawSocket {
-    let fd: Int32
-
-    init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { close(fd); throw POSIXError(.ECONNREFUSED) }
-    }
-
-    deinit { close(fd) }
-
-    func send(_ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
-
-    /// What has arrived so far without waiting; "<closed>" when the server closed the connection.
-    func receiveAvailable() -> String {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-        if count == 0 || (count < 0 && errno == ECONNRESET) { return "<closed>" }
-        return count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : ""
-    }
-}
-
 extension RawHTTP {
     /// Sends `head`, then `chunk` up to `times` times, stopping as soon as an answer arrives: the answer and the bytes sent.
     static func stream(port: Int, head: [UInt8], chunk: [UInt8], times: Int) async throws -> (String, Int) {

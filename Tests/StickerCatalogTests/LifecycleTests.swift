@@ -17,8 +17,8 @@ struct LifecycleTests {
                                          environment: ["DATABASE_URL": endpoint.url, "STICKER_ADMIN_TOKEN": token])
         #expect(try await server.waitHealthy())
         let image = PNGCodec.encode(RGBAImage(width: 360, height: 360, pixels: [UInt8](repeating: 91, count: 360 * 360 * 4)))
-        let upload = try RawConnection(port: server.port)
-        try upload.send(Array("""
+        let upload = try RawSocket(port: server.port)
+        upload.send(Array("""
             POST /v1/admin/groups/chewy/stickers?name=Slow&description=Sent%20in%20two%20halves HTTP/1.1\r
             Host: x\r
             Authorization: Bearer \(token)\r
@@ -26,8 +26,8 @@ struct LifecycleTests {
             Content-Length: \(image.count)\r
             \r\n
             """.utf8) + image.prefix(image.count / 2))
-        let events = try RawConnection(port: server.port)
-        try events.send(Array("GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let events = try RawSocket(port: server.port)
+        events.send(Array("GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         #expect(try await events.read { $0.contains("\r\n\r\n") }.text.hasPrefix("HTTP/1.1 200"))
 
         // Action: SIGTERM.
@@ -45,7 +45,7 @@ struct LifecycleTests {
         let late = try? await RawHTTP.exchange(port: server.port, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         #expect(late == nil || late?.hasPrefix("HTTP/1.1 200") == false, "a new connection after the drain: \(late ?? "")")
         // The upload in flight completes, and is stored.
-        try upload.send(Array(image.suffix(from: image.count / 2)))
+        upload.send(Array(image.suffix(from: image.count / 2)))
         let answer = try await upload.read { $0.contains("\r\n\r\n") }
         #expect(answer.text.hasPrefix("HTTP/1.1 201"), "\(answer.text.prefix(200))")
         // The event stream ends cleanly: the last chunk, then a close, and no reset.
