@@ -49,7 +49,9 @@ struct DatabaseOptions: ParsableArguments {
         let database = try open(logger: logger)
         defer { database.embedded?.stop() }
         // A command waits for a connection as long as a person would (10 s), not the 1 s a request gets: on a busy
-        // machine connecting can take seconds, and failing a `token create` for it helps nobody.
-        return try await withRunning(DatabasePool(endpoint: database.endpoint, logger: logger, acquireTimeout: .seconds(10)), body)
+        // machine connecting can take seconds, and failing a `token create` for it helps nobody. Nor does a statement limit
+        // meant for requests: `gc` or `rebuild` on a large catalog may run long, and an operator can interrupt them.
+        return try await withRunning(DatabasePool(endpoint: database.endpoint, logger: logger, acquireTimeout: .seconds(10),
+                                                  statementTimeout: nil), body)
     }
 }

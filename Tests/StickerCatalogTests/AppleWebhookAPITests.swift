@@ -79,8 +79,9 @@ import Testing
             let late = try await Self.post(client, try await AppStore.notification("REVOKE", transaction("100", signed: 10, revoked: true)))
             #expect(late.json["status"] as? String == "stale")
             #expect(try await Purchasing.held(client, alice) == [AppStore.Transaction.defaultProduct])
-            // A renewal is a transaction of its own; its expiry ends the entitlement without any event.
-            let renewalEnds = Date() + 3
+            // A renewal is a transaction of its own; its expiry ends the entitlement without any event. It lasts long
+            // enough for the two posts and the check before it ends, which took over 3 s on a busy machine.
+            let renewalEnds = Date() + 10
             _ = try await Self.post(client, try await AppStore.notification("DID_RENEW", transaction("101", signed: 40, expires: renewalEnds)))
             _ = try await Self.post(client, try await AppStore.notification("EXPIRED", subtype: "VOLUNTARY", transaction("100", signed: 50, expires: start)))
             #expect(try await Purchasing.held(client, alice) == [AppStore.Transaction.defaultProduct])

@@ -126,14 +126,25 @@ struct HTTPBehaviourTests {
     @Test("Uploads past the concurrency bound are refused at once with 503 too_many_uploads")
     func uploadBound() async throws {
         try await withApp(demo: true, live: true, options: { $0.maxConcurrentUploads = 1 }) { client, _ in
+            // Setup: an upload that sends its head and 10 of its 1,000 bytes, then waits, holding the only slot once
+            // its head is read (on a busy machine that took over 300 ms; /metrics says when).
             let port = try #require(client.port)
             let holder = try RawSocket(port: port)
             holder.send(Array(("POST /v1/admin/groups/chewy/stickers?name=A&description=d HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(adminToken)\r\n"
                 + "Content-Type: image/png\r\nContent-Length: 1000\r\n\r\n").utf8) + Array(Samples.sticker.prefix(10)))
-            try await Task.sleep(for: .milliseconds(300))
+            var held = 0.0
+            let deadline = ContinuousClock.now + .seconds(30)
+            while held < 1, ContinuousClock.now < deadline {
+                held = ObservabilityTests.value(try await ObservabilityTests.metrics(client), "uploads_in_progress") ?? 0
+                if held < 1 { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(held == 1)
+            // Action: a second upload.
             let second = try await client.execute(uri: "/v1/admin/groups/chewy/stickers?name=B&description=d", method: .post,
                                                   headers: Body.pngHeaders, body: ByteBuffer(bytes: Samples.otherSticker))
+            // Check: refused at once, and the holder still waiting for its body.
             #expect(second.status == .serviceUnavailable && second.problemCode == "too_many_uploads" && second.headers[.retryAfter] != nil)
+            #expect(holder.receiveAvailable().isEmpty)
         }
     }
 }

@@ -49,4 +49,24 @@ import Testing
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(!work.finished, "the race waited for the work")
     }
+
+    /// A statement past the pool's limit fails as the database's unavailability instead of holding its caller; a pool
+    /// without a limit (stickerd's commands: `gc` and `rebuild` may run long) lets a longer statement finish.
+    @Test func aStatementPastThePoolsLimitFailsAndAPoolWithoutOneLetsItFinish() async throws {
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: false)
+        let logger = TestDatabase.logger
+        func sleep(_ seconds: Int, limit: Duration?) async throws -> Bool {
+            // The limit counts after the 2 s a connection may take, so the limited pool gives up at 2.5 s.
+            let pool = DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(2), statementTimeout: limit)
+            return try await withRunning(pool) { pool in
+                try await PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger).read { connection in
+                    try await connection.query("SELECT pg_sleep(\(seconds))", logger: logger)
+                    return true
+                }
+            }
+        }
+        await #expect(throws: DatabaseUnavailable.self) { try await sleep(30, limit: .milliseconds(500)) }
+        #expect(try await sleep(3, limit: nil))
+        await drop()
+    }
 }

@@ -110,8 +110,9 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     let assets = AssetStore(reader: catalog, revision: catalog.revision, capacity: options.assetCacheBytes,
                             counters: CacheCounters(registry: registry, cache: "asset"))
     AssetController(store: assets, manifests: manifests, signer: signer).addRoutes(to: router.group("v1/assets"))
+    let uploads = UploadGate(limit: options.maxConcurrentUploads)
     let gauges = ServiceGauges(registry: registry, revision: catalog.revision, listener: listener, draining: draining,
-                               pool: catalog.pool, hub: hub, manifests: manifests, assets: assets, quarantine: catalog)
+                               pool: catalog.pool, hub: hub, manifests: manifests, assets: assets, uploads: uploads, quarantine: catalog)
     HealthController(pool: catalog.pool, listener: listener, migrator: Migrator(), registry: registry, durations: durations,
                      gauges: gauges, draining: draining).addRoutes(to: router)
     let intake = PurchaseIntake(repository: catalog, configuration: options.purchases)
@@ -126,7 +127,7 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     let groups = admin.group("groups")
     GroupController(repository: catalog, linker: linker).addRoutes(to: groups)
     StickerController(repository: catalog, validator: StickerValidator(rules: options.rules), linker: linker,
-                      uploads: UploadGate(limit: options.maxConcurrentUploads), metrics: metrics)
+                      uploads: uploads, metrics: metrics)
         .addRoutes(groups: groups, stickers: admin.group("stickers"))
     FilterController(repository: catalog).addRoutes(to: admin.group("filters"))
     AdminEntitlementController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(to: admin.group("users"))

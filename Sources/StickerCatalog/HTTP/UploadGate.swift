@@ -10,6 +10,9 @@ final class UploadGate: Sendable {
         self.limit = limit
     }
 
+    /// Slots held now (a refused upload holds one only for the instant it is counted and refused).
+    var current: Int { inProgress.load(ordering: .relaxed) }
+
     /// Runs `body` holding one of the `limit` slots.
     func withSlot<T>(_ body: () async throws -> T) async throws -> T {
         guard inProgress.add(1, ordering: .acquiringAndReleasing).newValue <= limit else {

@@ -13,8 +13,8 @@ public final class DatabasePool: Service, Sendable {
     let logger: Logger
     let acquireTimeout: Duration
     let probeInterval: Duration
-    /// Longest a statement may run once it has a connection; the connection is closed past it.
-    let statementTimeout: Duration
+    /// Longest a statement may run once it has a connection (the connection is closed past it); nil: no limit.
+    let statementTimeout: Duration?
 
     /// What the last attempts said about PostgreSQL.
     enum Health: Sendable {
@@ -36,7 +36,7 @@ public final class DatabasePool: Service, Sendable {
     public let usage = PoolUsage()
 
     public init(endpoint: DatabaseEndpoint, logger: Logger, acquireTimeout: Duration = .seconds(1),
-                probeInterval: Duration = .milliseconds(500), statementTimeout: Duration = .seconds(10)) {
+                probeInterval: Duration = .milliseconds(500), statementTimeout: Duration? = .seconds(10)) {
         self.endpoint = endpoint
         self.logger = logger
         self.acquireTimeout = acquireTimeout

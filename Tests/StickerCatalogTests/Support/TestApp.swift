@@ -26,8 +26,8 @@ func withApp(
     configure(&options)
     var logger = Logger(label: "test-app")
     logger.logLevel = .warning
-    // Generous: the whole suite runs at once on two cores, so a connection can take seconds under load.
-    let db = DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(10))
+    // Generous: the whole suite runs at once on two cores, so a connection, or a transaction, can take seconds under load.
+    let db = DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(10), statementTimeout: .seconds(60))
     let app = buildApplication(pool: db, options: options, registry: PrometheusCollectorRegistry(), logger: logger)
     do {
         try await app.test(live ? .live : .router) { client in try await body(client, db) }
@@ -49,7 +49,8 @@ func withReplicas(live: Bool = false, options configure: @Sendable (inout Servic
         var logger = Logger(label: "replica")
         logger.logLevel = .warning
         // As generous as withApp's: on a busy machine the default second to get a connection is not enough.
-        return buildApplication(pool: DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(10)), options: options,
+        return buildApplication(pool: DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(10), statementTimeout: .seconds(60)),
+                                options: options,
                                 registry: PrometheusCollectorRegistry(), logger: logger)
     }
     let (first, second) = (replica(), replica())

@@ -76,8 +76,9 @@ actor TestDatabase {
 
     /// Runs `body` with a running pool, then shuts the pool down.
     static func withPool<T: Sendable>(_ endpoint: DatabaseEndpoint, _ body: @Sendable (DatabasePool) async throws -> T) async throws -> T {
-        // Generous timeouts: the whole suite runs at once on two cores (the outage test makes its own pool).
-        try await withRunning(DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(10)), body)
+        // Generous timeouts: the whole suite runs at once on two cores, where loading the demo catalog in one
+        // transaction once took over the service's 10 s (the outage test makes its own pool).
+        try await withRunning(DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(10), statementTimeout: .seconds(120)), body)
     }
 
     static func execute(_ endpoint: DatabaseEndpoint, _ sql: String) async throws {

@@ -9,13 +9,15 @@ struct ServiceGauges: Sendable {
     let hub: EventHub
     let manifests: ManifestService
     let assets: AssetStore
+    let uploads: UploadGate
     let quarantine: any QuarantineCounter
     private let gauges: [String: Gauge]
 
     init(registry: PrometheusCollectorRegistry, revision: CatalogRevision, listener: RevisionListener, draining: Draining,
-         pool: DatabasePool, hub: EventHub, manifests: ManifestService, assets: AssetStore, quarantine: any QuarantineCounter) {
+         pool: DatabasePool, hub: EventHub, manifests: ManifestService, assets: AssetStore, uploads: UploadGate,
+         quarantine: any QuarantineCounter) {
         (self.revision, self.listener, self.draining, self.pool, self.hub) = (revision, listener, draining, pool, hub)
-        (self.manifests, self.assets, self.quarantine) = (manifests, assets, quarantine)
+        (self.manifests, self.assets, self.uploads, self.quarantine) = (manifests, assets, uploads, quarantine)
         var gauges: [String: Gauge] = [:]
         for (name, help) in Self.described {
             gauges[name] = registry.makeGauge(name: name, help: help)
@@ -29,6 +31,7 @@ struct ServiceGauges: Sendable {
         ("event_streams_open", "Server-Sent Event streams open on this replica."),
         ("manifest_cache_bytes", "Bytes of encoded manifests held in memory."),
         ("asset_cache_bytes", "Bytes of images held in memory."),
+        ("uploads_in_progress", "Uploads being read, validated or stored; past --max-uploads they are refused with 503."),
         ("db_pool_connections_in_use", "Database connections running a statement for this replica."),
         ("db_pool_waiting", "Callers waiting for a database connection."),
         ("db_available", "1 while PostgreSQL answers, 0 after a failure until a probe reaches it again."),
@@ -42,6 +45,7 @@ struct ServiceGauges: Sendable {
         set("event_streams_open", Double(hub.count))
         set("manifest_cache_bytes", Double(manifests.cachedBytes))
         set("asset_cache_bytes", Double(assets.cachedBytes))
+        set("uploads_in_progress", Double(uploads.current))
         set("db_pool_connections_in_use", Double(usage.inUse))
         set("db_pool_waiting", Double(usage.waiting))
         set("db_available", pool.isAvailable ? 1 : 0)
