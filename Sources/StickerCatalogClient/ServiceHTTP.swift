@@ -103,14 +103,53 @@ struct ServiceHTTP: Sendable {
 extension URLSession {
     /// One request, through the completion-handler API: on Linux, cancelling `data(for:)` while it completes deadlocks
     /// FoundationNetworking (a download group failing cancels its siblings), so cancellation never reaches URLSession
-    /// here; a request in flight ends by itself, within the session's timeout.
-    public func exchange(_ request: URLRequest) async throws -> (Data, URLResponse) {
-        try await withCheckedThrowingContinuation { continuation in
+    /// here; a request in flight ends by itself, within the session's timeout. Under heavy load FoundationNetworking
+    /// was also seen never to call a completion (its timeout did not fire either, for over ten minutes), so past `limit`
+    /// the exchange gives up as timed out, leaving that task to URLSession, and the caller's retries go on.
+    public func exchange(_ request: URLRequest, limit: Duration = .seconds(120)) async throws -> (Data, URLResponse) {
+        let outcome = Outcome()
+        return try await withCheckedThrowingContinuation { continuation in
+            outcome.wait(continuation)
             dataTask(with: request) { data, response, error in
-                if let data, let response { continuation.resume(returning: (data, response)) } else {
-                    continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                if let data, let response { outcome.finish(.success((data, response))) } else {
+                    outcome.finish(.failure(error ?? URLError(.badServerResponse)))
                 }
             }.resume()
+            outcome.watch(Task {
+                try await Task.sleep(for: limit)
+                outcome.finish(.failure(URLError(.timedOut)))
+            })
         }
+    }
+}
+
+/// The first of a completion and a watchdog resumes the exchange; the watchdog is stopped when the completion wins.
+private final class Outcome: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+    private var watchdog: Task<Void, any Error>?
+    private var finished = false
+
+    func wait(_ continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
+        lock.withLock { self.continuation = continuation }
+    }
+
+    func watch(_ task: Task<Void, any Error>) {
+        let late = lock.withLock { () -> Bool in
+            watchdog = task
+            return finished
+        }
+        if late { task.cancel() }
+    }
+
+    func finish(_ result: Result<(Data, URLResponse), any Error>) {
+        let (continuation, watchdog) = lock.withLock { () -> (CheckedContinuation<(Data, URLResponse), any Error>?, Task<Void, any Error>?) in
+            guard !finished else { return (nil, nil) }
+            finished = true
+            defer { self.continuation = nil }
+            return (self.continuation, self.watchdog)
+        }
+        watchdog?.cancel()
+        continuation?.resume(with: result)
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 /// turn (the last repeats): for answers no live stickerd gives on demand, such as a 503 with `Retry-After`.
 final class FakeService: @unchecked Sendable {
     struct Answer {
+        /// 0: no answer at all, the connection held open and silent.
         var status: Int
         var headers: [String: String] = [:]
         var body = Data()
@@ -14,6 +15,7 @@ final class FakeService: @unchecked Sendable {
     private let lock = NSLock()
     private var answers: [String: [Answer]]
     private(set) var requests: [(path: String, at: Date)] = []
+    private var silent: [Int32] = []
 
     init(_ answers: [String: [Answer]]) throws {
         self.answers = answers
@@ -33,7 +35,11 @@ final class FakeService: @unchecked Sendable {
         Thread.detachNewThread { [self] in serve() }
     }
 
-    deinit { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
+    deinit {
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+        lock.withLock { silent }.forEach { close($0) }
+    }
 
     var base: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
@@ -51,6 +57,10 @@ final class FakeService: @unchecked Sendable {
                 let first = list.count > 1 ? list.removeFirst() : list[0]
                 answers[path] = list
                 return first
+            }
+            guard answer.status != 0 else {
+                lock.withLock { silent.append(client) }
+                continue
             }
             var text = "HTTP/1.1 \(answer.status) X\r\nContent-Length: \(answer.body.count)\r\nConnection: close\r\n"
             for (name, value) in answer.headers { text += "\(name): \(value)\r\n" }
