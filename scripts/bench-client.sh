@@ -10,6 +10,7 @@
 # Usage: scripts/bench-client.sh [stickerd] [sticker-sync]   Environment: UPLOADS (50), STREAMS (1000), CONCURRENCY (8).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 stickerd=${1:-.build/release/stickerd}
 syncer=${2:-.build/release/sticker-sync}
 uploads=${UPLOADS:-50} streams=${STREAMS:-1000} concurrency=${CONCURRENCY:-8}
@@ -22,7 +23,7 @@ trap cleanup EXIT
 admin="bench-admin-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 port_a=18097 port_b=18098
 a="http://127.0.0.1:$port_a" b="http://127.0.0.1:$port_b"
-ready() { for _ in $(seq 1 240); do curl -sf "$1/readyz" >/dev/null 2>&1 && return 0; sleep 0.5; done; cat "$work"/*.log; exit 1; }
+ready() { wait_ready "$1" "$work"/*.log; }
 STICKER_ADMIN_TOKEN=$admin LOG_LEVEL=warning "$stickerd" serve --demo --port $port_a --data-dir "$work/db" >"$work/a.log" 2>&1 &
 pids+=($!)
 ready "$a"

@@ -9,6 +9,7 @@
 # Usage: scripts/bench-manifest-build.sh [path/to/stickerd]   Environment: REPEAT (3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 stickerd=${1:-.build/release/stickerd}
 repeat=${REPEAT:-3}
 port=18095
@@ -24,8 +25,7 @@ start() {
   started=$(date +%s.%N)
   STICKER_ADMIN_TOKEN=$admin LOG_LEVEL=info "$stickerd" serve --demo --port "$port" --data-dir "$work/db" >>"$work/stickerd.log" 2>&1 &
   pid=$!
-  for _ in $(seq 1 120); do curl -sf "$base/readyz" >/dev/null 2>&1 && break; sleep 0.5; done
-  curl -sf "$base/readyz" >/dev/null || { cat "$work/stickerd.log"; exit 1; }
+  wait_ready "$base" "$work/stickerd.log"
   ready_ms=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", (b - a) * 1000 }')
 }
 stop() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=; }

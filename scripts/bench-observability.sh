@@ -6,6 +6,7 @@
 # Usage: scripts/bench-observability.sh [path/to/stickerd]   Environment: DURATION (5s), CONNECTIONS (64), ROUNDS (5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 stickerd=${1:-.build/release/stickerd}
 duration=${DURATION:-5s}
 connections=${CONNECTIONS:-64}
@@ -19,8 +20,7 @@ start() {  # PORT NAME [FLAGS...]
   local port=$1 name=$2; shift 2
   LOG_LEVEL=warning "$stickerd" serve --demo --port "$port" --data-dir "$work/$name" "$@" >"$work/$name.log" 2>&1 &
   pids+=($!)
-  for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && return; sleep 0.5; done
-  cat "$work/$name.log"; exit 1
+  wait_ready "http://127.0.0.1:$port" "$work/$name.log"
 }
 start 18090 timed
 start 18091 counted --no-request-durations

@@ -10,6 +10,7 @@
 # Usage: scripts/bench-purchases.sh [path/to/stickerd]   Environment: DURATION (10s), NOTIFICATIONS (12000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 stickerd=${1:-.build/release/stickerd}
 duration=${DURATION:-10s}
 count=${NOTIFICATIONS:-12000}
@@ -30,8 +31,7 @@ export STICKER_WEBHOOK_SECRETS="bench-webhook-secret-$(head -c 16 /dev/urandom |
 export STICKER_APPLE_ROOT_CERTS="$appstore/certs/testCA.der" STICKER_APPLE_BUNDLE_ID=com.example STICKER_APPLE_APP_ID=1234
 STICKER_ADMIN_TOKEN=$admin LOG_LEVEL=warning "$stickerd" serve --demo --port "$port" --data-dir "$work/db" >"$work/stickerd.log" 2>&1 &
 pid=$!
-for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.5; done
-curl -sf "http://127.0.0.1:$port/readyz" >/dev/null || { cat "$work/stickerd.log"; exit 1; }
+wait_ready "http://127.0.0.1:$port" "$work/stickerd.log"
 sql() { psql -q -X -v ON_ERROR_STOP=1 -h "$work/db" -U stickerd stickerd "$@"; }
 
 echo "Seeding: the Chewy group premium, users 1-1000, 1,000,000 purchases (users 1-500 hold com.example.premium)"

@@ -7,6 +7,7 @@
 # Environment: RUNS (default 10 for the still, a third of it for the APNG).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 stickerd=${1:-.build/release/stickerd}
 runs=${RUNS:-10}
 apng_runs=$(( runs > 3 ? runs / 3 : 1 ))
@@ -62,7 +63,7 @@ echo "== Upload end to end over HTTP (validate, renditions, encode, store in Pos
 token=bench-renditions-token-0123456789
 STICKER_ADMIN_TOKEN=$token LOG_LEVEL=warning "$stickerd" serve --demo --port "$port" --data-dir "$work/db" >"$work/stickerd.log" 2>&1 &
 pid=$!
-for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.5; done
+wait_ready "http://127.0.0.1:$port" "$work/stickerd.log"
 python3 - "$port" "$token" "$still" "$apng" "$runs" "$apng_runs" <<'PY'
 import http.client, struct, sys, time, zlib
 port, token, still, apng, runs, apng_runs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), int(sys.argv[6])

@@ -6,6 +6,7 @@
 # Environment: DURATION (default 10s), CONNECTIONS (64), THREADS (2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 stickerd=${1:-.build/release/stickerd}
 baseline=${2:-.build/release/baseline-server}
 duration=${DURATION:-10s}
@@ -28,11 +29,7 @@ trap cleanup EXIT
 echo "Starting stickerd --demo on :$sport"
 LOG_LEVEL=warning "$stickerd" serve --demo --port "$sport" --data-dir "$work/db" >"$work/stickerd.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 1 120); do
-  curl -sf "http://127.0.0.1:$sport/readyz" >/dev/null 2>&1 && break
-  sleep 0.5
-done
-curl -sf "http://127.0.0.1:$sport/readyz" >/dev/null || { cat "$work/stickerd.log"; exit 1; }
+wait_ready "http://127.0.0.1:$sport" "$work/stickerd.log"
 
 mkdir -p "$work/www"
 header() { { grep -i "^$1:" "$2" || true; } | cut -d' ' -f2- | tr -d '\r'; }

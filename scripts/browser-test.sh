@@ -4,12 +4,13 @@
 # .build/screenshots/. Usage: scripts/browser-test.sh [path/to/stickerd]   (default: the debug build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 stickerd=${1:-.build/debug/stickerd}
 chromium=$(command -v chromium || true)
 driver=$(command -v chromedriver || true)
 [[ -n "$chromium" && -n "$driver" ]] || { echo "chromium and chromium-driver are not installed: scripts/install-deps.sh" >&2; exit 1; }
 python3 -c "import selenium" 2>/dev/null || { echo "selenium is not installed: python3 -m pip install selenium" >&2; exit 1; }
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 work=$(mktemp -d /tmp/stickerd-browser.XXXXXX)
 chmod 755 "$work"
 token="browser-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
@@ -17,11 +18,7 @@ STICKER_ADMIN_TOKEN=$token LOG_LEVEL=warning "$stickerd" serve --demo --port "$p
   >"$work/stickerd.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 1 120); do
-  curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-  sleep 0.5
-done
-curl -sf "http://127.0.0.1:$port/readyz" >/dev/null || { cat "$work/stickerd.log"; exit 1; }
+wait_ready "http://127.0.0.1:$port" "$work/stickerd.log"
 mkdir -p .build/screenshots
 status=0
 SE_OFFLINE=true CHROMIUM="$chromium" CHROMEDRIVER="$driver" python3 scripts/browser/console_test.py \

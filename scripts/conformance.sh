@@ -5,10 +5,11 @@
 # Usage: scripts/conformance.sh [path/to/stickerd] [SECONDS]   (defaults: the debug build, 120 s)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 stickerd=${1:-.build/debug/stickerd}
 seconds=${2:-${CONFORMANCE_SECONDS:-120}}
 command -v st >/dev/null || { echo "schemathesis is not installed: pip install schemathesis" >&2; exit 1; }
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 work=$(mktemp -d /tmp/stickerd-conformance.XXXXXX)
 chmod 755 "$work"
 token="conformance-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
@@ -19,11 +20,7 @@ STICKER_ADMIN_TOKEN=$token LOG_LEVEL=warning "$stickerd" serve --demo --port "$p
   --event-stream-lifetime 1 >"$work/stickerd.log" 2>&1 &   # /v1/events ends after a second instead of an hour
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 1 120); do
-  curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-  sleep 0.5
-done
-curl -sf "http://127.0.0.1:$port/readyz" >/dev/null || { cat "$work/stickerd.log"; exit 1; }
+wait_ready "http://127.0.0.1:$port" "$work/stickerd.log"
 echo "schemathesis against stickerd on :$port for up to $seconds s (admin operations with the admin token, the rest as a signed-in user)"
 # One worker: schemathesis' own code is not thread-safe on Python 3.11 (it raised SystemError and KeyError with two).
 checks=all
