@@ -12,10 +12,6 @@ struct AdminPreviewController {
 
     @Sendable func manifest(_ request: Request, context: AdminRequestContext) async throws -> Response {
         let user = try AdminEntitlementController.user(context)
-        let held = try await entitlements.products(of: user)
-        let served = try await service.body(route: "manifest", query: request.uri.query, held: held) {
-            .manifest(request.uri.query == nil ? ManifestQuery() : try ManifestQuery(parameters: ManifestController.parameters(request)))
-        }
-        return try await service.response(served, for: request, personal: true)
+        return try await ManifestController.manifest(request, held: try await entitlements.products(of: user), personal: true, from: service)
     }
 }

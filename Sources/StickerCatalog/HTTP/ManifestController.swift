@@ -13,10 +13,15 @@ struct ManifestController {
     }
 
     @Sendable func manifest(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let served = try await service.body(route: "manifest", query: request.uri.query, held: try await entitlements.held(by: context)) {
-            .manifest(request.uri.query == nil ? ManifestQuery() : try ManifestQuery(parameters: Self.parameters(request)))
+        try await Self.manifest(request, held: try await entitlements.held(by: context), personal: context.user != nil, from: service)
+    }
+
+    /// The manifest `request` asks for, as one holding `held` sees it: a user's own request, and the admin's preview of it.
+    static func manifest(_ request: Request, held: [String], personal: Bool, from service: ManifestService) async throws -> Response {
+        let served = try await service.body(route: "manifest", query: request.uri.query, held: held) {
+            .manifest(request.uri.query == nil ? ManifestQuery() : try ManifestQuery(parameters: parameters(request)))
         }
-        return try await service.response(served, for: request, personal: context.user != nil)
+        return try await service.response(served, for: request, personal: personal)
     }
 
     @Sendable func stickerGroup(_ request: Request, context: AppRequestContext) async throws -> Response {
