@@ -18,8 +18,8 @@ export class ApiError extends Error {
   }
 }
 
-/** A random key, so that a write retried after a lost answer is applied once. */
-function idempotencyKey() {
+/** A random key, so that a write retried after a lost answer is applied once: a retry must send the same key. */
+export function idempotencyKey() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return 'console-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
@@ -53,15 +53,16 @@ export async function request(method, path, body, { anonymous = false, signIn = 
   return response.status === 204 ? null : response.json();
 }
 
-/** Uploads one file into a group with XMLHttpRequest (fetch reports no upload progress); `progress(0...1)`. */
-export function upload(groupId, file, fields, progress) {
+/** Uploads one file into a group with XMLHttpRequest (fetch reports no upload progress); `progress(0...1)`. `key`
+ * is the file's Idempotency-Key, the same on every attempt, so that an upload whose answer was lost is stored once. */
+export function upload(groupId, file, fields, progress, key) {
   return new Promise((resolve, reject) => {
     const form = new FormData();
     for (const [key, value] of Object.entries(fields)) if (value !== '') form.append(key, value);
     form.append('file', file, file.name);
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `/v1/admin/groups/${encodeURIComponent(groupId)}/stickers`);
-    for (const [key, value] of Object.entries(headers({ 'Idempotency-Key': idempotencyKey() }))) xhr.setRequestHeader(key, value);
+    for (const [name, value] of Object.entries(headers({ 'Idempotency-Key': key }))) xhr.setRequestHeader(name, value);
     xhr.upload.addEventListener('progress', (event) => { if (event.lengthComputable) progress(event.loaded / event.total); });
     xhr.addEventListener('load', () => {
       let body = {};

@@ -1,12 +1,14 @@
 // Uploading many stickers at once: drop files (or pick them), check their text, upload; each file shows its own
 // progress and the API's verdict in plain words, and "N of M" counts the whole batch.
-import { upload } from './api.js';
+import { idempotencyKey, upload } from './api.js';
 import { h } from './dom.js';
 import { explain } from './verdicts.js';
 import { stickerFields } from './sticker-fields.js';
 import { status } from './status.js';
 
 const parallel = 3;
+/** Tries of one upload that end without an answer (a network error, a 503) before it waits for the next Upload. */
+const attempts = 4;
 
 /** "choc-chip_cookie.png" gives "Choc chip cookie". */
 function nameFrom(file) {
@@ -16,7 +18,8 @@ function nameFrom(file) {
 
 function kilobytes(bytes) { return `${Math.ceil(bytes / 1024)} KB`; }
 
-/** One staged file: its preview, its fields, its progress and its verdict. */
+/** One staged file: its preview, its fields, its progress, its verdict, and its Idempotency-Key, the same on every
+ * attempt, so that a retry after a lost answer cannot store it twice. */
 function stagedItem(file, index) {
   const name = nameFrom(file);
   const fields = stickerFields({ name, description: name }, { prefix: `${file.name}: `, compact: true });
@@ -27,7 +30,7 @@ function stagedItem(file, index) {
     h('img', { src: preview, alt: `Preview of ${file.name}`, width: 80, height: 80, onload: () => URL.revokeObjectURL(preview) }),
     h('div', {}, h('p', { class: 'file-name' }, `${index + 1}. ${file.name} (${kilobytes(file.size)})`), fields.element),
     h('div', { class: 'outcome' }, progress, verdict));
-  return { file, fields, progress, verdict, element, state: 'waiting' };
+  return { file, fields, progress, verdict, element, state: 'waiting', key: idempotencyKey() };
 }
 
 function showVerdict(item, kind, heading, ...lines) {
@@ -37,26 +40,45 @@ function showVerdict(item, kind, heading, ...lines) {
   item.verdict.replaceChildren(h('strong', {}, heading), ...lines.filter(Boolean).map((line) => h('p', {}, line)));
 }
 
+/** Answers after which the upload may or may not be stored: it is sent again, with the same key. */
+function unanswered(error) {
+  return error.status === 0 || error.status === 503 || error.problem.code === 'idempotency_key_in_use';
+}
+
+const pause = (seconds) => new Promise((resolve) => { setTimeout(resolve, seconds * 1000); });
+
 async function send(groupId, item) {
   const values = item.fields.values();
   const fields = {
     name: values.name, description: values.description, emoji: values.emoji.join(','),
   };
-  for (;;) {
+  for (let attempt = 1; ; attempt += 1) {
     try {
       item.verdict.textContent = 'Uploading';
-      const sticker = await upload(groupId, item.file, fields, (done) => { item.progress.value = done; });
+      const sticker = await upload(groupId, item.file, fields, (done) => { item.progress.value = done; }, item.key);
       item.progress.value = 1;
       const warnings = (sticker.warnings ?? []).map((w) => `Note: ${w.detail}`);
       return showVerdict(item, 'kept', `Kept as ${sticker.name}: ${sticker.asset.width} x ${sticker.asset.height} pixels`, ...warnings);
     } catch (error) {
       if (error.status === 503 && error.problem.code === 'too_many_uploads') {
         item.verdict.textContent = 'Waiting for a free upload slot';
-        await new Promise((resolve) => setTimeout(resolve, Math.max(1, error.retryAfter) * 1000));
+        attempt -= 1;
+        await pause(Math.max(1, error.retryAfter));
+        continue;
+      }
+      if (unanswered(error) && attempt < attempts) {
+        item.verdict.textContent = 'No answer: trying again';
+        await pause(Math.max(1, error.retryAfter ?? 0) * attempt);
         continue;
       }
       const { title, advice, detail, fields: problems } = explain(error.problem);
       item.progress.value = 0;
+      if (unanswered(error)) {
+        // Not refused for what it is: it waits, with its key, for the next Upload.
+        showVerdict(item, 'refused', `No answer: ${title}`, detail, 'Press Upload to send it again: it is stored once either way.');
+        item.state = 'waiting';
+        return;
+      }
       return showVerdict(item, 'refused', `Refused: ${title}`, detail, ...problems, advice);
     }
   }
@@ -106,6 +128,7 @@ export function uploader(groupId, uploaded) {
     summary.textContent = `${finished} of ${batch.length} uploaded: ${kept} kept, ${batch.length - kept} refused.`;
     status(summary.textContent, kept === batch.length ? 'ok' : 'error');
     start.textContent = 'Upload';
+    start.disabled = !items.some((item) => item.state === 'waiting');
     if (kept > 0) await uploaded();
   });
   return form;

@@ -19,6 +19,7 @@ const meanings = {
   unknown_filter: ['Unknown filter', 'Define the filter first, or pick another.'],
   event_conflict: ['Id already used', 'Another delivery with this id is in the inbox.'],
   not_replayable: ['Cannot be replayed', 'This delivery did not keep what a replay needs.'],
+  idempotency_key_reused: ['Changed since the first try', 'The first try may have been stored: reload to check, then stage the file again.'],
 };
 
 /** {title, advice, detail, fields} for an API problem: its code's meaning and the API's own detail. */

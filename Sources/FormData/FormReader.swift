@@ -25,15 +25,16 @@ public struct FormLimits: Sendable {
     }
 }
 
-/// One part of a form: its name, its filename when it is a file, and its body.
+/// One part of a form: its name, its filename when it is a file, its Content-Type if it has one, and its body.
 public struct FormPart: Sendable, Equatable {
     public var name: String
     public var filename: String?
+    public var contentType: String?
     public var body: [UInt8]
     public var isFile: Bool
 
-    public init(name: String, filename: String?, body: [UInt8], isFile: Bool) {
-        (self.name, self.filename, self.body, self.isFile) = (name, filename, body, isFile)
+    public init(name: String, filename: String?, contentType: String? = nil, body: [UInt8], isFile: Bool) {
+        (self.name, self.filename, self.contentType, self.body, self.isFile) = (name, filename, contentType, body, isFile)
     }
 }
 
@@ -115,7 +116,8 @@ public struct FormReader: Sendable {
         let isFile = filename != nil || limits.fileFields.contains(name)
         let limit = isFile ? limits.fileBytes : limits.fieldBytes
         guard body.count <= limit else { throw .partTooLarge(name: name, limit: limit) }
-        return FormPart(name: name, filename: filename, body: Array(bytes[body]), isFile: isFile)
+        let contentType = headers.first { $0.0 == "content-type" }?.1
+        return FormPart(name: name, filename: filename, contentType: contentType, body: Array(bytes[body]), isFile: isFile)
     }
 
     private static let crlf: [UInt8] = [13, 10]

@@ -50,4 +50,30 @@ import Testing
             }
         }
     }
+
+    @Test func aKeyedUploadPastTheBoundIsRefusedBeforeItsBodyIsRead() async throws {
+        try await withApp(demo: true, live: true, options: { $0.maxConcurrentUploads = 1; $0.bodyTimeout = .seconds(10) }) { client, _ in
+            // Setup: an upload holding the only slot, waiting with 10 of its 1,000 bytes sent (as in HTTPBehaviourTests).
+            let port = try #require(client.port)
+            let head = "POST /v1/admin/groups/chewy/stickers?name=A&description=d HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(adminToken)\r\n"
+                + "Content-Type: image/png\r\nContent-Length: 1000\r\n"
+            let holder = try RawSocket(port: port)
+            holder.send(Array((head + "\r\n").utf8) + Array(Samples.sticker.prefix(10)))
+            var held = 0.0
+            let deadline = ContinuousClock.now + .seconds(30)
+            while held < 1, ContinuousClock.now < deadline {
+                held = ObservabilityTests.value(try await ObservabilityTests.metrics(client), "uploads_in_progress") ?? 0
+                if held < 1 { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(held == 1)
+            // Action: a keyed upload that sends its head and 10 bytes, then waits like the holder.
+            let keyed = try RawSocket(port: port)
+            let started = ContinuousClock.now
+            keyed.send(Array((head + "Idempotency-Key: bound-1\r\n\r\n").utf8) + Array(Samples.sticker.prefix(10)))
+            let answer = try await keyed.read { $0.contains("\r\n\r\n{") && $0.hasSuffix("}") }.text
+            // Check: refused at once, without waiting for the body it never sent (the body deadline would be 408).
+            #expect(answer.hasPrefix("HTTP/1.1 503") && answer.contains("too_many_uploads"), "\(answer.prefix(80))")
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
 }

@@ -294,6 +294,44 @@ def narrow():
         driver.set_window_size(1280, 900)
 
 
+def upload_answer_lost():
+    """The first upload's answer is lost on the way back, after the service stored it: the console sends it again
+    with the same Idempotency-Key and it is stored once; each staged file has a key of its own."""
+    go(f"/groups/{GROUP}", "Browser test")
+    before = len(api(f"/v1/admin/groups/{GROUP}", TOKEN)["stickers"])
+    driver.execute_script("""
+        window.uploadKeys = [];
+        const { setRequestHeader, send, addEventListener } = XMLHttpRequest.prototype;
+        XMLHttpRequest.prototype.setRequestHeader = function (name, value) {
+          if (name === 'Idempotency-Key') { this.uploadKey = value; window.uploadKeys.push(value); }
+          return setRequestHeader.call(this, name, value);
+        };
+        // The first upload reaches the service and is stored, but the console hears a network error, not the 201.
+        XMLHttpRequest.prototype.addEventListener = function (type, listener, options) {
+          (this.listeners ??= {})[type] = listener;
+          const lossy = (event) => (this.answerLost ? this.listeners.error(new ProgressEvent('error')) : listener.call(this, event));
+          return addEventListener.call(this, type, type === 'load' ? lossy : listener, options);
+        };
+        XMLHttpRequest.prototype.send = function (body) {
+          if (this.uploadKey && !window.answerLost) { window.answerLost = true; this.answerLost = true; }
+          return send.call(this, body);
+        };""")
+    files = {"lost-answer.png": (420, 420, (20, 160, 90)), "own-key.png": (430, 430, (160, 20, 90))}
+    for name, (width, height, colour) in files.items():
+        with open(os.path.join(IMAGES, name), "wb") as out:
+            out.write(disc_png(width, height, colour))
+    css("#upload-files").send_keys("\n".join(os.path.join(IMAGES, name) for name in files))
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".staged")) == 2)
+    css("form.upload button[type=submit]").click()
+    text_in("form.upload .summary", "2 of 2 uploaded: 2 kept, 0 refused")
+    keys = driver.execute_script("return window.uploadKeys")
+    check(len(keys) == 3 and len(set(keys)) == 2, f"three attempts, under two keys (one per file): {keys}")
+    names = [s["name"] for s in api(f"/v1/admin/groups/{GROUP}", TOKEN)["stickers"]]
+    check(len(names) == before + 2 and names.count("Lost answer") == 1 and names.count("Own key") == 1,
+          f"each file is stored once: {names}")
+    shot("upload-answer-lost")
+
+
 def sign_out():
     go("/groups", "Groups")
     css("#sign-out").click()
@@ -311,7 +349,7 @@ def sign_out():
 
 
 scenarios = [sign_in_refused, sign_in, create_group, upload_three, reorder, edit_and_delete, filter_preview, premium_locked,
-             entitled_unlocked, accessibility, narrow, sign_out]
+             entitled_unlocked, accessibility, narrow, upload_answer_lost, sign_out]
 failed = False
 try:
     for scenario in scenarios:

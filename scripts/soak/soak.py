@@ -97,6 +97,8 @@ time.sleep(2)
 rss = {"idle": {r.name: r.rss_mib() for r in (a, b)}}
 
 results, windows, lock = [], [], threading.Lock()
+# Answers after which an upload may or may not be stored: refused connections, lost answers, 503s, a key in use.
+UNANSWERED, RETRY_SECONDS = (0, -1, 503, 409), 120
 uploads, deliveries = {}, {}
 counter = iter(range(1, 10**9))
 stop = threading.Event()
@@ -156,13 +158,20 @@ def asset():
 
 
 def upload():
+    """An upload left without an answer (a 503 around an outage, an answer lost on the way) is sent again with its
+    key until it gets one, as a client should: it is then stored once, and answered 201 if it was stored."""
     n = next(counter)
     key = f"soak-upload-{n}"
     png = disc_png(300, 300, (n % 256, (n // 256) % 256, 120))
-    code, body = send("upload", "POST", f"/v1/admin/groups/crunchy/stickers?name=soak-{n}&description=Soak%20sticker%20{n}",
-                      png, {**admin, "Content-Type": "image/png", "Idempotency-Key": key})
+    deadline = time.monotonic() + RETRY_SECONDS
+    for attempt in range(1, 10**6):
+        code, body = send("upload", "POST", f"/v1/admin/groups/crunchy/stickers?name=soak-{n}&description=Soak%20sticker%20{n}",
+                          png, {**admin, "Content-Type": "image/png", "Idempotency-Key": key})
+        if code not in UNANSWERED or time.monotonic() > deadline:
+            break
+        time.sleep(1)
     with lock:
-        uploads[n] = (code, json_of(body).get("id") if code == 201 else None)
+        uploads[n] = (code, json_of(body).get("id") if code == 201 else None, attempt)
 
 
 def webhook():
@@ -230,7 +239,7 @@ until(0.70); restart_postgres("PostgreSQL restart 2")
 until(1.0)
 stop.set()
 for thread in threads:
-    thread.join(timeout=60)
+    thread.join(timeout=RETRY_SECONDS + 60)
 both_ready()
 time.sleep(2)
 rss["end"] = {r.name: r.rss_mib() for r in (a, b)}
@@ -254,15 +263,25 @@ for t, kind, replica, code, retry_after, detail, sent in results:
             failures.append(f"{kind} on {replica} at {t:.1f} s: {code} (only 503 with Retry-After is allowed): {detail}")
         elif not inside and "too_many_uploads" not in detail:
             failures.append(f"{kind} on {replica} at {t:.1f} s: 503 outside the outage windows: {detail}")
-lost_uploads = sum(1 for code, _ in uploads.values() if code == -1)
-for n, (code, sticker) in uploads.items():
-    if code == 201 and status(a, "GET", f"/v1/admin/stickers/{sticker}", headers=admin)[0] != 200:
+# Every upload was retried with its key until answered: each one stored is answered 201 and stored once, and each
+# one answered 201 is stored.
+for n, (code, sticker, attempts) in uploads.items():
+    if code in UNANSWERED:
+        failures.append(f"upload soak-{n} still had no answer after {attempts} attempts with its key: {code}")
+    elif code == 201 and status(a, "GET", f"/v1/admin/stickers/{sticker}", headers=admin)[0] != 200:
         failures.append(f"upload soak-{n} was answered 201 but sticker {sticker} is not there")
-stored = int(subprocess.run(["psql", "-X", "-A", "-t", "-h", SOCKET, "-U", "stickerd", "stickerd", "-c",
-                             "SELECT count(*) FROM stickers WHERE name LIKE 'soak-%'"], capture_output=True, text=True, check=True).stdout)
-created = sum(1 for code, _ in uploads.values() if code == 201)
-if not created <= stored <= created + lost_uploads:
-    failures.append(f"{stored} soak stickers stored for {created} answered 201 ({lost_uploads} answers lost)")
+names = Counter(subprocess.run(["psql", "-X", "-A", "-t", "-h", SOCKET, "-U", "stickerd", "stickerd", "-c",
+                                "SELECT name FROM stickers WHERE name LIKE 'soak-%'"], capture_output=True, text=True, check=True).stdout.split())
+stored = sum(names.values())
+created = sum(1 for code, _, _ in uploads.values() if code == 201)
+retried = sum(1 for _, _, attempts in uploads.values() if attempts > 1)
+for name, count in names.items():
+    if count > 1:
+        failures.append(f"{name} stored {count} times")
+    n = int(name.removeprefix("soak-"))
+    if uploads.get(n, (None,))[0] != 201:
+        failures.append(f"{name} stored, but its upload was answered {uploads.get(n, ('nothing',))[0]} after retries with its key")
+lost_uploads = sum(1 for code, _, _ in uploads.values() if code == -1)
 lost_deliveries = sum(1 for code in deliveries.values() if code == -1)
 applied = 0
 for user, code in deliveries.items():
@@ -274,7 +293,7 @@ for user, code in deliveries.items():
 answered = sum(1 for code in deliveries.values() if code == 200)
 if not answered <= applied <= answered + lost_deliveries:
     failures.append(f"{applied} buyers hold the product for {answered} deliveries answered 200 ({lost_deliveries} answers lost)")
-print(f"uploads: {created} answered 201, {stored} stored, {lost_uploads} answers lost; "
+print(f"uploads: {created} answered 201, {stored} stored, {retried} retried with their key, {lost_uploads} answers lost; "
       f"webhooks: {answered} answered 200, {applied} applied, {lost_deliveries} answers lost")
 
 # Memory at 10,000 stickers: the bench catalog, then manifests built on both replicas.

@@ -25,8 +25,16 @@ public protocol PurchaseRepository: Sendable {
     /// Stored deliveries, newest first, optionally of one status, before id `before`.
     func webhookEvents(status: WebhookStatus?, before: Int64?, limit: Int) async throws -> [WebhookEvent]
     func webhookEvent(id: Int64) async throws -> WebhookEvent?
-    /// An admin's grant of `productId` to `user` until `expiresAt` (nil: no end).
-    func grant(user: String, productId: String, expiresAt: Date?, admin: String) async throws
-    /// An admin's revocation of every active transaction of `productId` the user owns; how many there were.
-    func revoke(user: String, productId: String, admin: String) async throws -> Int
+}
+
+/// An admin's grants and revocations. `keeping`: the answer kept in the write's transaction for its `Idempotency-Key`,
+/// if it has one.
+public protocol EntitlementAdministration: Sendable {
+    /// An admin's grant of `productId` to `user` until `expiresAt` (nil: no end); every transaction the user then owns.
+    func grant(user: String, productId: String, expiresAt: Date?, admin: String,
+               keeping answer: IdempotentWrite<[PurchaseRecord]>?) async throws -> [PurchaseRecord]
+    /// An admin's revocation of every active transaction of `productId` the user owns: how many there were, and every
+    /// transaction the user then owns.
+    func revoke(user: String, productId: String, admin: String,
+                keeping answer: IdempotentWrite<(revoked: Int, purchases: [PurchaseRecord])>?) async throws -> (revoked: Int, purchases: [PurchaseRecord])
 }

@@ -4,7 +4,7 @@ import Purchases
 
 /// `/v1/admin/users/{id}`: a user's entitlements with every transaction, manual grants and revocations, the audit.
 struct AdminEntitlementController {
-    let repository: any PurchaseRepository
+    let repository: any PurchaseRepository & EntitlementAdministration
     let sandbox: SandboxPolicy
 
     func addRoutes(to group: RouterGroup<AdminRequestContext>) {
@@ -54,19 +54,30 @@ struct AdminEntitlementController {
         guard expiry.map(Date.purchaseTimes.contains) ?? true else {
             throw CatalogError.invalid("expiresAt", "must lie between 1970 and the end of 9999")
         }
-        try await repository.grant(user: user, productId: grant.productId, expiresAt: expiry, admin: context.admin)
+        let sandbox = sandbox
+        let answer = { @Sendable (purchases: [PurchaseRecord]) in
+            EditedResponse(status: .created, response: EntitlementList(user: user, records: purchases, now: Date(), sandbox: sandbox,
+                                                                        allTransactions: true))
+        }
+        let purchases = try await repository.grant(user: user, productId: grant.productId, expiresAt: expiry, admin: context.admin,
+                                                   keeping: context.keeping(request, answer))
         context.logger.info("Entitlement granted", metadata: ["user": "\(user)", "product": "\(grant.productId)"])
-        return EditedResponse(status: .created, response: try await show(request, context: context))
+        return answer(purchases)
     }
 
     @Sendable func revoke(_ request: Request, context: AdminRequestContext) async throws -> EntitlementList {
         let user = try Self.user(context)
         let product = try context.parameters.require("productId")
         guard Validate.isProductId(product) else { throw CatalogError.notFound("Entitlement '\(product.prefix(64))'") }
-        let revoked = try await repository.revoke(user: user, productId: product, admin: context.admin)
-        guard revoked > 0 else { throw CatalogError.notFound("An unrevoked transaction of '\(product)' for this user") }
-        context.logger.info("Entitlement revoked", metadata: ["user": "\(user)", "product": "\(product)", "transactions": "\(revoked)"])
-        return try await show(request, context: context)
+        let sandbox = sandbox
+        let answer = { @Sendable (result: (revoked: Int, purchases: [PurchaseRecord])) throws in
+            guard result.revoked > 0 else { throw CatalogError.notFound("An unrevoked transaction of '\(product)' for this user") }
+            return EntitlementList(user: user, records: result.purchases, now: Date(), sandbox: sandbox, allTransactions: true)
+        }
+        let result = try await repository.revoke(user: user, productId: product, admin: context.admin, keeping: context.keeping(request, answer))
+        let response = try answer(result)
+        context.logger.info("Entitlement revoked", metadata: ["user": "\(user)", "product": "\(product)", "transactions": "\(result.revoked)"])
+        return response
     }
 
     @Sendable func audit(_ request: Request, context: AdminRequestContext) async throws -> AuditPage {

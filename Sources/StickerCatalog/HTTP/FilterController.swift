@@ -19,15 +19,21 @@ struct FilterController {
         if let title = body.title { errors.text(title, "title", maxLength: Validate.maxName) }
         try errors.throwIfAny()
         let filter = StickerFilter(name: name, title: body.title ?? name, flags: Array(Set(body.flags)).sorted())
-        let created = try await repository.putFilter(filter)
+        let answer = { @Sendable (created: Bool) in EditedResponse(status: created ? .created : .ok, response: filter) }
+        let created = try await repository.putFilter(filter, keeping: context.keeping(request, answer))
         context.logger.info(created ? "Filter created" : "Filter replaced", metadata: ["filter": "\(name)"])
-        return EditedResponse(status: created ? .created : .ok, response: filter)
+        return answer(created)
     }
 
     @Sendable func delete(_ request: Request, context: AdminRequestContext) async throws -> HTTPResponse.Status {
         let name = try context.parameters.require("name")
-        guard Validate.isSlug(name), try await repository.deleteFilter(name: name) else { throw CatalogError.notFound("Filter '\(name.prefix(64))'") }
+        let answer = { @Sendable (deleted: Bool) throws -> HTTPResponse.Status in
+            guard deleted else { throw CatalogError.notFound("Filter '\(name.prefix(64))'") }
+            return .noContent
+        }
+        guard Validate.isSlug(name) else { return try answer(false) }
+        let response = try answer(try await repository.deleteFilter(name: name, keeping: context.keeping(request, answer)))
         context.logger.info("Filter deleted", metadata: ["filter": "\(name)"])
-        return .noContent
+        return response
     }
 }

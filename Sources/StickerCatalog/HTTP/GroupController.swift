@@ -25,10 +25,13 @@ struct GroupController {
     @Sendable func create(_ request: Request, context: AdminRequestContext) async throws -> EditedResponse<AdminGroup> {
         let draft = try await request.decode(as: GroupDraft.self, context: context)
         try draft.validate()
-        let group = try await repository.createGroup(draft)
+        let answer = { @Sendable (group: StickerGroup) in
+            EditedResponse(status: .created, headers: [.location: "/v1/admin/groups/\(group.id)"],
+                           response: AdminGroup(group: group, stickerCount: 0, stickers: []))
+        }
+        let group = try await repository.createGroup(draft, keeping: context.keeping(request, answer))
         context.logger.info("Group created", metadata: ["group": "\(group.id)"])
-        return EditedResponse(status: .created, headers: [.location: "/v1/admin/groups/\(group.id)"],
-                              response: AdminGroup(group: group, stickerCount: 0, stickers: []))
+        return answer(group)
     }
 
     @Sendable func list(_ request: Request, context: AdminRequestContext) async throws -> AdminGroupPage {
@@ -51,26 +54,37 @@ struct GroupController {
         let id = try Self.groupId(context)
         let patch = try await request.decode(as: GroupPatch.self, context: context)
         try patch.validate()
-        guard let group = try await repository.updateGroup(id: id, patch) else { throw CatalogError.notFound("Group '\(id)'") }
+        let linker = linker
+        let answer = { @Sendable (updated: GroupWithStickers?) throws in
+            guard let updated else { throw CatalogError.notFound("Group '\(id)'") }
+            return AdminGroup(group: updated.group, stickerCount: updated.stickers.count,
+                              stickers: updated.stickers.map { AdminSticker($0, linker: linker) })
+        }
+        let response = try answer(try await repository.updateGroup(id: id, patch, keeping: context.keeping(request, answer)))
         context.logger.info("Group updated", metadata: ["group": "\(id)"])
-        let stickers = try await repository.stickers(inGroup: id)
-        return AdminGroup(group: group, stickerCount: stickers.count, stickers: stickers.map { AdminSticker($0, linker: linker) })
+        return response
     }
 
     @Sendable func delete(_ request: Request, context: AdminRequestContext) async throws -> HTTPResponse.Status {
         let id = try Self.groupId(context)
-        guard try await repository.deleteGroup(id: id) else { throw CatalogError.notFound("Group '\(id)'") }
+        let answer = { @Sendable (deleted: Bool) throws -> HTTPResponse.Status in
+            guard deleted else { throw CatalogError.notFound("Group '\(id)'") }
+            return .noContent
+        }
+        let response = try answer(try await repository.deleteGroup(id: id, keeping: context.keeping(request, answer)))
         context.logger.info("Group deleted with its stickers", metadata: ["group": "\(id)"])
-        return .noContent
+        return response
     }
 
     @Sendable func order(_ request: Request, context: AdminRequestContext) async throws -> [AdminSticker] {
         let id = try Self.groupId(context)
         let order = try await request.decode(as: StickerOrder.self, context: context)
         guard try await repository.group(id: id) != nil else { throw CatalogError.notFound("Group '\(id)'") }
-        let stickers = try await repository.orderStickers(inGroup: id, order.stickerIds)
+        let linker = linker
+        let answer = { @Sendable (stickers: [Sticker]) in stickers.map { AdminSticker($0, linker: linker) } }
+        let stickers = try await repository.orderStickers(inGroup: id, order.stickerIds, keeping: context.keeping(request, answer))
         context.logger.info("Stickers reordered", metadata: ["group": "\(id)", "count": "\(stickers.count)"])
-        return stickers.map { AdminSticker($0, linker: linker) }
+        return answer(stickers)
     }
 
     /// An integer query parameter within `range`, or a 400 problem.

@@ -1,12 +1,12 @@
-import Crypto
 import HTTPTypes
 import Hummingbird
 
-/// `Idempotency-Key` on admin writes, as Stripe's API takes it: a retry with the same key and the same request (method,
-/// path, query and body) gets the first answer again, marked `Idempotent-Replayed: true`, instead of doing the write
-/// twice (a sticker uploaded twice after a lost acknowledgement). The same key with another request is a 422, and
-/// while the first is still running a retry is a 409. Only successful answers are kept: after a failure the key is
-/// free again. Requests without the header pass straight through.
+/// `Idempotency-Key` on admin writes, as Stripe's API takes it: a retry with the same key and the same request (what
+/// `RequestFingerprint` hashes) gets the first answer again, marked `Idempotent-Replayed: true`, instead of doing the
+/// write twice (a sticker uploaded twice after a lost acknowledgement). The same key with another request is a 422.
+/// Keys belong to the admin token that sent them. The answer is kept by the write's own transaction (handlers pass
+/// `context.keeping(...)` to the store), so a committed write always has it; a refused or failed write keeps nothing.
+/// A retry that runs while the first request is still writing waits for it, then gets its answer.
 struct IdempotencyMiddleware: RouterMiddleware {
     typealias Context = AdminRequestContext
     let repository: any IdempotencyRepository
@@ -23,36 +23,42 @@ struct IdempotencyMiddleware: RouterMiddleware {
         var request = request
         let body = try await request.body.collect(upTo: maxBodyBytes)
         request.body = RequestBody(buffer: body)
-        var hash = SHA256()
-        hash.update(data: Array("\(request.method.rawValue) \(request.uri.string)\n".utf8))
-        hash.update(data: Array(buffer: body))
-        let fingerprint = hash.finalize().map { String(format: "%02x", $0) }.joined()
-        switch try await repository.claim(admin: context.admin, key: key, fingerprint: fingerprint) {
-        case .answered(let stored):
-            return stored.response
+        let idempotency = IdempotencyKey(token: context.adminIdentity, key: key, fingerprint: RequestFingerprint.of(request, body: body))
+        if let kept = try await repository.keptAnswer(for: idempotency) { return try Self.answer(kept) }
+        var context = context
+        context.idempotency = idempotency
+        do {
+            return try await next(request, context)
+        } catch let taken as IdempotencyKeyTaken {
+            // A request with this key committed while this one ran (a concurrent retry): its answer is this one's.
+            guard let kept = try await repository.keptAnswer(for: idempotency) else { throw taken }
+            return try Self.answer(kept)
+        }
+    }
+
+    /// The kept answer, or the 422 for a key kept for another request.
+    static func answer(_ kept: KeptAnswer) throws -> Response {
+        switch kept {
+        case .answered(let stored): return stored.response
         case .reusedForAnotherRequest:
             throw Problem(.unprocessableContent, "idempotency_key_reused", "This Idempotency-Key was used with another request.")
-        case .underWay:
-            var problem = Problem(.conflict, "idempotency_key_in_use", "A request with this Idempotency-Key is still running; retry shortly.")
-            problem.headers[.retryAfter] = "1"
-            throw problem
-        case .claimed:
-            break
         }
-        let response: Response
-        do {
-            response = try await next(request, context)
-        } catch {
-            try? await repository.release(admin: context.admin, key: key)
-            throw error
+    }
+}
+
+extension AdminRequestContext {
+    /// How a write keeps its answer for the request's `Idempotency-Key`, in the write's own transaction; nil without a
+    /// key. `respond` makes the answer from the write's result, the very function the handler answers with, so that
+    /// a retry gets the same bytes; a result it refuses (throws for, or answers with no 2xx) keeps nothing.
+    func keeping<Value: Sendable>(_ request: Request,
+                                  _ respond: @escaping @Sendable (Value) throws -> some ResponseGenerator) -> IdempotentWrite<Value>? {
+        guard let idempotency else { return nil }
+        let context = self
+        return IdempotentWrite(key: idempotency) { value in
+            guard let response = try? respond(value).response(from: request, context: context),
+                  (200..<300).contains(response.status.code) else { return nil }
+            return try await StoredResponse(response)
         }
-        guard (200..<300).contains(response.status.code) else {
-            try? await repository.release(admin: context.admin, key: key)
-            return response
-        }
-        let stored = try await StoredResponse(response)
-        try await repository.answer(admin: context.admin, key: key, with: stored)
-        return Response(status: response.status, headers: response.headers, body: .init(byteBuffer: ByteBuffer(bytes: stored.body)))
     }
 }
 

@@ -1,16 +1,24 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// The context of every request; `admin` is set by `AdminAuthMiddleware` when the bearer token is valid.
-public struct AppRequestContext: RequestContext {
+public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The name of the admin token presented, if any.
     public var admin: String?
+    /// Which admin token it was, its SHA-256 in hex: names are not unique, this is.
+    public var adminIdentity: String?
     /// The signed-in user on client routes (`UserAuthMiddleware`); nil for anonymous clients.
     public var user: String?
+    /// When the signed-in user's token expires (its `exp`); an event stream ends then.
+    public var userTokenExpires: Date?
+    /// The connection's peer (a proxy's, behind one: see `TrustedProxies`); nil in a test's router.
+    public let remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
     }
 
     /// JSON request bodies are small; image uploads are read by `UploadReader` with their own limit.
@@ -21,13 +29,18 @@ public struct AppRequestContext: RequestContext {
 /// The context of admin routes: it exists only for an authenticated admin, so handlers cannot forget the check.
 public struct AdminRequestContext: ChildRequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// The name of the admin token that authenticated this request.
+    /// The name of the admin token that authenticated this request, for logs and the audit.
     public let admin: String
+    /// That token's identity, its SHA-256 in hex: what idempotency keys belong to, since two tokens may share a name.
+    public let adminIdentity: String
+    /// The request's `Idempotency-Key` (`IdempotencyMiddleware`): writes keep their answers under it.
+    public var idempotency: IdempotencyKey?
 
     public init(context: AppRequestContext) throws {
-        guard let admin = context.admin else { throw Problem.unauthorized }
+        guard let admin = context.admin, let identity = context.adminIdentity else { throw Problem.unauthorized }
         self.coreContext = context.coreContext
         self.admin = admin
+        self.adminIdentity = identity
     }
 
     public var maxUploadSize: Int { 64 * 1024 }

@@ -11,15 +11,21 @@ struct StickerController {
     let uploads: UploadGate
     let metrics: CatalogMetrics
 
-    func addRoutes(groups: RouterGroup<AdminRequestContext>, stickers: RouterGroup<AdminRequestContext>) {
-        groups.post("{id}/stickers", use: upload)
+    /// `authenticated`: the admin routes before `idempotency`, which an upload passes only once it holds a slot, so
+    /// that no upload past the bound has its body read, keyed or not.
+    func addRoutes(authenticated: RouterGroup<AdminRequestContext>, idempotency: IdempotencyMiddleware,
+                   stickers: RouterGroup<AdminRequestContext>) {
+        authenticated.group("groups/{id}/stickers")
+            .add(middleware: UploadAdmission(gate: uploads, metrics: metrics))
+            .add(middleware: idempotency)
+            .post(use: upload)
         stickers.get("{id}", use: show)
         stickers.patch("{id}", use: update)
         stickers.delete("{id}", use: delete)
     }
 
     /// Validates the image through libpng off the event loop, then stores image and sticker in one transaction;
-    /// counts the verdict.
+    /// counts the verdict. Runs holding an upload slot (`UploadAdmission`).
     @Sendable func upload(_ request: Request, context: AdminRequestContext) async throws -> EditedResponse<AdminSticker> {
         do {
             let answer = try await store(request, context: context)
@@ -33,29 +39,32 @@ struct StickerController {
 
     private func store(_ request: Request, context: AdminRequestContext) async throws -> EditedResponse<AdminSticker> {
         let groupId = try GroupController.groupId(context)
-        return try await uploads.withSlot {
-            guard let group = try await repository.group(id: groupId) else { throw CatalogError.notFound("Group '\(groupId)'") }
-            let upload = try await UploadReader.read(request, imageLimit: validator.rules.maxBytes)
-            let draft = try StickerDraft(fields: upload.fields)
-            try draft.validate()
-            var (info, renditions) = try await validateRendering(upload.image)
-            let sticker: Sticker
-            do {
-                sticker = try await repository.addSticker(to: groupId, draft, image: info.storedBytes, info: info, renditions: renditions)
-            } catch is RenditionsMissing {
-                // gc took the stored renditions between the check and the commit: make them after all.
-                (info, renditions) = try await validateRendering(upload.image, reuse: false)
-                sticker = try await repository.addSticker(to: groupId, draft, image: info.storedBytes, info: info, renditions: renditions)
-            }
-            let warnings = validator.warnings(for: info, in: group.sizeClass)
-            context.logger.info("Sticker uploaded", metadata: [
-                "group": "\(groupId)", "sticker": "\(sticker.id.apiString)", "bytes": "\(upload.image.count)",
-                "stored": "\(info.storedBytes.count)", "frames": "\(info.frames)", "sha256": "\(sticker.asset.sha256)",
-                "renditions": "\(renditions.isEmpty ? "reused" : "\(renditions.count) made")",
-            ])
-            return EditedResponse(status: .created, headers: [.location: "/v1/admin/stickers/\(sticker.id.apiString)"],
-                                  response: AdminSticker(sticker, linker: linker, warnings: warnings))
+        guard let group = try await repository.group(id: groupId) else { throw CatalogError.notFound("Group '\(groupId)'") }
+        let upload = try await UploadReader.read(request, imageLimit: validator.rules.maxBytes)
+        let draft = try StickerDraft(fields: upload.fields)
+        try draft.validate()
+        var (info, renditions) = try await validateRendering(upload.image)
+        let (linker, warnings) = (linker, validator.warnings(for: info, in: group.sizeClass))
+        let answer = { @Sendable (sticker: Sticker) in
+            EditedResponse(status: .created, headers: [.location: "/v1/admin/stickers/\(sticker.id.apiString)"],
+                           response: AdminSticker(sticker, linker: linker, warnings: warnings))
         }
+        let sticker: Sticker
+        do {
+            sticker = try await repository.addSticker(to: groupId, draft, image: info.storedBytes, info: info, renditions: renditions,
+                                                      keeping: context.keeping(request, answer))
+        } catch is RenditionsMissing {
+            // gc took the stored renditions between the check and the commit: make them after all.
+            (info, renditions) = try await validateRendering(upload.image, reuse: false)
+            sticker = try await repository.addSticker(to: groupId, draft, image: info.storedBytes, info: info, renditions: renditions,
+                                                      keeping: context.keeping(request, answer))
+        }
+        context.logger.info("Sticker uploaded", metadata: [
+            "group": "\(groupId)", "sticker": "\(sticker.id.apiString)", "bytes": "\(upload.image.count)",
+            "stored": "\(info.storedBytes.count)", "frames": "\(info.frames)", "sha256": "\(sticker.asset.sha256)",
+            "renditions": "\(renditions.isEmpty ? "reused" : "\(renditions.count) made")",
+        ])
+        return answer(sticker)
     }
 
     /// Validates the image and makes its renditions, off the event loop, in one decoding pass; an image stored with
@@ -85,16 +94,25 @@ struct StickerController {
         let id = try Self.stickerId(context)
         let patch = try await request.decode(as: StickerPatch.self, context: context)
         try patch.validate()
-        guard let sticker = try await repository.updateSticker(id: id, patch) else { throw CatalogError.notFound("Sticker '\(id.apiString)'") }
+        let linker = linker
+        let answer = { @Sendable (sticker: Sticker?) throws in
+            guard let sticker else { throw CatalogError.notFound("Sticker '\(id.apiString)'") }
+            return AdminSticker(sticker, linker: linker)
+        }
+        let response = try answer(try await repository.updateSticker(id: id, patch, keeping: context.keeping(request, answer)))
         context.logger.info("Sticker updated", metadata: ["sticker": "\(id.apiString)"])
-        return AdminSticker(sticker, linker: linker)
+        return response
     }
 
     @Sendable func delete(_ request: Request, context: AdminRequestContext) async throws -> HTTPResponse.Status {
         let id = try Self.stickerId(context)
-        guard try await repository.deleteSticker(id: id) else { throw CatalogError.notFound("Sticker '\(id.apiString)'") }
+        let answer = { @Sendable (deleted: Bool) throws -> HTTPResponse.Status in
+            guard deleted else { throw CatalogError.notFound("Sticker '\(id.apiString)'") }
+            return .noContent
+        }
+        let response = try answer(try await repository.deleteSticker(id: id, keeping: context.keeping(request, answer)))
         context.logger.info("Sticker deleted", metadata: ["sticker": "\(id.apiString)"])
-        return .noContent
+        return response
     }
 
     /// Sticker ids are UUIDs; anything else names no sticker.

@@ -1,3 +1,4 @@
+import Hummingbird
 import Synchronization
 
 /// Bounds the uploads in progress (reading, validating, storing): past the bound an upload is refused at once with
@@ -23,5 +24,26 @@ final class UploadGate: Sendable {
         }
         defer { inProgress.subtract(1, ordering: .acquiringAndReleasing) }
         return try await body()
+    }
+}
+
+/// Takes an upload's slot before anything reads its body (`IdempotencyMiddleware` buffers a keyed one whole), and
+/// holds it until the answer is made; counts a refusal as the upload's verdict.
+struct UploadAdmission: RouterMiddleware {
+    typealias Context = AdminRequestContext
+    let gate: UploadGate
+    let metrics: CatalogMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var admitted = false
+        do {
+            return try await gate.withSlot {
+                admitted = true
+                return try await next(request, context)
+            }
+        } catch where !admitted {
+            metrics.upload(verdict: Problem(error)?.code ?? "internal_error")
+            throw error
+        }
     }
 }

@@ -3,7 +3,7 @@ import PostgresNIO
 import Purchases
 
 /// Users, their transactions and audit, and an admin's grants and revocations.
-extension PostgresCatalog {
+extension PostgresCatalog: EntitlementAdministration {
     public func purchaseToken(user: String) async throws -> UUID {
         try await read { connection in
             let token = try await connection.first("""
@@ -16,11 +16,14 @@ extension PostgresCatalog {
     }
 
     public func purchases(user: String) async throws -> [PurchaseRecord] {
-        try await read { connection in
-            try await purchaseRecords(try await connection.query("""
-                SELECT \(unescaped: Self.purchaseSelection) FROM purchases WHERE user_id = \(user) ORDER BY product_id, purchased_at, transaction_id
-                """, logger: logger))
-        }
+        try await read { try await purchases(user: user, $0) }
+    }
+
+    /// Every transaction the user owns, read on `connection`.
+    func purchases(user: String, _ connection: PostgresConnection) async throws -> [PurchaseRecord] {
+        try await purchaseRecords(try await connection.query("""
+            SELECT \(unescaped: Self.purchaseSelection) FROM purchases WHERE user_id = \(user) ORDER BY product_id, purchased_at, transaction_id
+            """, logger: logger))
     }
 
     public func activePurchases(user: String) async throws -> [PurchaseRecord] {
@@ -49,22 +52,29 @@ extension PostgresCatalog {
         }
     }
 
-    public func grant(user: String, productId: String, expiresAt: Date?, admin: String) async throws {
+    public func grant(user: String, productId: String, expiresAt: Date?, admin: String,
+                      keeping answer: IdempotentWrite<[PurchaseRecord]>? = nil) async throws -> [PurchaseRecord] {
         let now = Date()
         let snapshot = TransactionSnapshot(transactionId: "admin:\(productId):\(user)", originalTransactionId: "admin:\(productId):\(user)",
                                            productId: productId, userId: user, purchasedAt: now, expiresAt: expiresAt, asOf: now,
                                            reason: "granted by admin \(admin)")
-        try await transaction { connection in
-            // A grant ends an earlier revocation's hold on the product.
-            try await connection.query("DELETE FROM entitlement_holds WHERE user_id = \(user) AND product_id = \(productId)", logger: logger)
-            _ = try await apply(snapshot, source: "admin", environment: "production", webhookId: nil, bindTo: nil, force: true, connection)
+        let owned = try await transaction { connection in
+            try await keeping(answer, connection) {
+                // A grant ends an earlier revocation's hold on the product.
+                try await connection.query("DELETE FROM entitlement_holds WHERE user_id = \(user) AND product_id = \(productId)", logger: logger)
+                _ = try await apply(snapshot, source: "admin", environment: "production", webhookId: nil, bindTo: nil, force: true, connection)
+                return try await purchases(user: user, connection)
+            }
         }
         entitlementChanges.changed(user: user)
+        return owned
     }
 
-    public func revoke(user: String, productId: String, admin: String) async throws -> Int {
+    public func revoke(user: String, productId: String, admin: String,
+                       keeping answer: IdempotentWrite<(revoked: Int, purchases: [PurchaseRecord])>? = nil)
+                       async throws -> (revoked: Int, purchases: [PurchaseRecord]) {
         let now = Date()
-        let revoked = try await transaction { connection in
+        let revoked = try await transaction { connection in try await keeping(answer, connection) {
             let active = try await purchaseRecords(try await connection.query("""
                 SELECT \(unescaped: Self.purchaseSelection) FROM purchases
                 WHERE user_id = \(user) AND product_id = \(productId) AND revoked_at IS NULL ORDER BY source, transaction_id FOR UPDATE
@@ -81,8 +91,8 @@ extension PostgresCatalog {
                 INSERT INTO entitlement_holds (user_id, product_id, revoked_by) VALUES (\(user), \(productId), \(admin))
                 ON CONFLICT (user_id, product_id) DO UPDATE SET revoked_by = EXCLUDED.revoked_by, created_at = now()
                 """, logger: logger)
-            return active.count
-        }
+            return (active.count, try await purchases(user: user, connection))
+        } }
         entitlementChanges.changed(user: user)
         return revoked
     }

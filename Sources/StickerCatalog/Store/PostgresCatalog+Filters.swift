@@ -1,8 +1,8 @@
 import PostgresNIO
 
 extension PostgresCatalog: FilterRepository {
-    public func putFilter(_ filter: StickerFilter) async throws -> Bool {
-        try await write { try await upsertFilter($0, filter) }
+    public func putFilter(_ filter: StickerFilter, keeping answer: IdempotentWrite<Bool>? = nil) async throws -> Bool {
+        try await write(keeping: answer) { try await upsertFilter($0, filter) }
     }
 
     func upsertFilter(_ connection: PostgresConnection, _ filter: StickerFilter) async throws -> Bool {
@@ -13,8 +13,8 @@ extension PostgresCatalog: FilterRepository {
             """, as: Bool.self, logger: logger) ?? false
     }
 
-    public func deleteFilter(name: String) async throws -> Bool {
-        try await write { connection in
+    public func deleteFilter(name: String, keeping answer: IdempotentWrite<Bool>? = nil) async throws -> Bool {
+        try await write(keeping: answer) { connection in
             try await connection.first("DELETE FROM filters WHERE name = \(name) RETURNING name", as: String.self, logger: logger) != nil
         }
     }

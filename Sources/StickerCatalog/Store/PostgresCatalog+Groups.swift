@@ -5,8 +5,8 @@ extension PostgresCatalog: GroupRepository {
     /// Serialises changes to group positions, so that they stay 0..n-1 ("STKG" in ASCII).
     static let groupOrderLock: Int64 = 0x5354_4B47
 
-    public func createGroup(_ draft: GroupDraft) async throws -> StickerGroup {
-        try await write { connection in
+    public func createGroup(_ draft: GroupDraft, keeping answer: IdempotentWrite<StickerGroup>? = nil) async throws -> StickerGroup {
+        try await write(keeping: answer) { connection in
             try await insertGroup(connection, draft)
             guard let group = try await fetchGroup(connection, id: draft.id) else { throw CatalogError.notFound("Group '\(draft.id)'") }
             return group
@@ -52,8 +52,9 @@ extension PostgresCatalog: GroupRepository {
         try await read { try await fetchGroup($0, id: id) }
     }
 
-    public func updateGroup(id: String, _ patch: GroupPatch) async throws -> StickerGroup? {
-        try await write { connection in
+    public func updateGroup(id: String, _ patch: GroupPatch,
+                            keeping answer: IdempotentWrite<GroupWithStickers?>? = nil) async throws -> GroupWithStickers? {
+        try await write(keeping: answer) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.groupOrderLock))", logger: logger)
             guard let current = try await connection.first(
                 "SELECT position FROM sticker_groups WHERE id = \(id) FOR UPDATE", as: Int.self, logger: logger) else { return nil }
@@ -82,12 +83,13 @@ extension PostgresCatalog: GroupRepository {
                     updated_at = now()
                 WHERE id = \(id)
                 """, logger: logger)
-            return try await fetchGroup(connection, id: id)
+            guard let group = try await fetchGroup(connection, id: id) else { return nil }
+            return GroupWithStickers(group: group, stickers: try await fetchStickers(connection, groupId: id))
         }
     }
 
-    public func deleteGroup(id: String) async throws -> Bool {
-        try await write { connection in
+    public func deleteGroup(id: String, keeping answer: IdempotentWrite<Bool>? = nil) async throws -> Bool {
+        try await write(keeping: answer) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.groupOrderLock))", logger: logger)
             guard let position = try await connection.first(
                 "DELETE FROM sticker_groups WHERE id = \(id) RETURNING position", as: Int.self, logger: logger) else { return false }
@@ -100,8 +102,8 @@ extension PostgresCatalog: GroupRepository {
         try await read { try await fetchStickers($0, groupId: id) }
     }
 
-    public func orderStickers(inGroup id: String, _ ids: [UUID]) async throws -> [Sticker] {
-        try await write { connection in
+    public func orderStickers(inGroup id: String, _ ids: [UUID], keeping answer: IdempotentWrite<[Sticker]>? = nil) async throws -> [Sticker] {
+        try await write(keeping: answer) { connection in
             try await connection.query("SELECT id FROM sticker_groups WHERE id = \(id) FOR UPDATE", logger: logger)
             let current = try await connection.query("SELECT id FROM stickers WHERE group_id = \(id)", logger: logger)
             var existing = Set<UUID>()

@@ -1,47 +1,53 @@
 import Foundation
 import PostgresNIO
 
-/// Idempotency keys of admin writes: claimed before the request runs, answered from the stored response after.
+/// Idempotency keys of admin writes: claimed and answered inside the write's own transaction, read before a request
+/// runs to answer a retry.
 extension PostgresCatalog: IdempotencyRepository {
-    public func claim(admin: String, key: String, fingerprint: String) async throws -> IdempotencyClaim {
+    public func keptAnswer(for key: IdempotencyKey) async throws -> KeptAnswer? {
         try await read { connection in
-            // A key is free when new, a day old, or claimed by a request that has not finished in five minutes (its
-            // process died): then it is this request's.
-            let claimed = try await connection.first("""
-                INSERT INTO idempotency_keys (admin, key, fingerprint) VALUES (\(admin), \(key), \(fingerprint))
-                ON CONFLICT (admin, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, status = NULL, content_type = NULL,
-                    location = NULL, body = NULL, created_at = now()
-                WHERE idempotency_keys.created_at < now() - interval '24 hours'
-                   OR (idempotency_keys.status IS NULL AND idempotency_keys.created_at < now() - interval '5 minutes')
-                RETURNING true
-                """, as: Bool.self, logger: logger)
-            if claimed != nil { return .claimed }
+            // A row without a status is a write still in its transaction: invisible here until it commits.
             let rows = try await connection.query("""
-                SELECT fingerprint, status, content_type, location, body FROM idempotency_keys WHERE admin = \(admin) AND key = \(key)
+                SELECT fingerprint, status, content_type, location, body FROM idempotency_keys
+                WHERE token = \(key.token) AND key = \(key.key) AND status IS NOT NULL AND created_at >= now() - interval '24 hours'
                 """, logger: logger)
-            for try await (stored, status, type, location, body) in rows.decode((String, Int?, String?, String?, ByteBuffer?).self) {
-                guard stored == fingerprint else { return .reusedForAnotherRequest }
-                guard let status else { return .underWay }
+            for try await (fingerprint, status, type, location, body) in rows.decode((String, Int, String?, String?, ByteBuffer?).self) {
+                guard fingerprint == key.fingerprint else { return .reusedForAnotherRequest }
                 return .answered(StoredResponse(status: status, contentType: type, location: location, body: body.map { Array(buffer: $0) } ?? []))
             }
-            return .underWay
+            return nil
         }
     }
 
-    public func answer(admin: String, key: String, with response: StoredResponse) async throws {
-        _ = try await read { connection in
+    /// Runs `body` in the caller's transaction between claiming `write`'s key and keeping its answer, so that the
+    /// answer commits with the write or not at all; without `write`, just `body`. Throws `IdempotencyKeyTaken` when
+    /// a request with the same key committed first.
+    func keeping<T: Sendable>(_ write: IdempotentWrite<T>?, _ connection: PostgresConnection,
+                              _ body: () async throws -> T) async throws -> T {
+        guard let write else { return try await body() }
+        let key = write.key
+        // The inserted row holds the key: a concurrent request with the same key waits here until this transaction
+        // ends, then finds it taken (or free, after a rollback). A key is free again after a day.
+        let claimed = try await connection.first("""
+            INSERT INTO idempotency_keys (token, key, fingerprint) VALUES (\(key.token), \(key.key), \(key.fingerprint))
+            ON CONFLICT (token, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, status = NULL, content_type = NULL,
+                location = NULL, body = NULL, created_at = now()
+            WHERE idempotency_keys.created_at < now() - interval '24 hours'
+            RETURNING true
+            """, as: Bool.self, logger: logger)
+        guard claimed != nil else { throw IdempotencyKeyTaken(key: key.key) }
+        let value = try await body()
+        if let answer = try await write.answer(value) {
             try await connection.query("""
-                UPDATE idempotency_keys SET status = \(response.status), content_type = \(response.contentType), location = \(response.location),
-                       body = \(ByteBuffer(bytes: response.body))
-                WHERE admin = \(admin) AND key = \(key)
+                UPDATE idempotency_keys SET status = \(answer.status), content_type = \(answer.contentType), location = \(answer.location),
+                       body = \(ByteBuffer(bytes: answer.body))
+                WHERE token = \(key.token) AND key = \(key.key)
                 """, logger: logger)
+        } else {
+            // A refusal (nothing to change) keeps nothing: the key stays free for the corrected request.
+            try await connection.query("DELETE FROM idempotency_keys WHERE token = \(key.token) AND key = \(key.key)", logger: logger)
         }
-    }
-
-    public func release(admin: String, key: String) async throws {
-        _ = try await read { connection in
-            try await connection.query("DELETE FROM idempotency_keys WHERE admin = \(admin) AND key = \(key) AND status IS NULL", logger: logger)
-        }
+        return value
     }
 
     /// Drops keys older than a day, for `stickerd gc`; how many.

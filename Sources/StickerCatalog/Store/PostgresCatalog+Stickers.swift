@@ -4,8 +4,8 @@ import StickerImage
 
 extension PostgresCatalog: StickerRepository {
     public func addSticker(to groupId: String, _ draft: StickerDraft, image: [UInt8], info: StickerImageInfo,
-                           renditions: [Rendition]) async throws -> Sticker {
-        try await write { connection in
+                           renditions: [Rendition], keeping answer: IdempotentWrite<Sticker>? = nil) async throws -> Sticker {
+        try await write(keeping: answer) { connection in
             let id = try await insertSticker(connection, into: groupId, draft, image: image, info: info, renditions: renditions)
             guard let sticker = try await fetchSticker(connection, id: id) else { throw CatalogError.notFound("Sticker '\(id.apiString)'") }
             return sticker
@@ -47,8 +47,8 @@ extension PostgresCatalog: StickerRepository {
         try await read { try await fetchSticker($0, id: id) }
     }
 
-    public func updateSticker(id: UUID, _ patch: StickerPatch) async throws -> Sticker? {
-        try await write { connection in
+    public func updateSticker(id: UUID, _ patch: StickerPatch, keeping answer: IdempotentWrite<Sticker?>? = nil) async throws -> Sticker? {
+        try await write(keeping: answer) { connection in
             guard let groupId = try await connection.first("SELECT group_id FROM stickers WHERE id = \(id)", as: String.self, logger: logger),
                   try await lockGroup(connection, groupId),
                   let current = try await connection.first("SELECT position FROM stickers WHERE id = \(id)", as: Int.self, logger: logger)
@@ -76,8 +76,8 @@ extension PostgresCatalog: StickerRepository {
         }
     }
 
-    public func deleteSticker(id: UUID) async throws -> Bool {
-        try await write { connection in
+    public func deleteSticker(id: UUID, keeping answer: IdempotentWrite<Bool>? = nil) async throws -> Bool {
+        try await write(keeping: answer) { connection in
             guard let groupId = try await connection.first("SELECT group_id FROM stickers WHERE id = \(id)", as: String.self, logger: logger),
                   try await lockGroup(connection, groupId),
                   let position = try await connection.first(

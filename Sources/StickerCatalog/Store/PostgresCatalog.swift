@@ -10,14 +10,16 @@ public struct PostgresCatalog: Sendable {
     let revision: CatalogRevision
     /// Told the users whose entitlements a committed write changed.
     let entitlementChanges: EntitlementChanges
-    /// How many unauthenticated or malformed deliveries quarantine keeps, dropping the oldest: anyone can send them.
+    /// How many refused deliveries of each source and status quarantine keeps, dropping the oldest: anyone can send them.
     let quarantineLimit: Int
+    /// How many bytes of bodies and signatures each kind of refused delivery may keep, dropping the oldest.
+    let quarantineBytes: Int
     /// Hot standbys for snapshots and image bytes; nil: every read on the primary.
     let replicas: ReadReplicas?
 
     public init(pool: DatabasePool, revision: CatalogRevision, logger: Logger, entitlementChanges: EntitlementChanges = EntitlementChanges(),
-                quarantineLimit: Int = 10_000, replicas: ReadReplicas? = nil) {
-        self.quarantineLimit = quarantineLimit
+                quarantineLimit: Int = 10_000, quarantineBytes: Int = 64 << 20, replicas: ReadReplicas? = nil) {
+        (self.quarantineLimit, self.quarantineBytes) = (quarantineLimit, quarantineBytes)
         self.replicas = replicas
         self.pool = pool
         self.revision = revision
@@ -44,11 +46,13 @@ public struct PostgresCatalog: Sendable {
         }
     }
 
-    /// A write transaction: afterwards the in-memory revision moves to what the write produced.
-    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    /// A write transaction: afterwards the in-memory revision moves to what the write produced. With `answer`, the
+    /// transaction also claims its idempotency key and keeps its answer (`keeping`).
+    func write<T: Sendable>(keeping answer: IdempotentWrite<T>? = nil,
+                            _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let logger = self.logger
         let (value, newRevision) = try await transaction { connection in
-            let value = try await body(connection)
+            let value = try await keeping(answer, connection) { try await body(connection) }
             let rows = try await connection.query("SELECT revision FROM catalog_revision", logger: logger)
             let newRevision = try await rows.decode(Int64.self).first { _ in true } ?? 0
             return (value, newRevision)
