@@ -24,10 +24,10 @@ admin="bench-admin-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 port_a=18097 port_b=18098
 a="http://127.0.0.1:$port_a" b="http://127.0.0.1:$port_b"
 ready() { wait_ready "$1" "$work"/*.log; }
-STICKER_ADMIN_TOKEN=$admin LOG_LEVEL=warning "$stickerd" serve --demo --port $port_a --data-dir "$work/db" >"$work/a.log" 2>&1 &
+STICKER_ADMIN_TOKEN=$admin "$stickerd" serve --demo --port $port_a --data-dir "$work/db" >"$work/a.log" 2>&1 &
 pids+=($!)
 ready "$a"
-STICKER_ADMIN_TOKEN=$admin LOG_LEVEL=warning DATABASE_URL="postgresql://stickerd@/stickerd?host=$work/db" \
+STICKER_ADMIN_TOKEN=$admin DATABASE_URL="postgresql://stickerd@/stickerd?host=$work/db" \
   "$stickerd" serve --port $port_b >"$work/b.log" 2>&1 &
 pid_b=$!
 pids+=($pid_b)

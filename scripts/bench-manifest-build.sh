@@ -23,7 +23,7 @@ base="http://127.0.0.1:$port"
 
 start() {
   started=$(date +%s.%N)
-  STICKER_ADMIN_TOKEN=$admin LOG_LEVEL=info "$stickerd" serve --demo --port "$port" --data-dir "$work/db" >>"$work/stickerd.log" 2>&1 &
+  STICKER_ADMIN_TOKEN=$admin "$stickerd" serve --demo --port "$port" --data-dir "$work/db" >>"$work/stickerd.log" 2>&1 &
   pid=$!
   wait_ready "$base" "$work/stickerd.log"
   ready_ms=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", (b - a) * 1000 }')

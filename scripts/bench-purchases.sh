@@ -29,7 +29,7 @@ export STICKER_USER_JWT_SECRET="bench-user-secret-$(head -c 16 /dev/urandom | od
 export STICKER_ASSET_SIGNING_KEY="bench-asset-key-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export STICKER_WEBHOOK_SECRETS="bench-webhook-secret-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export STICKER_APPLE_ROOT_CERTS="$appstore/certs/testCA.der" STICKER_APPLE_BUNDLE_ID=com.example STICKER_APPLE_APP_ID=1234
-STICKER_ADMIN_TOKEN=$admin LOG_LEVEL=warning "$stickerd" serve --demo --port "$port" --data-dir "$work/db" >"$work/stickerd.log" 2>&1 &
+STICKER_ADMIN_TOKEN=$admin "$stickerd" serve --demo --port "$port" --data-dir "$work/db" >"$work/stickerd.log" 2>&1 &
 pid=$!
 wait_ready "http://127.0.0.1:$port" "$work/stickerd.log"
 sql() { psql -q -X -v ON_ERROR_STOP=1 -h "$work/db" -U stickerd stickerd "$@"; }

@@ -61,7 +61,7 @@ done
 
 echo "== Upload end to end over HTTP (validate, renditions, encode, store in PostgreSQL), each upload a new picture"
 token=bench-renditions-token-0123456789
-STICKER_ADMIN_TOKEN=$token LOG_LEVEL=warning "$stickerd" serve --demo --port "$port" --data-dir "$work/db" >"$work/stickerd.log" 2>&1 &
+STICKER_ADMIN_TOKEN=$token "$stickerd" serve --demo --port "$port" --data-dir "$work/db" >"$work/stickerd.log" 2>&1 &
 pid=$!
 wait_ready "http://127.0.0.1:$port" "$work/stickerd.log"
 python3 - "$port" "$token" "$still" "$apng" "$runs" "$apng_runs" <<'PY'

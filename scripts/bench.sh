@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Benchmarks stickerd on the demo catalog, with wrk, next to two anchors serving the very same bytes:
+# Benchmarks stickerd as shipped (default flags and log level, so with its access log line per request) on the demo
+# catalog, with wrk, next to two anchors serving the very same bytes:
 # nginx from disk, and a bare Hummingbird app from memory (the framework's own ceiling, on the same paths; stickerd's
 # cached manifests and assets should reach 0.9x of it).
 # Usage: scripts/bench.sh [path/to/stickerd] [path/to/baseline-server]   (make bench builds both in release mode)
@@ -27,7 +28,7 @@ cleanup() {
 trap cleanup EXIT
 
 echo "Starting stickerd --demo on :$sport"
-LOG_LEVEL=warning "$stickerd" serve --demo --port "$sport" --data-dir "$work/db" >"$work/stickerd.log" 2>&1 &
+"$stickerd" serve --demo --port "$sport" --data-dir "$work/db" >"$work/stickerd.log" 2>&1 &
 pids+=($!)
 wait_ready "http://127.0.0.1:$sport" "$work/stickerd.log"
 
@@ -67,7 +68,7 @@ nginx_etag_file() { curl -sI "http://127.0.0.1:$nport/$1" | grep -i '^etag:' | c
 
 route() {  # PATH FILE HEADERS-FILE: the bytes and the headers stickerd sent for them
   local args=("$1=$2")
-  for name in content-type etag cache-control vary content-encoding; do
+  for name in content-type etag cache-control vary content-encoding x-content-type-options; do
     local value; value=$(header "$name" "$3")
     if [[ -n "$value" ]]; then args+=("+$name:$value"); fi
   done

@@ -17,14 +17,23 @@ struct DatabaseOptions: ParsableArguments {
 
     /// A logger at the chosen level and format; bootstraps swift-log once per process.
     func logger(_ label: String) throws -> Logger {
+        let (level, format) = (try level(), try format())
+        LoggingSystem.bootstrap { label in ConsoleLogHandler(label: label, level: level, format: format) }
+        return Logger(label: label)
+    }
+
+    func level() throws -> Logger.Level {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
             throw ValidationError("--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        return level
+    }
+
+    func format() throws -> LogFormat {
         guard let format = LogFormat(rawValue: logFormat.lowercased()) else {
             throw ValidationError("--log-format must be one of: \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        LoggingSystem.bootstrap { label in ConsoleLogHandler(label: label, level: level, format: format) }
-        return Logger(label: label)
+        return format
     }
 
     /// `DATABASE_READ_URL`: comma-separated URLs of hot standbys of DATABASE_URL's primary, for the big reads.

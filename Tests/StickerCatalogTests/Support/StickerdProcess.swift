@@ -11,19 +11,20 @@ final class StickerdProcess: @unchecked Sendable {
     let logFile = URL(fileURLWithPath: NSTemporaryDirectory() + "stickerd-\(UUID().uuidString).log")
     let port: Int
 
-    /// Starts `stickerd serve` on a free port with `arguments` and `environment` (added to a minimal one).
-    init(serve arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `stickerd serve` on a free port with `arguments` and `environment` (added to a minimal one); what it
+    /// prints goes to `output` when given (a pipe, say), else to `logFile`.
+    init(serve arguments: [String], environment: [String: String] = [:], output given: FileHandle? = nil) throws {
         port = try Self.freePort()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = ["serve", "--port", "\(port)"] + arguments
         process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LOG_LEVEL": "info"]
             .merging(environment) { $1 }
         FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        let output = try FileHandle(forWritingTo: logFile)
+        let output = try given ?? FileHandle(forWritingTo: logFile)
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        try output.close()
+        if given == nil { try output.close() }
     }
 
     deinit { try? FileManager.default.removeItem(at: logFile) }

@@ -3,11 +3,11 @@ import Hummingbird
 import Logging
 
 /// Observes every request: its id (a sane incoming `X-Request-Id`, else the one Hummingbird gave it), echoed on the
-/// response and on every log line of the request; its duration to the response head in `RequestDurations`; and one
-/// log line at info with the route, status, duration and bytes. The line has the path without its query, so never
-/// a signed URL's signature, and no header, so never a token.
+/// response and on every log line of the request; its duration to the response head in `RequestDurations`; and its
+/// line in the `AccessLog`. It also marks every answer `X-Content-Type-Options: nosniff`.
 struct RequestObservation<Context: RequestContext>: RouterMiddleware {
     let durations: RequestDurations
+    let accessLog: AccessLog?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -28,13 +28,11 @@ struct RequestObservation<Context: RequestContext>: RouterMiddleware {
             throw error
         }
         response.headers[.requestID] = id
+        // On every answer, problems and images included: no browser may take a body for another type than it says.
+        response.headers[.xContentTypeOptions] = "nosniff"
         let elapsed = durations.record(route: context.endpointPath, method: request.method, status: response.status.code, since: start)
-        context.logger.info("request", metadata: [
-            "method": .string(request.method.rawValue), "path": .string(request.uri.path),
-            "route": .string(context.endpointPath ?? "unmatched"), "status": .stringConvertible(response.status.code),
-            "duration_ms": .string(RequestIdentity.milliseconds(elapsed)),
-            "bytes": .string(response.body.contentLength.map(String.init) ?? "streamed"),
-        ])
+        accessLog?.record(method: request.method.rawValue, path: request.uri.path, route: context.endpointPath ?? "unmatched",
+                          status: response.status.code, elapsed: elapsed, bytes: response.body.contentLength, requestId: id)
         return response
     }
 }
@@ -55,20 +53,8 @@ enum RequestIdentity {
             }
         }
     }
-
-    static func milliseconds(_ duration: Duration?) -> String {
-        guard let duration else { return "-" }
-        let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
-        return "\(micros / 1000).\(String(micros % 1000).leftPadded(3))"
-    }
 }
 
 extension HTTPField.Name {
     static let requestID = Self("X-Request-Id")!
-}
-
-extension String {
-    fileprivate func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
 }

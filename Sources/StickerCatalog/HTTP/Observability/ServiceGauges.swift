@@ -1,4 +1,5 @@
 import Prometheus
+import Synchronization
 
 /// Gauges read from the running service when `/metrics` is scraped: nothing on the request path keeps them.
 struct ServiceGauges: Sendable {
@@ -11,18 +12,25 @@ struct ServiceGauges: Sendable {
     let assets: AssetStore
     let uploads: UploadGate
     let quarantine: any QuarantineCounter
+    /// The log whose dropped lines `log_lines_dropped_total` counts.
+    let log: LogSink?
     private let gauges: [String: Gauge]
+    private let droppedLines: Counter
+    /// What `droppedLines` has counted so far: the sink keeps the total, the counter is moved by the difference.
+    private let droppedCounted = Reported()
 
     init(registry: PrometheusCollectorRegistry, revision: CatalogRevision, listener: RevisionListener, draining: Draining,
          pool: DatabasePool, hub: EventHub, manifests: ManifestService, assets: AssetStore, uploads: UploadGate,
-         quarantine: any QuarantineCounter) {
+         quarantine: any QuarantineCounter, log: LogSink? = nil) {
         (self.revision, self.listener, self.draining, self.pool, self.hub) = (revision, listener, draining, pool, hub)
-        (self.manifests, self.assets, self.uploads, self.quarantine) = (manifests, assets, uploads, quarantine)
+        (self.manifests, self.assets, self.uploads, self.quarantine, self.log) = (manifests, assets, uploads, quarantine, log)
         var gauges: [String: Gauge] = [:]
         for (name, help) in Self.described {
             gauges[name] = registry.makeGauge(name: name, help: help)
         }
         self.gauges = gauges
+        droppedLines = registry.makeCounter(name: "log_lines_dropped_total",
+                                            help: "Log lines dropped because the log's buffer was full (its reader is slow or stuck).")
     }
 
     static let described: [(String, String)] = [
@@ -52,9 +60,19 @@ struct ServiceGauges: Sendable {
         set("stickerd_ready", !draining.isDraining && pool.isAvailable && listener.isCurrent ? 1 : 0)
         let size = pool.isAvailable ? (try? await quarantine.quarantineSize()) : nil
         set("webhook_quarantine_size", size.map(Double.init) ?? -1)
+        if let log {
+            let total = log.dropped
+            let before = droppedCounted.value.exchange(total, ordering: .relaxed)
+            if total > before { droppedLines.increment(by: Int64(total - before)) }
+        }
     }
 
     private func set(_ name: String, _ value: Double) { gauges[name]?.set(value) }
+}
+
+/// A total already reported, shared by the copies of `ServiceGauges`.
+private final class Reported: Sendable {
+    let value = Atomic<Int>(0)
 }
 
 /// How many refused webhook deliveries are kept.

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+
+/// Where log lines go: a bounded buffer in memory, written to a file descriptor by a thread of its own, as nginx's
+/// buffered `access_log` does. A caller only copies its line in (never a system call on the event loop); a slow or
+/// stuck reader of the descriptor fills the buffer, and then lines are dropped and counted, never waited for.
+public final class LogSink: @unchecked Sendable {
+    /// Standard error, flushed when the process exits normally.
+    public static let standardError: LogSink = {
+        let sink = LogSink(descriptor: STDERR_FILENO)
+        atexit { LogSink.standardError.flush() }
+        return sink
+    }()
+
+    /// Bytes waiting at most; a line that does not fit is dropped.
+    public let capacity: Int
+    private let descriptor: Int32
+    /// Guards `pending` and `writing`; signalled when lines arrive in an empty buffer and when a batch is written.
+    private let condition = NSCondition()
+    private var pending: [UInt8] = []
+    private var writing = false
+    private let droppedLines = Atomic<Int>(0)
+
+    public init(descriptor: Int32, capacity: Int = 4 << 20) {
+        (self.descriptor, self.capacity) = (descriptor, capacity)
+        pending.reserveCapacity(capacity)
+        let thread = Thread { [unowned self] in self.run() }
+        thread.name = "log-writer"
+        thread.start()
+    }
+
+    /// Lines dropped because the buffer was full.
+    public var dropped: Int { droppedLines.load(ordering: .relaxed) }
+
+    /// Queues one or more whole lines; false (and counted) when they do not fit.
+    @discardableResult
+    public func append(_ line: UnsafeRawBufferPointer) -> Bool {
+        condition.lock()
+        guard pending.count + line.count <= capacity else {
+            condition.unlock()
+            droppedLines.add(1, ordering: .relaxed)
+            return false
+        }
+        let wake = pending.isEmpty
+        pending.append(contentsOf: line)
+        if wake { condition.broadcast() }
+        condition.unlock()
+        return true
+    }
+
+    @discardableResult
+    public func append(_ line: [UInt8]) -> Bool {
+        line.withUnsafeBytes { append($0) }
+    }
+
+    /// Returns once every line queued before the call is written (at exit, and in tests).
+    public func flush() {
+        condition.lock()
+        while !pending.isEmpty || writing { condition.wait() }
+        condition.unlock()
+    }
+
+    private func run() {
+        var batch: [UInt8] = []
+        batch.reserveCapacity(capacity)
+        while true {
+            condition.lock()
+            while pending.isEmpty { condition.wait() }
+            swap(&batch, &pending)
+            writing = true
+            condition.unlock()
+            write(batch)
+            batch.removeAll(keepingCapacity: true)
+            condition.lock()
+            writing = false
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// Writes whole lines in pieces of at most PIPE_BUF, so a pipe never interleaves another writer's line inside one.
+    private func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { all in
+            var start = 0
+            while start < all.count {
+                var end = min(all.count, start + Int(PIPE_BUF))
+                if end < all.count, let newline = all[start..<end].lastIndex(of: UInt8(ascii: "\n")) { end = newline + 1 }
+                var offset = start
+                while offset < end {
+                    let written = Foundation.write(descriptor, all.baseAddress! + offset, end - offset)
+                    if written < 0 && errno == EINTR { continue }
+                    // A closed or broken descriptor loses what remains of this piece; the next one is tried anew.
+                    guard written > 0 else { break }
+                    offset += written
+                }
+                start = end
+            }
+        }
+    }
+}
