@@ -58,6 +58,25 @@ struct AdminRouteTests {
         }
     }
 
+    @Test("Without a token, an admin path says nothing of its methods: any method it does not serve is 401, not 405 with Allow")
+    func methodsAreToldOnlyToAnAdmin() async throws {
+        let paths = Set(offlineRouter(methodNotAllowed: false).routes.map { "/" + $0.path.description.drop { $0 == "/" } }
+            .filter { $0.hasPrefix("/v1/admin") })
+        try await withApp(demo: true) { [paths] client, _ in
+            for path in paths {
+                for method in [HTTPRequest.Method.put, .trace, .options, HTTPRequest.Method("QUERY")!] {
+                    for headers: HTTPFields in [[:], [.authorization: "Bearer not-the-token"]] {
+                        let response = try await client.execute(uri: Self.uri(path), method: method, headers: headers)
+                        #expect(response.status == .unauthorized && response.headers[.allow] == nil, "\(method) \(path)")
+                    }
+                }
+            }
+            // With a token, still 405 with Allow.
+            let response = try await client.execute(uri: "/v1/admin/groups", method: .trace, headers: admin)
+            #expect(response.status == .methodNotAllowed && response.headers[.allow] != nil)
+        }
+    }
+
     @Test("A database failure while checking a token is a 503 with Retry-After, not a 500")
     func databaseDown() async throws {
         let app = Application(router: offlineRouter())

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 @testable import StickerCatalog
@@ -21,12 +22,30 @@ import Testing
             let policy = try #require(page.headers[.contentSecurityPolicy])
             #expect(policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'") && !policy.contains("unsafe"))
             #expect(page.headers[.xContentTypeOptions] == "nosniff")
+            #expect(page.headers[HTTPField.Name("X-Frame-Options")!] == "DENY")
             let etag = try #require(page.headers[.eTag])
             #expect(etag.hasPrefix("\"") && !etag.hasPrefix("W/"))
             let again = try await Self.fetch(client, "/admin", headers: [.ifNoneMatch: etag])
             #expect(again.status == .notModified && again.body.readableBytes == 0)
             // The same bytes under their own name, with the same tag.
             #expect(try await Self.fetch(client, "/admin/index.html").headers[.eTag] == etag)
+        }
+    }
+
+    @Test func everyAnswerSaysNosniffProblemsImagesAndNotModifiedIncluded() async throws {
+        try await withApp(demo: true) { client, _ in
+            let manifest = try await Self.fetch(client, "/v1/manifest")
+            let cover = try #require((manifest.json["groups"] as? [[String: Any]])?.first?["cover"] as? [String: Any])
+            let answers = [
+                manifest,
+                try await Self.fetch(client, "/v1/manifest", headers: [.ifNoneMatch: try #require(manifest.headers[.eTag])]),
+                try await Self.fetch(client, try #require(cover["url"] as? String)),
+                try await Self.fetch(client, "/v1/groups/no-such-group"),
+                try await client.execute(uri: "/v1/manifest", method: .delete),
+                try await Self.fetch(client, "/healthz"),
+            ]
+            #expect(answers.map(\.status.code) == [200, 304, 200, 404, 405, 200])
+            for answer in answers { #expect(answer.headers[.xContentTypeOptions] == "nosniff", "\(answer.status)") }
         }
     }
 

@@ -175,14 +175,21 @@ def upload():
 
 
 def webhook():
+    """A delivery left without an answer (a 503 around an outage) is sent again, as every webhook sender does, until
+    it gets one: the event id makes a second delivery of an event applied once, whatever happened to the first."""
     n = next(counter)
     user = f"soak-buyer-{n}"
     event = json.dumps({"id": f"soak-event-{n}", "type": "purchase", "userId": user, "productId": PRODUCT,
                         "transactionId": f"soak-tx-{n}", "occurredAt": int(time.time())}, sort_keys=True).encode()
-    t = str(int(time.time()))
-    signature = hmac.new(WEBHOOK_SECRET.encode(), t.encode() + b"." + event, hashlib.sha256).hexdigest()
-    code, _ = send("webhook", "POST", "/v1/webhooks/purchases", event,
-                   {"Content-Type": "application/json", "Sticker-Signature": f"t={t},v1={signature}"})
+    deadline = time.monotonic() + RETRY_SECONDS
+    while True:
+        t = str(int(time.time()))
+        signature = hmac.new(WEBHOOK_SECRET.encode(), t.encode() + b"." + event, hashlib.sha256).hexdigest()
+        code, _ = send("webhook", "POST", "/v1/webhooks/purchases", event,
+                       {"Content-Type": "application/json", "Sticker-Signature": f"t={t},v1={signature}"})
+        if code not in UNANSWERED or time.monotonic() > deadline:
+            break
+        time.sleep(1)
     with lock:
         deliveries[user] = code
 

@@ -1,42 +1,79 @@
 import Crypto
 import Foundation
 import Hummingbird
+import NIOCore
+
+/// Sets the context's admin when the request's bearer token is one (`AdminAuthenticator`); the admin routes' context
+/// refuses requests without one.
+struct AdminAuthMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let authenticator: AdminAuthenticator
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        if let admin = try await authenticator.admin(for: request, peer: context.remoteAddress) {
+            (context.admin, context.adminIdentity) = (admin.name, admin.identity)
+            context.logger[metadataKey: "admin"] = "\(admin.name)"
+        }
+        return try await next(request, context)
+    }
+}
 
 /// Recognises `Authorization: Bearer TOKEN`: the bootstrap token from the environment, or a stored token's digest.
 /// Tokens are compared as SHA-256 digests, in constant time for the bootstrap token and by index lookup of the digest
 /// for stored ones, so timing reveals nothing of a token. A database failure while looking a token up is a 503.
-struct AdminAuthMiddleware: RouterMiddleware {
-    typealias Context = AppRequestContext
+/// A source that keeps presenting wrong tokens is refused for a while (`FailedAttempts`), before any lookup.
+struct AdminAuthenticator: Sendable {
     let tokens: any AdminTokenRepository
     /// The bootstrap token's digest, hashed once at start-up.
     let bootstrapDigest: SHA256Digest?
+    /// Whose `X-Forwarded-For` names the source of a failed attempt.
+    let proxies: TrustedProxies
+    let attempts: FailedAttempts
 
-    init(tokens: any AdminTokenRepository, bootstrapToken: String?) {
+    init(tokens: any AdminTokenRepository, bootstrapToken: String?, proxies: TrustedProxies = TrustedProxies(),
+         attempts: FailedAttempts = FailedAttempts()) {
         self.tokens = tokens
         self.bootstrapDigest = bootstrapToken.map { SHA256.hash(data: Array($0.utf8)) }
+        (self.proxies, self.attempts) = (proxies, attempts)
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var context = context
-        if let admin = try await admin(for: request) {
-            context.admin = admin
-            context.logger[metadataKey: "admin"] = "\(admin)"
-        }
-        return try await next(request, context)
-    }
-
-    private func admin(for request: Request) async throws -> String? {
+    /// The admin's name and identity (the token's SHA-256 in hex: unique, where names are not), or nil when the
+    /// request carries no admin token.
+    /// Throws 429 `too_many_attempts` while the request's source is refused.
+    func admin(for request: Request, peer: SocketAddress?) async throws -> (name: String, identity: String)? {
         guard let header = request.headers[.authorization], header.utf8.count > 7, header.prefix(7).lowercased() == "bearer " else {
             return nil
         }
+        // A transport that names no peer (a test's router) is no source to hold to account.
+        let source = proxies.source(of: request, peer: peer)
+        if source != .unknown, let wait = attempts.wait(for: source) {
+            var problem = Problem(.tooManyRequests, "too_many_attempts", "Too many wrong admin tokens from this address; try again later.")
+            problem.headers[.retryAfter] = String(max(1, wait.components.seconds + 1))
+            throw problem
+        }
+        guard let admin = try await lookUp(header) else {
+            if source != .unknown { attempts.fail(source) }
+            return nil
+        }
+        return admin
+    }
+
+    private func lookUp(_ header: String) async throws -> (name: String, identity: String)? {
         let digest = SHA256.hash(data: Array(header.utf8.dropFirst(7)))
+        let identity = digest.map { String(format: "%02x", $0) }.joined()
         // SHA256Digest's == compares every byte whatever the first difference (swift-crypto's safeCompare).
-        if let bootstrapDigest, digest == bootstrapDigest { return "bootstrap" }
+        if let bootstrapDigest, digest == bootstrapDigest { return ("bootstrap", identity) }
         do {
-            return try await tokens.adminTokenName(digest: Array(digest))
+            return try await tokens.adminTokenName(digest: Array(digest)).map { ($0, identity) }
         } catch {
             throw error as? DatabaseUnavailable ?? DatabaseUnavailable(reason: "admin token lookup failed: \(error)")
         }
+    }
+
+    /// Whether `path` is the admin API's, where nothing is said (not even which methods a path takes) before this.
+    static func guards(_ path: some StringProtocol) -> Bool {
+        path.hasPrefix("/v1/admin/") || path == "/v1/admin" || path.hasPrefix("v1/admin/")
     }
 }
 

@@ -10,8 +10,8 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            if let http = error as? HTTPError, http.status == .notFound, let allowed = unknownMethods?.allowed(for: request.uri.path) {
-                return try Problem.methodNotAllowed(allow: allowed).response(from: request, context: context)
+            if let http = error as? HTTPError, http.status == .notFound, let problem = try await unknownMethod(request, context) {
+                return try problem.response(from: request, context: context)
             }
             if let problem = Problem(error) {
                 if problem.status == .serviceUnavailable {
@@ -22,6 +22,15 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             context.logger.error("Unhandled error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
             return try Problem(.internalServerError, "internal_error", "The server failed to answer; the failure is logged.")
                 .response(from: request, context: context)
+        }
+    }
+
+    /// The 405 (or, on the admin API without a token, 401) for a method no route names; a failed token lookup is its 503.
+    private func unknownMethod(_ request: Request, _ context: Context) async throws -> Problem? {
+        do {
+            return try await unknownMethods?.problem(for: request, peer: (context as? AppRequestContext)?.remoteAddress)
+        } catch {
+            return Problem(error)
         }
     }
 }

@@ -29,7 +29,7 @@ struct ConsoleController {
         guard let file = files[path] else { throw CatalogError.notFound("Console file '\(path.prefix(64))'") }
         var headers: HTTPFields = [
             .eTag: file.etag, .cacheControl: "no-cache", .contentSecurityPolicy: policy,
-            .xContentTypeOptions: "nosniff", .referrerPolicy: "no-referrer",
+            .referrerPolicy: "no-referrer", .xFrameOptions: "DENY",
         ]
         if ETag.matches(request.headers[.ifNoneMatch], file.etag) {
             return Response(status: .notModified, headers: headers)
@@ -50,4 +50,6 @@ struct ConsoleController {
 
 extension HTTPField.Name {
     static let referrerPolicy = Self("Referrer-Policy")!
+    /// For browsers older than CSP's frame-ancestors: the console is never framed (clickjacking).
+    static let xFrameOptions = Self("X-Frame-Options")!
 }
