@@ -5,17 +5,29 @@ import Foundation
 /// t + "." + raw body)>`, several `v1` allowed and several secrets accepted (rotation), within a window on both sides
 /// of now. Body: `{"id", "type", "userId", "productId", "transactionId", "occurredAt", "expiresAt"?}`.
 public enum SignedWebhook {
+    /// The longest `Sticker-Signature` read: a `t` and eight `v1` fit in 600 bytes.
+    public static let maxHeaderBytes = 1024
+    /// The most `v1` entries read: a sender signs with one secret, or two while rotating.
+    public static let maxSignatures = 8
+
+    /// Refuses a header over `maxHeaderBytes` or with more than `maxSignatures` entries before any HMAC, then computes
+    /// one HMAC per secret and compares it with each entry: what an unauthenticated sender can cost stays bounded.
     public static func verify(header: String?, body: [UInt8], secrets: [[UInt8]], now: Date, window: TimeInterval) throws(PurchaseError) {
         guard !secrets.isEmpty else { throw .unauthorized("the generic webhook is not configured (STICKER_WEBHOOK_SECRETS)") }
         guard let header else { throw .unauthorized("no Sticker-Signature header") }
+        guard header.utf8.count <= maxHeaderBytes else { throw .unauthorized("Sticker-Signature is longer than \(maxHeaderBytes) bytes") }
         var timestamp: Int64?
         var signatures: [[UInt8]] = []
+        var entries = 0
         for item in header.split(separator: ",") {
             let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard pair.count == 2 else { continue }
             switch pair[0] {
             case "t": timestamp = Int64(pair[1])
-            case "v1": if let bytes = hex(pair[1]), bytes.count == 32 { signatures.append(bytes) }
+            case "v1":
+                entries += 1
+                guard entries <= maxSignatures else { throw .unauthorized("Sticker-Signature has more than \(maxSignatures) v1 entries") }
+                if let bytes = hex(pair[1]), bytes.count == 32 { signatures.append(bytes) }
             default: break
             }
         }
@@ -23,12 +35,10 @@ public enum SignedWebhook {
         guard abs(now.timeIntervalSince1970 - Double(timestamp)) <= window else {
             throw .unauthorized("the signature's timestamp is more than \(Int(window)) s from now")
         }
-        let signed = Array("\(timestamp).".utf8) + body
         for secret in secrets {
-            // swift-crypto's isValidAuthenticationCode compares in constant time.
-            if signatures.contains(where: { HMAC<SHA256>.isValidAuthenticationCode($0, authenticating: signed, using: SymmetricKey(data: secret)) }) {
-                return
-            }
+            let code = authenticationCode(body: body, secret: secret, at: timestamp)
+            // swift-crypto's == between a code and bytes compares in constant time.
+            if signatures.contains(where: { code == $0 }) { return }
         }
         throw .unauthorized("no v1 signature matches")
     }
@@ -58,8 +68,15 @@ public enum SignedWebhook {
 
     /// The header a sender computes, for tests and for senders written in Swift.
     public static func signatureHeader(body: [UInt8], secret: [UInt8], at timestamp: Int64) -> String {
-        let code = HMAC<SHA256>.authenticationCode(for: Array("\(timestamp).".utf8) + body, using: SymmetricKey(data: secret))
-        return "t=\(timestamp),v1=" + code.map { String(format: "%02x", $0) }.joined()
+        "t=\(timestamp),v1=" + authenticationCode(body: body, secret: secret, at: timestamp).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// HMAC-SHA256 of `t + "." + body`, without copying the body.
+    static func authenticationCode(body: [UInt8], secret: [UInt8], at timestamp: Int64) -> HashedAuthenticationCode<SHA256> {
+        var hmac = HMAC<SHA256>(key: SymmetricKey(data: secret))
+        hmac.update(data: Array("\(timestamp).".utf8))
+        hmac.update(data: body)
+        return hmac.finalize()
     }
 
     static func hex(_ text: String) -> [UInt8]? {

@@ -15,12 +15,18 @@ struct PurchaseOptions: ParsableArguments {
     @Option(help: "Memory for the products each signed-in user holds, in MiB.")
     var entitlementCacheMib = 16
 
-    @Option(help: "Webhook deliveries with a bad signature or a malformed body kept for replay; the oldest go first.")
+    @Option(help: "Refused webhook deliveries kept for replay, per source and refusal; the oldest go first.")
     var quarantineLimit = 10_000
 
+    @Option(help: "MiB of refused deliveries' bodies and signatures kept for replay, per source and refusal; the oldest go first.")
+    var quarantineMib = 64
+
     func validate() throws {
-        guard webhookWindow >= 1, assetUrlLifetime >= 60, entitlementCacheMib >= 1, quarantineLimit >= 1 else {
-            throw ValidationError("--webhook-window and --entitlement-cache-mib must be at least 1, --asset-url-lifetime at least 60, --quarantine-limit at least 1")
+        guard webhookWindow >= 1, assetUrlLifetime >= 60, entitlementCacheMib >= 1, quarantineLimit >= 1, quarantineMib >= 1 else {
+            throw ValidationError("""
+                --webhook-window, --entitlement-cache-mib, --quarantine-limit and --quarantine-mib must be at least 1, \
+                --asset-url-lifetime at least 60
+                """)
         }
     }
 
@@ -45,7 +51,7 @@ struct PurchaseOptions: ParsableArguments {
         }
         (options.assetURLLifetime, options.entitlementCacheBytes) = (Int64(assetUrlLifetime), entitlementCacheMib << 20)
         options.purchases.webhookWindow = TimeInterval(webhookWindow)
-        options.quarantineLimit = quarantineLimit
+        (options.quarantineLimit, options.quarantineBytes) = (quarantineLimit, quarantineMib << 20)
 
         let secret = value("STICKER_USER_JWT_SECRET")
         if let secret, secret.count < 32 { throw ValidationError("STICKER_USER_JWT_SECRET must be at least 32 characters") }
@@ -66,7 +72,7 @@ struct PurchaseOptions: ParsableArguments {
             guard key.count >= 32 else { throw ValidationError("STICKER_ASSET_SIGNING_KEY must be at least 32 characters") }
             options.assetSigningKey = Array(key.utf8)
         } else {
-            logger.notice("STICKER_ASSET_SIGNING_KEY is not set: premium image URLs are signed with a random key, valid on this process only")
+            logger.notice("STICKER_ASSET_SIGNING_KEY is not set: premium image URLs and change-feed cursors are signed with a random key, valid on this process only")
         }
 
         let roots = list("STICKER_APPLE_ROOT_CERTS")

@@ -41,6 +41,26 @@ import Testing
         #expect(!Self.verify(header, secrets: []))
     }
 
+    /// Before the bound, a header of 1,150 `v1` cost 1,150 HMACs of the body: it is now refused unread, even when one
+    /// of its entries is right, and so is any header over 1 KiB.
+    @Test func aHeaderWithTooManyEntriesOrTooLongIsRefusedEvenWithTheRightSignature() {
+        let t = Int64(Self.now.timeIntervalSince1970)
+        let header = SignedWebhook.signatureHeader(body: Self.body, secret: Self.new, at: t)
+        let bogus = ",v1=" + String(repeating: "ab", count: 32)
+        #expect(Self.verify(header + String(repeating: bogus, count: 7)))
+        #expect(throws: PurchaseError.unauthorized("Sticker-Signature has more than 8 v1 entries")) {
+            try SignedWebhook.verify(header: header + String(repeating: bogus, count: 8), body: Self.body, secrets: [Self.old, Self.new],
+                                     now: Self.now, window: 300)
+        }
+        #expect(!Self.verify(header + String(repeating: bogus, count: 1_150)))
+        let padded = header + ",x=" + String(repeating: "y", count: 1024 - header.utf8.count - 3)
+        #expect(Self.verify(padded))
+        #expect(!Self.verify(padded + "y"))
+        #expect(throws: PurchaseError.unauthorized("Sticker-Signature is longer than 1024 bytes")) {
+            try SignedWebhook.verify(header: padded + "y", body: Self.body, secrets: [Self.new], now: Self.now, window: 300)
+        }
+    }
+
     @Test func genericEventsMapToSnapshots() throws {
         let event = try SignedWebhook.event(body: Self.body).checked()
         guard case .snapshot(let snapshot) = event.kind else { Issue.record("\(event.kind)"); return }

@@ -17,7 +17,20 @@ public struct PurchaseIntake: Sendable {
         let verdict = await verify(delivery, now: now, replaying: false)
         if case .success(let event) = verdict, delivery.source != .apple { delivery.environment = event.environment }
         if delivery.source == .revenueCat { delivery.credential = nil }
+        // A header longer than any the generic webhook reads was refused; its first bytes are kept, not the rest.
+        delivery.credential = delivery.credential.map { Self.prefix($0, bytes: SignedWebhook.maxHeaderBytes) }
         return try await repository.receive(delivery, verdict: verdict)
+    }
+
+    /// The longest prefix of `text` within `bytes` UTF-8 bytes, cut between characters' scalars.
+    static func prefix(_ text: String, bytes: Int) -> String {
+        guard text.utf8.count > bytes else { return text }
+        var total = 0
+        let kept = text.unicodeScalars.prefix { scalar in
+            total += UTF8.width(scalar)
+            return total <= bytes
+        }
+        return String(String.UnicodeScalarView(kept))
     }
 
     /// Checks stored delivery `id` again with today's configuration and applies it; nil when there is none.

@@ -1,5 +1,4 @@
 import Foundation
-import Metrics
 import PostgresNIO
 import Purchases
 
@@ -91,7 +90,8 @@ extension PostgresCatalog: PurchaseRepository {
         case .failure(let error):
             _ = try await read { connection in
                 try await connection.query("""
-                    UPDATE webhook_events SET quarantined = true, status = \(WebhookStatus(error).rawValue), detail = \(error.reason), processed_at = now()
+                    UPDATE webhook_events SET quarantined = true, status = \(WebhookStatus(error).rawValue), detail = \(error.reason), processed_at = now(),
+                           stored_bytes = \(unescaped: Self.storedBytesSQL)
                     WHERE id = \(id) AND status = 'received' AND NOT quarantined
                     """, logger: logger)
             }
@@ -111,67 +111,31 @@ extension PostgresCatalog: PurchaseRepository {
         } catch let error as EntitlementError {
             _ = try await read { connection in
                 try await connection.query("""
-                    UPDATE webhook_events SET quarantined = true, status = 'rejected', detail = \(String(describing: error)), processed_at = now()
+                    UPDATE webhook_events SET quarantined = true, status = 'rejected', detail = \(String(describing: error)), processed_at = now(),
+                           stored_bytes = \(unescaped: Self.storedBytesSQL)
                     WHERE id = \(id)
                     """, logger: logger)
             }
-            try await pruneQuarantine(id: id, source: event.source.rawValue, status: .rejected)
+            try await pruneQuarantine(id: id, bytes: 0, source: event.source.rawValue, status: .rejected)
             throw error
         }
     }
 
     /// Stores a delivery; with `inbox`, nil when its event id is already in the inbox.
-    private func insertDelivery(_ delivery: Delivery, eventId: String?, quarantined: Bool, status: WebhookStatus, detail: String?,
-                                inbox: Bool) async throws -> Int64? {
+    func insertDelivery(_ delivery: Delivery, eventId: String?, quarantined: Bool, status: WebhookStatus, detail: String?,
+                        inbox: Bool) async throws -> Int64? {
         let conflict: PostgresQuery = inbox ? "ON CONFLICT (source, environment, event_id) WHERE NOT quarantined DO NOTHING" : ""
+        let signature = delivery.source == .generic ? delivery.credential : nil
         return try await read { connection in
             try await connection.first("""
                 INSERT INTO webhook_events (source, environment, event_id, body, body_sha256, signature, user_id, quarantined, status, detail,
-                                            processed_at)
+                                            processed_at, stored_bytes)
                 VALUES (\(delivery.source.rawValue), \(delivery.environment), \(eventId), \(ByteBuffer(bytes: delivery.body)),
-                        \(sha256Hex(delivery.body)), \(delivery.source == .generic ? delivery.credential : nil), \(delivery.user), \(quarantined),
-                        \(status.rawValue), \(detail), \(quarantined ? Date() : nil))
+                        \(sha256Hex(delivery.body)), \(signature), \(delivery.user), \(quarantined),
+                        \(status.rawValue), \(detail), \(quarantined ? Date() : nil),
+                        \(Self.storedBytes(body: delivery.body, signature: signature, eventId: eventId)))
                 \(unescaped: conflict.sql) RETURNING id
                 """, as: Int64.self, logger: logger)
-        }
-    }
-
-    /// Stores a refused delivery apart from the inbox.
-    private func quarantine(_ delivery: Delivery, eventId: String?, status: WebhookStatus, detail: String?) async throws -> Int64 {
-        guard let id = try await insertDelivery(delivery, eventId: eventId, quarantined: true, status: status, detail: detail, inbox: false) else {
-            throw DatabaseUnavailable(reason: "INSERT ... RETURNING returned no row")
-        }
-        try await pruneQuarantine(id: id, source: delivery.source.rawValue, status: status)
-        return id
-    }
-
-    /// Keeps only the newest `quarantineLimit` quarantined deliveries of each (source, status), so that no kind of
-    /// refused delivery, signed or not, can fill the disk, and a flood of one kind cannot evict another's.
-    /// Pruning reads `quarantineLimit` index entries (1-9 ms at 10,000), so it runs on one delivery id in a hundredth
-    /// of the limit (at most 64): a flood then costs a fraction of a millisecond each, and overshoots by under 1%.
-    private func pruneQuarantine(id: Int64, source: String, status: WebhookStatus) async throws {
-        let interval = Int64(max(1, min(64, quarantineLimit / 100)))
-        guard id % interval == 0 else { return }
-        let dropped = try await read { connection in
-            try await connection.query("""
-                DELETE FROM webhook_events w WHERE quarantined AND source = \(source) AND status = \(status.rawValue) AND id <= (
-                    SELECT id FROM webhook_events WHERE quarantined AND source = \(source) AND status = \(status.rawValue)
-                    ORDER BY id DESC OFFSET \(quarantineLimit) LIMIT 1)
-                  AND NOT EXISTS (SELECT 1 FROM entitlement_audit a WHERE a.webhook_event_id = w.id)
-                RETURNING id
-                """, logger: logger).collect().count
-        }
-        guard dropped > 0 else { return }
-        Counter(label: "webhook_quarantine_dropped_total").increment(by: dropped)
-        logger.debug("Quarantine full: dropped the oldest", metadata: ["dropped": "\(dropped)", "source": "\(source)", "status": "\(status.rawValue)"])
-    }
-}
-
-extension PostgresCatalog: QuarantineCounter {
-    /// Refused deliveries kept for replay (at most `quarantineLimit` of each source and status).
-    public func quarantineSize() async throws -> Int {
-        try await read { connection in
-            try await connection.count("SELECT count(*) FROM webhook_events WHERE quarantined", logger: logger)
         }
     }
 }
