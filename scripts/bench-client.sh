@@ -21,6 +21,8 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 admin="bench-admin-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+# Replicas share their signing key, as a deployment's do: a cursor one signed is then good at the other.
+export STICKER_ASSET_SIGNING_KEY="bench-asset-key-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 port_a=18097 port_b=18098
 a="http://127.0.0.1:$port_a" b="http://127.0.0.1:$port_b"
 ready() { wait_ready "$1" "$work"/*.log; }

@@ -75,8 +75,11 @@ struct ProcessTests {
             }
         }
         var answers: [String] = []
+        // Replicas share their signing key (premium URLs and change cursors signed by one verify at another), so they
+        // put the same cursor in the same manifest.
+        let key = String(repeating: "ab", count: 32)
         for _ in 0..<2 {
-            let process = try StickerdProcess(serve: [], environment: ["DATABASE_URL": endpoint.url])
+            let process = try StickerdProcess(serve: [], environment: ["DATABASE_URL": endpoint.url, "STICKER_ASSET_SIGNING_KEY": key])
             #expect(try await process.waitHealthy())
             answers.append(try await process.get("/v1/manifest?locale=pt"))
             await process.stop()

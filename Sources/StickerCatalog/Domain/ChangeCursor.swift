@@ -1,8 +1,8 @@
 import Foundation
 
 /// Where a client's view of the catalog stands, as the change feed hands it out: opaque to clients (base64url of a
-/// small JSON object). A cursor only says what the client claims to have; it grants nothing (what a user holds is
-/// looked up afresh), so a forged one can at most ask for more of what the caller may see anyway.
+/// small JSON object and its tag, `CursorKey`). A cursor only says what the client claims to have; it grants nothing
+/// (what a user holds is looked up afresh). It is signed all the same, as answering a forged one costs a read or a build.
 public struct ChangeCursor: Codable, Sendable, Hashable {
     /// The revision the client's view is complete at.
     public var since: Int64
@@ -26,23 +26,27 @@ public struct ChangeCursor: Codable, Sendable, Hashable {
         self.init(since: revision, view: Self.fingerprint(query), products: query.unlocked)
     }
 
-    public var encoded: String {
+    /// The cursor as handed out, signed with `key`.
+    public func encoded(with key: CursorKey) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let json = (try? encoder.encode(self)) ?? Data()
-        return json.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Data(key.seal(Array(json))).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
     /// Parses a cursor: `invalidParameter` for text no cursor could be (too long, other characters), `cursorExpired` for
-    /// one this service cannot read (corrupted, or made by another version of it): the client starts over.
-    public init(encoded: String, parameter: String = "since") throws(CatalogError) {
+    /// one this service cannot read or whose tag does not verify under `key` (corrupted, forged, made by another version
+    /// of the service or by a replica with another key): the client starts over. The tag is checked before the JSON is read.
+    public init(encoded: String, key: CursorKey, parameter: String = "since") throws(CatalogError) {
         try Self.checkForm(encoded, parameter: parameter)
         var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let cursor = try? JSONDecoder().decode(Self.self, from: data),
+        guard let data = Data(base64Encoded: base64), let json = key.open(Array(data)),
+              let cursor = try? JSONDecoder().decode(Self.self, from: Data(json)),
               cursor.since >= 0, (cursor.through ?? cursor.since) >= cursor.since, cursor.products.count <= 100 else {
-            throw .cursorExpired("This cursor cannot be read (corrupted, or from another version of the service); fetch the manifest again.")
+            throw .cursorExpired(
+                "This cursor cannot be read (corrupted, not signed by this service, or from another version of it); fetch the manifest again.")
         }
         self = cursor
     }

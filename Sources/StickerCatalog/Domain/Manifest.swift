@@ -86,16 +86,19 @@ public struct AssetLink: Codable, Sendable, Equatable {
 }
 
 /// Makes asset URLs: paths on this service, or absolute under a public base URL such as a CDN; premium images'
-/// URLs carry a signature (`AssetSigner`).
+/// URLs carry a signature (`AssetSigner`). Signs, too, the change cursors manifests and change pages carry.
 public struct AssetLinker: Sendable {
     public let baseURL: String
     public let signer: AssetSigner?
+    /// Derived from the signer's key: replicas with one asset signing key accept each other's cursors.
+    public let cursorKey: CursorKey
 
     public init(publicBaseURL: String?, signer: AssetSigner? = nil) {
         var base = publicBaseURL ?? ""
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
         self.signer = signer
+        cursorKey = CursorKey(signer: signer)
     }
 
     /// The link to `asset`, signed until `signedUntil` when given.

@@ -5,7 +5,7 @@ extension Manifest {
     /// Throws `unknownFilter` for a filter the catalog does not define.
     public static func build(from snapshot: CatalogSnapshot, query: ManifestQuery, linker: AssetLinker) throws(CatalogError) -> Manifest {
         let required = try requiredFlags(snapshot, query)
-        var manifest = empty(snapshot, query)
+        var manifest = empty(snapshot, query, cursorKey: linker.cursorKey)
         manifest.groups = snapshot.groups.compactMap { group in
             ManifestGroup(group, stickers: snapshot.stickers[group.id] ?? [], required: required, query: query, linker: linker)
         }
@@ -23,10 +23,11 @@ extension Manifest {
         return required
     }
 
-    /// The manifest's own fields, with no groups yet.
-    public static func empty(_ snapshot: CatalogSnapshot, _ query: ManifestQuery) -> Manifest {
-        Manifest(revision: snapshot.revision, cursor: ChangeCursor(revision: snapshot.revision, query: query).encoded, filter: query.filter, flags: query.flags, size: query.size,
-                 scale: query.scale, format: query.still ? "png" : nil, locale: query.locale, groups: [])
+    /// The manifest's own fields, with no groups yet; its cursor signed with `cursorKey`.
+    public static func empty(_ snapshot: CatalogSnapshot, _ query: ManifestQuery, cursorKey: CursorKey) -> Manifest {
+        let cursor = ChangeCursor(revision: snapshot.revision, query: query).encoded(with: cursorKey)
+        return Manifest(revision: snapshot.revision, cursor: cursor, filter: query.filter, flags: query.flags, size: query.size,
+                        scale: query.scale, format: query.still ? "png" : nil, locale: query.locale, groups: [])
     }
 }
 

@@ -52,7 +52,8 @@ public struct ManifestChanges: Codable, Sendable, Equatable {
         } else {
             ChangeCursor(revision: cursor.through ?? snapshot.revision, query: query)
         }
-        return ManifestChanges(revision: snapshot.revision, cursor: next.encoded, moreComing: more, groups: groups,
-                               removedGroups: removed, removedStickers: more ? [] : changes.deletedStickers.sorted(), order: order)
+        return ManifestChanges(revision: snapshot.revision, cursor: next.encoded(with: linker.cursorKey), moreComing: more,
+                               groups: groups, removedGroups: removed, removedStickers: more ? [] : changes.deletedStickers.sorted(),
+                               order: order)
     }
 }

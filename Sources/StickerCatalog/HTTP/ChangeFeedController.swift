@@ -23,15 +23,14 @@ struct ChangeFeedController {
             limit = value
         }
         let view = try ManifestQuery(parameters: parameters)
-        // After the view's parameters: a malformed request is a 400 whatever its cursor says.
-        let cursor = try ChangeCursor(encoded: since)
+        // After the view's parameters: a malformed request is a 400 whatever its cursor says. Before anything is read:
+        // a cursor the service did not sign is a 410 that costs no query.
+        let cursor = try ChangeCursor(encoded: since, key: feed.cursorKey)
         switch try await feed.page(view: view, held: try await entitlements.held(by: context), cursor: cursor, limit: limit) {
         case .notModified:
             return Response(status: .notModified, headers: [.cacheControl: "private, no-cache"])
-        case .page(let body):
-            let (coding, ready, _) = body.select(request.headers[.acceptEncoding])
-            let representation = if let ready { ready } else { try await ManifestWorkers.shared.build { body.compress(coding) } }
-            return body.response(representation, for: request, personal: true)
+        case .page(let page):
+            return try await feed.response(page, for: request)
         }
     }
 }

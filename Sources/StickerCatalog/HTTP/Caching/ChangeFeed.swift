@@ -4,14 +4,21 @@ import Synchronization
 /// The change feed: what changed in a client's view since its cursor, from the manifest service's snapshot and the
 /// change log. A cursor at the revision this replica knows, with nothing unlocked or locked since, is answered from
 /// memory (304, no read, no build); each page is built once per (snapshot, cursor, view) and kept in an LRU by bytes,
-/// so a crowd of clients catching up from one cursor costs one change-log read and one build.
+/// so a crowd of clients catching up from one cursor costs one change-log read and one build (`ChangeHistory`).
+/// Only cursors the service signed reach here (`CursorKey`); even so a `through` past the snapshot is clamped to it.
 final class ChangeFeed: Sendable {
     enum Answer: Sendable {
         case notModified
-        case page(CachedBody)
+        case page(Page)
     }
 
-    private struct Key: Hashable, Sendable {
+    /// A page and its place in the cache, which is charged again for each compressed copy made of it.
+    struct Page: Sendable {
+        let body: CachedBody
+        let key: Key
+    }
+
+    struct Key: Hashable, Sendable {
         let revision: Int64
         let cursor: ChangeCursor
         let query: ManifestQuery
@@ -19,22 +26,18 @@ final class ChangeFeed: Sendable {
     }
 
     let manifests: ManifestService
-    let log: any ChangeLogReader
-    private struct Span: Hashable, Sendable {
-        let since: Int64
-        let through: Int64
-    }
-
+    let history: ChangeHistory
     private let pages: Mutex<ByteLRU<Key, CachedBody>>
     private let builds = SingleFlight<Key, CachedBody>()
-    /// Change-log answers by revision span: every stream and client that was current before a commit asks the same.
-    private let spans = Mutex(ByteLRU<Span, CatalogChanges>(capacity: 1 << 20))
-    private let spanReads = SingleFlight<Span, CatalogChanges?>()
+    let compressions = SingleFlight<ManifestService.CompressionKey, CachedBody.Representation>()
 
     init(manifests: ManifestService, log: any ChangeLogReader, capacity: Int = 8 << 20) {
-        (self.manifests, self.log) = (manifests, log)
+        (self.manifests, history) = (manifests, ChangeHistory(log: log))
         pages = Mutex(ByteLRU(capacity: capacity))
     }
+
+    /// The key cursors are signed with.
+    var cursorKey: CursorKey { manifests.linker.cursorKey }
 
     /// The page after `cursor` for `view` as a user holding `held` sees it, or `notModified` when nothing changed.
     func page(view: ManifestQuery, held: [String], cursor: ChangeCursor, limit: Int, now: Date = Date()) async throws -> Answer {
@@ -45,13 +48,17 @@ final class ChangeFeed: Sendable {
         if settled, cursor.since >= snapshot.revision, query.unlocked == cursor.products {
             // A cursor ahead of this replica: fine if the database has it (this replica catches up within a second),
             // expired if the database went back (a restore took that future away).
-            guard try await log.changes(since: cursor.since, through: cursor.since) != nil else { throw Self.expired }
+            guard try await changes(since: cursor.since, through: cursor.since, at: snapshot) != nil else { throw Self.expired }
             return .notModified
         }
+        // Pages run up to the snapshot at most: a `through` from a replica ahead of this one ends at this replica's
+        // revision, and the cursor after the last page asks again from there.
+        var cursor = cursor
+        cursor.through = cursor.through.map { min($0, max(snapshot.revision, cursor.since)) }
         let key = Key(revision: snapshot.revision, cursor: cursor, query: query, limit: limit)
-        if let kept = pages.withLock({ $0.value(for: key) }) { return .page(kept) }
-        let body = try await builds.run(key) { [self, manifests] in
-            guard let changes = try await changes(since: cursor.since, through: cursor.through ?? snapshot.revision) else {
+        if let kept = pages.withLock({ $0.value(for: key) }) { return .page(Page(body: kept, key: key)) }
+        let body = try await builds.run(key) { [self, manifests, cursor] in
+            guard let changes = try await changes(since: cursor.since, through: cursor.through ?? snapshot.revision, at: snapshot) else {
                 throw Self.expired
             }
             let body = try await ManifestWorkers.shared.build {
@@ -62,8 +69,19 @@ final class ChangeFeed: Sendable {
             pages.withLock { $0.insert(body, for: key, cost: body.cost) }
             return body
         }
-        return .page(body)
+        return .page(Page(body: body, key: key))
     }
+
+    /// Charges the cache for what `page` takes now that a compressed copy was added to it.
+    func recount(_ page: Page) {
+        pages.withLock { pages in
+            guard pages.peek(page.key) === page.body else { return }
+            pages.insert(page.body, for: page.key, cost: page.body.cost)
+        }
+    }
+
+    /// Bytes the cached pages take, compressed copies included, for tests.
+    var cachedBytes: Int { pages.withLock { $0.totalCost } }
 
     /// Where `cursor` moves to now, and whether anything in `view` changed on the way (an event stream's question):
     /// nil when nothing is newer. Conservative: a group changed and no longer shown counts, as the client may have had it.
@@ -75,7 +93,7 @@ final class ChangeFeed: Sendable {
         guard snapshot.revision > cursor.since || moved else { return nil }
         let next = ChangeCursor(revision: max(snapshot.revision, cursor.since), query: query)
         guard snapshot.revision > cursor.since else { return (next, true) }
-        guard let changes = try await changes(since: cursor.since, through: snapshot.revision) else { throw Self.expired }
+        guard let changes = try await changes(since: cursor.since, through: snapshot.revision, at: snapshot) else { throw Self.expired }
         let redefined = query.filter.map(changes.filters.contains) ?? false
         return (next, moved || redefined || !changes.groups.isEmpty || !changes.deletedStickers.isEmpty)
     }
@@ -87,16 +105,9 @@ final class ChangeFeed: Sendable {
         return try query(view, held: held, cursor: cursor, snapshot: snapshot, now: now).unlocked == cursor.products
     }
 
-    /// The change log between two revisions, read once however many ask.
-    private func changes(since: Int64, through: Int64) async throws -> CatalogChanges? {
-        let span = Span(since: since, through: through)
-        if let kept = spans.withLock({ $0.value(for: span) }) { return kept }
-        return try await spanReads.run(span) { [self] in
-            guard let changes = try await log.changes(since: since, through: through) else { return nil }
-            let cost = 64 + (changes.groups.count + changes.deletedStickers.count + changes.filters.count) * 64
-            spans.withLock { $0.insert(changes, for: span, cost: cost) }
-            return changes
-        }
+    /// The change log between two revisions as this replica stands at `snapshot`.
+    private func changes(since: Int64, through: Int64, at snapshot: CatalogSnapshot) async throws -> CatalogChanges? {
+        try await history.changes(since: since, through: through, epoch: manifests.revision.epoch, revision: snapshot.revision)
     }
 
     static let expired = CatalogError.cursorExpired(

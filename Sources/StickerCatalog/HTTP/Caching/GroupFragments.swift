@@ -27,7 +27,7 @@ final class GroupFragments: Sendable {
     /// A whole manifest, byte for byte what encoding `Manifest.build` gives: its own fields around the groups' JSON.
     func manifest(from snapshot: CatalogSnapshot, query: ManifestQuery, linker: AssetLinker) throws -> [UInt8] {
         let required = try Manifest.requiredFlags(snapshot, query)
-        let head = Array(try JSONEncoder.catalog.encode(Manifest.empty(snapshot, query)))
+        let head = Array(try JSONEncoder.catalog.encode(Manifest.empty(snapshot, query, cursorKey: linker.cursorKey)))
         // Sorted keys and no spaces: the one `"groups":[]` is where the groups go.
         let marker = Array(#""groups":["#.utf8)
         guard let at = head.firstRange(of: marker)?.upperBound else { throw CatalogError.notFound("the groups of a manifest") }
