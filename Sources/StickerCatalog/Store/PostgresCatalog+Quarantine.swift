@@ -20,6 +20,7 @@ extension PostgresCatalog {
         }
         let signature = delivery.source == .generic ? delivery.credential : nil
         let bytes = Self.storedBytes(body: delivery.body, signature: signature, eventId: eventId)
+        quarantineTally.adjust(by: 1)
         try await pruneQuarantine(id: id, bytes: bytes, source: delivery.source.rawValue, status: status)
         return id
     }
@@ -48,16 +49,19 @@ extension PostgresCatalog {
                 """, logger: logger).collect().count
         }
         guard dropped > 0 else { return }
+        quarantineTally.adjust(by: -dropped)
         Counter(label: "webhook_quarantine_dropped_total").increment(by: dropped)
         logger.debug("Quarantine full: dropped the oldest", metadata: ["dropped": "\(dropped)", "source": "\(source)", "status": "\(status.rawValue)"])
     }
 }
 
 extension PostgresCatalog: QuarantineCounter {
-    /// Refused deliveries kept for replay (at most `quarantineLimit` of each source and status).
+    /// Refused deliveries kept for replay (at most `quarantineLimit` of each source and status), from the tally.
     public func quarantineSize() async throws -> Int {
-        try await read { connection in
-            try await connection.count("SELECT count(*) FROM webhook_events WHERE quarantined", logger: logger)
+        try await quarantineTally.size {
+            try await read { connection in
+                try await connection.count("SELECT count(*) FROM webhook_events WHERE quarantined", logger: logger)
+            }
         }
     }
 }

@@ -16,6 +16,8 @@ public struct PostgresCatalog: Sendable {
     let quarantineBytes: Int
     /// Hot standbys for snapshots and image bytes; nil: every read on the primary.
     let replicas: ReadReplicas?
+    /// The quarantine's size for `/metrics`, counted at most once a minute.
+    let quarantineTally = QuarantineTally()
 
     public init(pool: DatabasePool, revision: CatalogRevision, logger: Logger, entitlementChanges: EntitlementChanges = EntitlementChanges(),
                 quarantineLimit: Int = 10_000, quarantineBytes: Int = 64 << 20, replicas: ReadReplicas? = nil) {

@@ -46,7 +46,8 @@ struct ServiceGauges: Sendable {
         ("webhook_quarantine_size", "Refused webhook deliveries kept for replay (-1: the database did not answer)."),
     ]
 
-    /// Reads every value now; the quarantine size is one indexed count, skipped when the database is down.
+    /// Reads every value now; the quarantine size is kept by the store (`QuarantineTally`), and not read while the
+    /// database is down.
     func update() async {
         let usage = pool.usage.current
         set("catalog_revision", Double(revision.current))
