@@ -70,6 +70,25 @@ import Testing
         }
     }
 
+    @Test func aJSONRetryWithItsKeysInAnotherOrderReplays() async throws {
+        try await withApp(demo: true) { client, db in
+            var headers = admin
+            headers[.contentType] = "application/json"
+            headers[HTTPField.Name("Idempotency-Key")!] = "json-order"
+            // Action: the same group twice, its keys written in another order (as Foundation may on Linux), then another.
+            let first = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: headers,
+                                                 body: ByteBuffer(string: #"{"id":"tart","name":"Tart"}"#))
+            let retry = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: headers,
+                                                 body: ByteBuffer(string: #"{ "name": "Tart", "id": "tart" }"#))
+            let other = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: headers,
+                                                 body: ByteBuffer(string: #"{"id":"tart","name":"Sweet"}"#))
+            // Check
+            #expect(first.status == .created && retry.status == .created && retry.headers[Self.replayed] == "true")
+            #expect(other.status == .unprocessableContent)
+            #expect(try await db.count("SELECT count(*) FROM sticker_groups WHERE id = 'tart'") == 1)
+        }
+    }
+
     @Test func anAnswerCommitsWithItsWriteOrNotAtAll() async throws {
         try await withApp(demo: true) { client, db in
             // Setup: storing an answer fails, as when PostgreSQL goes away between a write and its answer.

@@ -1,11 +1,13 @@
 import Crypto
+import Foundation
 import FormData
 import Hummingbird
 
 /// What a request means, hashed, to tell a retry from another request under the same `Idempotency-Key`: its method,
 /// path, query parameters (sorted by name: their order means nothing), media type and body. A multipart form counts
 /// by its parts (names, filenames, content types and bytes), not its framing: curl and browsers draw a new random
-/// boundary for every attempt, so a retry's bytes differ while its parts do not.
+/// boundary for every attempt, so a retry's bytes differ while its parts do not. A JSON body counts by its value, keys
+/// sorted: a client that encodes a dictionary again may order its keys otherwise (Foundation on Linux does).
 enum RequestFingerprint {
     static func of(_ request: Request, body: ByteBuffer) -> String {
         var hash = SHA256()
@@ -34,11 +36,21 @@ enum RequestFingerprint {
                 add(Array((part.contentType.map { "1" + $0 } ?? "0").utf8))
                 add(part.body)
             }
+        } else if mediaType == "application/json", let canonical = canonicalJSON(body) {
+            add(Array("json".utf8))
+            add(canonical)
         } else {
-            // JSON, a raw image, or a form that does not parse (its handler refuses it, and nothing is kept).
+            // A raw image, or a form that does not parse (its handler refuses it, and nothing is kept).
             add(body.readableBytesView)
         }
         return hash.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// `body` as JSON with sorted keys, nil when it is not JSON (then its bytes count).
+    private static func canonicalJSON(_ body: ByteBuffer) -> [UInt8]? {
+        guard let value = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: [.fragmentsAllowed]),
+              let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]) else { return nil }
+        return Array(data)
     }
 
     /// The parts of a form body, nil when it is not a well-formed one.
