@@ -44,7 +44,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Uploads handled at once; more are refused with 503 and Retry-After.")
     var maxUploads = 8
 
-    @Option(help: "Server-Sent Event streams (/v1/events) open at once; more are refused with 503 and Retry-After.")
+    @Option(help: "Server-Sent Event streams (/v1/events) open at once; more are refused with 503 and Retry-After. Each holds a file descriptor: stickerd raises its soft RLIMIT_NOFILE to the hard limit and refuses to start when this bound, the uploads and the database connections do not fit.")
     var maxEventStreams = 10_000
 
     @Option(help: "Seconds between heartbeat comments on an idle event stream.")
@@ -63,6 +63,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds after SIGTERM within which requests and event streams in flight must finish (after the drain); then they are cancelled and stickerd exits.")
     var shutdownGrace = 25
 
+    @OptionGroup(title: "Event streams per client") var streams: StreamOptions
+
     @OptionGroup(title: "Animated stickers") var limits: LimitOptions
 
     @OptionGroup(title: "Purchases") var purchases: PurchaseOptions
@@ -79,6 +81,8 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let logger = try database.logger("stickerd")
+        try StreamOptions.reserveDescriptors(DescriptorBudget(streams: maxEventStreams, uploads: maxUploads,
+                                                              pools: 1 + (try database.readEndpoints()).count), logger: logger)
         let environment = ProcessInfo.processInfo.environment
         var options = ServiceOptions()
         (options.host, options.port, options.demo, options.rules) = (host, port, demo, limits.rules)
@@ -87,6 +91,8 @@ struct Serve: AsyncParsableCommand {
         (options.maxEventStreams, options.eventHeartbeat, options.eventStreamLifetime) =
             (maxEventStreams, .seconds(eventHeartbeat), .seconds(eventStreamLifetime))
         options.requestDurations = requestDurations
+        try streams.configure(&options)
+        if try database.level() <= .info { options.accessLog = AccessLog(format: try database.format()) }
         options.publicBaseURL = environment["STICKER_PUBLIC_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         options.bootstrapAdminToken = environment["STICKER_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if let token = options.bootstrapAdminToken, token.count < ServiceOptions.minimumTokenLength {

@@ -34,16 +34,26 @@ public struct ServiceOptions: Sendable {
     public var assetURLLifetime: Int64 = 3600
     /// Memory for the products each signed-in user holds.
     public var entitlementCacheBytes = 16 << 20
-    /// Unauthenticated or malformed webhook deliveries kept for replay; the oldest go first.
+    /// Refused webhook deliveries kept for replay, per source and refusal; the oldest go first.
     public var quarantineLimit = 10_000
+    /// Bytes of bodies and signatures kept in each of those quarantines; the oldest go first.
+    public var quarantineBytes = 64 << 20
     /// Server-Sent Event streams open at once (`/v1/events`); more are refused with 503 and `Retry-After`.
     public var maxEventStreams = 10_000
+    /// Event streams one signed-in user, and one client address (IPv4, or an IPv6 /64: generous, as carrier-grade NAT
+    /// puts many users behind one), may hold on this replica; more are refused with 429.
+    public var maxEventStreamsPerUser = 8
+    public var maxEventStreamsPerAddress = 256
+    /// Proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`); nobody else's is believed.
+    public var trustedProxies = TrustedProxies()
     /// How often an idle event stream sends a comment line, so proxies and clients know it is alive.
     public var eventHeartbeat = Duration.seconds(15)
     /// An event stream ends after this; its client reconnects (to any replica) with `Last-Event-ID`.
     public var eventStreamLifetime = Duration.seconds(3600)
     /// Time every request into `http_request_duration_seconds`; false only counts them (to price the histogram).
     public var requestDurations = true
+    /// The line per request (stickerd writes it at info, its default level); nil writes none.
+    public var accessLog: AccessLog?
 
     public init() {}
 
@@ -60,7 +70,7 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
     let changes = EntitlementChanges()
     let replicas = standbys.isEmpty ? nil : ReadReplicas(pools: standbys, registry: registry)
     let catalog = PostgresCatalog(pool: pool, revision: revision, logger: logger, entitlementChanges: changes,
-                                  quarantineLimit: options.quarantineLimit, replicas: replicas)
+                                  quarantineLimit: options.quarantineLimit, quarantineBytes: options.quarantineBytes, replicas: replicas)
     let listener = RevisionListener(endpoint: pool.endpoint, revision: revision, logger: logger, entitlementChanges: changes)
     let (router, manifests) = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry, draining: draining)
     let sweeper = DeliverySweeper(intake: PurchaseIntake(repository: catalog, configuration: options.purchases), logger: logger)
@@ -69,6 +79,7 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
         server: .http1(configuration: .init(idleTimeout: TimeAmount(options.idleTimeout))),
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "stickerd"),
         services: [pool] + standbys + [listener, sweeper],
+        onServerRunning: AcceptFailures(registry: registry, logger: logger).watch,
         logger: logger)
     app.beforeServerStarts {
         try await Migrator().migrate(pool, logger: logger)
@@ -91,7 +102,7 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     let durations = RequestDurations(timed: options.requestDurations)
     let metrics = CatalogMetrics(registry: registry)
     router.addMiddleware {
-        RequestObservation(durations: durations)
+        RequestObservation(durations: durations, accessLog: options.accessLog)
         ProblemMiddleware(unknownMethods: unknownMethods)
         BodyDeadlineMiddleware(timeout: options.bodyTimeout)
     }
@@ -104,15 +115,16 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     ManifestController(service: manifests, entitlements: entitlements).addRoutes(to: client)
     let feed = ChangeFeed(manifests: manifests, log: catalog)
     ChangeFeedController(feed: feed, entitlements: entitlements).addRoutes(to: client)
-    let hub = EventHub(limit: options.maxEventStreams, revision: catalog.revision, entitlements: catalog.entitlementChanges)
+    let hub = EventHub(limits: options.streamLimits, revision: catalog.revision, entitlements: catalog.entitlementChanges)
     EventController(hub: hub, feed: feed, entitlements: entitlements, heartbeat: options.eventHeartbeat,
-                    lifetime: options.eventStreamLifetime).addRoutes(to: client)
+                    lifetime: options.eventStreamLifetime, proxies: options.trustedProxies, metrics: metrics).addRoutes(to: client)
     let assets = AssetStore(reader: catalog, revision: catalog.revision, capacity: options.assetCacheBytes,
                             counters: CacheCounters(registry: registry, cache: "asset"))
     AssetController(store: assets, manifests: manifests, signer: signer).addRoutes(to: router.group("v1/assets"))
     let uploads = UploadGate(limit: options.maxConcurrentUploads)
     let gauges = ServiceGauges(registry: registry, revision: catalog.revision, listener: listener, draining: draining,
-                               pool: catalog.pool, hub: hub, manifests: manifests, assets: assets, uploads: uploads, quarantine: catalog)
+                               pool: catalog.pool, hub: hub, manifests: manifests, assets: assets, uploads: uploads, quarantine: catalog,
+                               log: options.accessLog?.sink)
     HealthController(pool: catalog.pool, listener: listener, migrator: Migrator(), registry: registry, durations: durations,
                      gauges: gauges, draining: draining).addRoutes(to: router)
     let intake = PurchaseIntake(repository: catalog, configuration: options.purchases)
@@ -120,19 +132,21 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     PurchaseController(intake: intake).addRoutes(to: client.group("purchases", context: UserRequestContext.self))
     WebhookController(intake: intake, metrics: metrics).addRoutes(to: router.group("v1/webhooks"))
 
-    let admin = router.group("v1/admin")
-        .add(middleware: AdminAuthMiddleware(tokens: catalog, bootstrapToken: options.bootstrapAdminToken))
+    let authenticator = AdminAuthenticator(tokens: catalog, bootstrapToken: options.bootstrapAdminToken, proxies: options.trustedProxies)
+    let authenticated = router.group("v1/admin")
+        .add(middleware: AdminAuthMiddleware(authenticator: authenticator))
         .group(context: AdminRequestContext.self)
-        .add(middleware: IdempotencyMiddleware(repository: catalog, maxBodyBytes: options.rules.maxBytes + 65_536))
+    let idempotency = IdempotencyMiddleware(repository: catalog, maxBodyBytes: options.rules.maxBytes + UploadReader.formOverhead)
+    let admin = authenticated.group().add(middleware: idempotency)
     let groups = admin.group("groups")
     GroupController(repository: catalog, linker: linker).addRoutes(to: groups)
     StickerController(repository: catalog, validator: StickerValidator(rules: options.rules), linker: linker,
                       uploads: uploads, metrics: metrics)
-        .addRoutes(groups: groups, stickers: admin.group("stickers"))
+        .addRoutes(authenticated: authenticated, idempotency: idempotency, stickers: admin.group("stickers"))
     FilterController(repository: catalog).addRoutes(to: admin.group("filters"))
     AdminEntitlementController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(to: admin.group("users"))
     AdminPreviewController(service: manifests, entitlements: entitlements).addRoutes(to: admin.group("users"))
     AdminWebhookController(intake: intake).addRoutes(to: admin.group("webhook-events"))
-    if methodNotAllowed { router.answerMethodNotAllowed(unknownMethods: unknownMethods) }
+    if methodNotAllowed { router.answerMethodNotAllowed(unknownMethods: unknownMethods, admin: authenticator) }
     return (router, manifests)
 }

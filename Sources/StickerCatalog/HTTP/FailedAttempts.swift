@@ -1,5 +1,3 @@
-import Hummingbird
-import NIOCore
 import Synchronization
 
 /// Failed admin-token attempts per source address: past `limit` in one `window`, a source is refused (429 with
@@ -51,13 +49,5 @@ final class FailedAttempts: Sendable {
         sources = sources.filter { $0.value.start + window > now }
         guard sources.count >= capacity else { return }
         for (source, _) in sources.sorted(by: { $0.value.start < $1.value.start }).prefix(sources.count / 2 + 1) { sources[source] = nil }
-    }
-}
-
-extension TrustedProxies {
-    /// Who `request` counts against: its peer, or behind a trusted proxy the client it names.
-    func source(of request: Request, peer: SocketAddress?) -> ClientAddress {
-        let peer = peer?.ipAddress.flatMap { IPAddress($0) }
-        return client(peer: peer, forwardedFor: request.headers[values: .xForwardedFor]).map(ClientAddress.init) ?? .unknown
     }
 }

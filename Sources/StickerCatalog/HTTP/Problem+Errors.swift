@@ -15,6 +15,10 @@ extension Problem {
         case let rejection as StickerRejection: self = Problem(image: rejection)
         case let error as FormDataError: self = Problem(form: error)
         case is DatabaseUnavailable: self = .databaseUnavailable
+        // Met only when the request that holds the key vanished between its commit and this look (gc, or its day ran out).
+        case is IdempotencyKeyTaken:
+            self = Problem(.conflict, "idempotency_key_in_use", "A request with this Idempotency-Key was being written; retry shortly.")
+            headers[.retryAfter] = "1"
         // A request still running when the shutdown grace ran out: its client may try again elsewhere.
         case is CancellationError:
             self = Problem(.serviceUnavailable, "not_ready", "This replica is shutting down; try again.")

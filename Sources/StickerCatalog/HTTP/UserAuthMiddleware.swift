@@ -14,8 +14,9 @@ struct UserAuthMiddleware: RouterMiddleware {
         }
         guard let tokens else { throw Problem.invalidUserToken("User tokens are not configured on this service.") }
         var context = context
-        let user = try await tokens.user(token: String(header.dropFirst(7)))
-        context.user = user
+        let verified = try await tokens.verify(String(header.dropFirst(7)))
+        let user = verified.user
+        (context.user, context.userTokenExpires) = (user, verified.expires)
         context.logger[metadataKey: "user"] = "\(user)"
         return try await next(request, context)
     }

@@ -68,11 +68,16 @@ public final class UserTokens: Sendable {
 
     /// The user a token names; throws `Problem.invalidUserToken` for any token that does not verify.
     func user(token: String, now: Date = Date()) async throws -> String {
-        if let hit = verified.withLock({ $0.value(for: token) }), hit.expires > now - Self.clockSkew { return hit.user }
+        try await verify(token, now: now).user
+    }
+
+    /// The user a token names and when it expires; throws `Problem.invalidUserToken` for any token that does not verify.
+    func verify(_ token: String, now: Date = Date()) async throws -> Verified {
+        if let hit = verified.withLock({ $0.value(for: token) }), hit.expires > now - Self.clockSkew { return hit }
         guard token.utf8.count <= 4096 else { throw Problem.invalidUserToken("The token is too long.") }
         let checked = try await checks.run(token) { try await self.check(token, now: now) }
         verified.withLock { $0.insert(checked, for: token, cost: token.utf8.count + checked.user.utf8.count + 64) }
-        return checked.user
+        return checked
     }
 
     /// Verifies `token`'s signature, algorithm, times, issuer, audience and subject.

@@ -15,7 +15,7 @@ final class RevisionListener: Service, Sendable {
     let pollInterval: Duration
     let pollTimeout: Duration
     let reconnectDelay = Duration.milliseconds(500)
-    /// Told whose entitlements changed (NOTIFY on `entitlements`), and everyone's after a reconnection.
+    /// Told whose entitlements changed (NOTIFY on `entitlements`), and that everyone's may have after a reconnection.
     let entitlementChanges: EntitlementChanges?
     /// When the stored revision was last read, for `/readyz`.
     private let lastContact = Mutex<ContinuousClock.Instant?>(nil)
@@ -62,7 +62,8 @@ final class RevisionListener: Service, Sendable {
                 if let entitlementChanges {
                     group.addTask {
                         try await connection.listen(on: "entitlements") { notifications in
-                            // Notifications sent while no listener was connected are lost: forget everyone's.
+                            // Notifications sent while no listener was connected are lost: everyone's are read
+                            // again, spread over EntitlementChanges.refreshWindow (not all at once).
                             entitlementChanges.changed(user: nil)
                             for try await notification in notifications { entitlementChanges.changed(user: notification.payload) }
                         }

@@ -37,6 +37,18 @@ struct CatalogMetrics: Sendable {
             help: "Time to validate an upload and make its renditions, off the event loop.")
         // Served from the start, at 0, so that rates and alerts see them before the first upload or delivery.
         for verdict in ["accepted", "internal_error"] { counter(uploads: verdict) }
+        for reason in ["user", "address", "replica"] { counter(streamsRefused: reason) }
+    }
+
+    @discardableResult
+    private func counter(streamsRefused reason: String) -> Prometheus.Counter {
+        registry.makeCounter(name: "event_streams_refused_total", labels: [("reason", reason)],
+                             help: "Event streams refused: past a user's or an address's share (429), or the replica's bound (503).")
+    }
+
+    /// One event stream refused, by the bound it reached: `user`, `address` or `replica`.
+    func streamRefused(reason: String) {
+        counter(streamsRefused: reason).increment()
     }
 
     @discardableResult

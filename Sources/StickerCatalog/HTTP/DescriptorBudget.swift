@@ -1,0 +1,60 @@
+import Foundation
+import PostgresNIO
+
+/// The file descriptors `stickerd serve` may need at once, against its RLIMIT_NOFILE: a connection per event stream
+/// and per upload, each database pool's connections and the revision listener's, and `reserve` for the rest (health
+/// probes and ordinary requests, the process's own files, its event loops, an embedded cluster's pipes). Streams are
+/// bounded so that they cannot take the descriptors health checks need; that holds only if the bound fits.
+public struct DescriptorBudget: Sendable, Equatable {
+    public var streams: Int
+    public var uploads: Int
+    public var databaseConnections: Int
+
+    /// Descriptors kept for everything that is not a stream, an upload or a pool connection.
+    public static let reserve = 128
+
+    /// `pools` database pools (the primary's and one per standby) of PostgresNIO's default size, and the listener.
+    public init(streams: Int, uploads: Int, pools: Int) {
+        (self.streams, self.uploads) = (streams, uploads)
+        databaseConnections = pools * PostgresClient.Configuration.Options().maximumConnections + 1
+    }
+
+    public var needed: Int { streams + uploads + databaseConnections + Self.reserve }
+
+    /// Why the budget does not fit `limit` descriptors, for an operator; nil when it fits.
+    public func shortfall(limit: Int) -> String? {
+        guard needed > limit else { return nil }
+        return "stickerd may need \(needed) file descriptors (--max-event-streams \(streams), --max-uploads \(uploads), "
+            + "\(databaseConnections) database connections, \(Self.reserve) for other requests and the process) but may open only "
+            + "\(limit) (RLIMIT_NOFILE, its hard limit). Raise the limit (ulimit -n, systemd's LimitNOFILE, the container "
+            + "runtime's nofile) or lower --max-event-streams to at most \(max(0, limit - needed + streams))."
+    }
+
+    /// Raises the soft RLIMIT_NOFILE to the hard limit, as the kernel allows any process to: the soft limit's usual
+    /// 1,024 is there for programs using `select`, which stickerd does not. The soft limit before and after.
+    @discardableResult
+    public static func raiseSoftLimit() -> (before: Int, after: Int) {
+        var limit = rlimit()
+        guard getrlimit(Self.resource, &limit) == 0 else { return (0, 0) }
+        let before = Int(clamping: limit.rlim_cur)
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            // An unlimited hard limit (macOS) cannot be the soft one; the kernel's own ceiling then stays.
+            if setrlimit(Self.resource, &raised) != 0 { return (before, before) }
+        }
+        return (before, softLimit())
+    }
+
+    /// The soft RLIMIT_NOFILE now: how many descriptors this process may have open.
+    public static func softLimit() -> Int {
+        var limit = rlimit()
+        return getrlimit(Self.resource, &limit) == 0 ? Int(clamping: limit.rlim_cur) : 0
+    }
+
+    #if os(Linux)
+    private static let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+    private static let resource = RLIMIT_NOFILE
+    #endif
+}

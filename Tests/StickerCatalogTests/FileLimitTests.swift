@@ -1,0 +1,142 @@
+import Foundation
+@testable import StickerCatalog
+import Testing
+
+/// stickerd under a low file descriptor limit, as the shell sets it: it raises its soft limit, refuses to start when
+/// its stream bound cannot fit, keeps health answering while one client takes every stream it may, and says when
+/// it could not accept a connection.
+@Suite("stickerd under a file limit", .enabled(if: StickerdProcess.available, "needs the stickerd binary next to the test bundle (swift build)"))
+struct FileLimitTests {
+    /// `stickerd serve` started by a shell that first runs `ulimit`, on a free port; what it prints goes to a file.
+    final class Limited: @unchecked Sendable {
+        let process = Process()
+        let log = URL(fileURLWithPath: NSTemporaryDirectory() + "stickerd-limit-\(UUID().uuidString).log")
+        let port: Int
+
+        init(ulimit: String, _ arguments: [String], database: DatabaseEndpoint) throws {
+            port = try StickerdProcess.freePort()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit \(ulimit) && exec \"$0\" \"$@\"", StickerdProcess.binary, "serve", "--port", "\(port)"] + arguments
+            process.environment = ["PATH": "/usr/bin:/bin", "LOG_LEVEL": "info", "DATABASE_URL": database.url]
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            let output = try FileHandle(forWritingTo: log)
+            (process.standardOutput, process.standardError) = (output, output)
+            try process.run()
+            try output.close()
+        }
+
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            try? FileManager.default.removeItem(at: log)
+        }
+
+        var printed: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+        /// Waits until `/readyz` answers 200 (true), or the process exits or a minute passes (false).
+        func waitReady() async throws -> Bool {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < deadline, process.isRunning {
+                if try await answers("/readyz") { return true }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            return false
+        }
+
+        /// Whether `path` answers 200 within `seconds`.
+        func answers(_ path: String, seconds: Int = 5) async throws -> Bool {
+            let port = port
+            let task = Task { try? await RawHTTP.exchange(port: port, Array("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n".utf8)) }
+            let timeout = Task { try await Task.sleep(for: .seconds(seconds)); task.cancel() }
+            defer { timeout.cancel() }
+            return await task.value?.hasPrefix("HTTP/1.1 200") == true
+        }
+
+        /// Waits for the process to end by itself, up to `seconds`; its exit status, nil if it went on running.
+        func exit(within seconds: Int) async throws -> Int32? {
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            return process.isRunning ? nil : process.terminationStatus
+        }
+
+        /// Ends the process (SIGTERM) and waits for it.
+        func stop() async {
+            kill(process.processIdentifier, SIGTERM)
+            _ = try? await exit(within: 30)
+        }
+
+        /// This process's soft and hard RLIMIT_NOFILE, from /proc.
+        var fileLimits: (soft: String, hard: String)? {
+            let limits = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/limits", encoding: .utf8)
+            let line = limits?.split(separator: "\n").first { $0.hasPrefix("Max open files") }
+            let fields = line?.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).map(String.init) ?? []
+            return fields.count >= 2 ? (fields[0], fields[1]) : nil
+        }
+    }
+
+    /// This process's hard limit: the shell's `ulimit -Sn` leaves it, and stickerd may raise its soft limit to it.
+    static var hardLimit: Int {
+        var limit = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        return Int(clamping: limit.rlim_max)
+    }
+
+    @Test("Under a soft limit of 300 stickerd raises it; one client's 300 streams get its address's 256 and health answers",
+          .timeLimit(.minutes(2)))
+    func healthAnswersWhileOneClientHoldsItsStreams() async throws {
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
+        defer { Task { await drop() } }
+        // The defaults when the hard limit has room for them, a bound that fits when it has not.
+        let streams = Self.hardLimit >= 10_500 ? [] : ["--max-event-streams", "\(max(300, Self.hardLimit - 400))"]
+        try #require(Self.hardLimit >= 700, "the hard file limit is too low for this test")
+        let server = try Limited(ulimit: "-Sn 300", streams, database: endpoint)
+        #expect(try await server.waitReady(), "\(server.printed)")
+        #expect(server.fileLimits.map { $0.soft == $0.hard } == true, "\(String(describing: server.fileLimits))")
+        // Action: one client opens 300 streams.
+        var opened: [(StreamShareTests.Opened, String)] = []
+        for _ in 0..<300 { opened.append(try await StreamShareTests.open(server.port)) }
+        // Check: its address's share is open, the rest refused with 429; health and readiness answer meanwhile.
+        #expect(opened.filter { $0.1 == "200" }.count == 256)
+        #expect(opened.filter { $0.1 == "429" }.count == 44)
+        #expect(try await server.answers("/healthz"))
+        #expect(try await server.answers("/readyz"))
+        withExtendedLifetime(opened) {}
+        await server.stop()
+    }
+
+    @Test("Refuses to start, saying why, when the stream bound does not fit the file limit; starts when it does",
+          .timeLimit(.minutes(2)))
+    func refusesABoundPastTheLimit() async throws {
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
+        defer { Task { await drop() } }
+        let refused = try Limited(ulimit: "-n 300", [], database: endpoint)
+        let status = try await refused.exit(within: 30)
+        #expect(status != nil && status != 0, "stickerd started under a limit its 10,000 streams cannot fit")
+        let printed = refused.printed
+        #expect(printed.contains("file descriptors") && printed.contains("--max-event-streams 10000") && printed.contains("only 300"),
+                "\(printed)")
+        let fits = try Limited(ulimit: "-n 300", ["--max-event-streams", "100"], database: endpoint)
+        #expect(try await fits.waitReady(), "\(fits.printed)")
+        await fits.stop()
+    }
+
+    @Test("Connections it could not accept for want of descriptors are counted and logged", .timeLimit(.minutes(2)))
+    func refusedAcceptsAreCountedAndLogged() async throws {
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
+        defer { Task { await drop() } }
+        let server = try Limited(ulimit: "-n 300", ["--max-event-streams", "100"], database: endpoint)
+        #expect(try await server.waitReady(), "\(server.printed)")
+        // Action: 350 connections that send nothing, more than the process has descriptors for.
+        var idle = try (0..<350).map { _ in try RawSocket(port: server.port) }
+        try await Task.sleep(for: .seconds(2))
+        idle.removeAll()
+        // Check: once they are gone, /metrics counts the failed accepts, and the log said so.
+        #expect(try await server.waitReady())
+        let metrics = try await RawHTTP.exchange(port: server.port, Array("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8),
+                                                 whole: true)
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix(#"accept_failures_total{errno="EMFILE"}"#) }
+        let count = line?.split(separator: " ").last.flatMap { Int($0) } ?? 0
+        #expect(count > 0, "\(line ?? "no accept_failures_total line")")
+        #expect(server.printed.contains("Could not accept a connection"))
+        await server.stop()
+    }
+}
