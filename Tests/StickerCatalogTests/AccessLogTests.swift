@@ -67,10 +67,18 @@ import Testing
         #expect(text.hasSuffix(#" info stickerd: plain=/v1/manifest forged="x status=500\n2026-01-01T00:00:00+0000 error \"fake\"\\" empty="" [Test] two\nlines"# + "\n"))
         #expect(text.filter { $0 == "\n" }.count == 1)
 
+        var numbers = LogLine(format: .text, level: "info", label: "l", source: "s")
+        numbers.field("a", milliseconds: .microseconds(5))
+        numbers.field("b", milliseconds: .microseconds(12_345_678))
+        numbers.field("c", 0)
+        numbers.field("d", 907)
+        #expect(String(decoding: numbers.bytes, as: UTF8.self).hasSuffix(" a=0.005 b=12345.678 c=0 d=907"))
+
         var json = LogLine(format: .json, level: "info", label: "stickerd", source: "Test")
+        json.field("ms", milliseconds: .microseconds(1500))
         json.field("value", "a\"b\u{1}")
         json.end(message: "m")
         let object = try? JSONSerialization.jsonObject(with: Data(json.bytes)) as? [String: String]
-        #expect(object?["value"] == "a\"b\u{1}" && object?["message"] == "m" && object?["source"] == "Test")
+        #expect(object?["value"] == "a\"b\u{1}" && object?["message"] == "m" && object?["source"] == "Test" && object?["ms"] == "1.500")
     }
 }

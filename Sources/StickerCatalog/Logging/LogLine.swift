@@ -22,9 +22,11 @@ public struct LogLine {
         bytes.reserveCapacity(256)
         switch format {
         case .text:
-            bytes += LogClock.now()
-            bytes += [UInt8(ascii: " ")] + Array(level.utf8) + [UInt8(ascii: " ")]
-            Self.appendEscaped(label, to: &bytes, quoted: false)
+            bytes.append(contentsOf: LogClock.now())
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(contentsOf: level.utf8)
+            bytes.append(UInt8(ascii: " "))
+            Self.appendEscaped(label.utf8, to: &bytes, quoted: false)
             bytes.append(UInt8(ascii: ":"))
         case .json:
             bytes.append(UInt8(ascii: "{"))
@@ -37,49 +39,75 @@ public struct LogLine {
 
     /// Appends `key` and `value`; keys are the caller's own names, values anything.
     public mutating func field(_ key: String, _ value: String) {
-        field(key, Array(value.utf8))
+        field(key, value.utf8)
     }
 
-    public mutating func field(_ key: String, _ value: [UInt8]) {
+    public mutating func field(_ key: String, _ value: some Collection<UInt8>) {
         switch format {
         case .text:
             bytes.append(UInt8(ascii: " "))
-            bytes += key.utf8
+            bytes.append(contentsOf: key.utf8)
             bytes.append(UInt8(ascii: "="))
             // A value that could be read as more than one field, or as another line, is written as a JSON string.
-            let plain = !value.isEmpty && value.allSatisfy { $0 > 0x20 && $0 != 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "=") }
-            if plain { bytes += value } else { Self.appendEscaped(value, to: &bytes, quoted: true) }
+            if !value.isEmpty && value.allSatisfy(Self.isPlain) { bytes.append(contentsOf: value) } else { Self.appendEscaped(value, to: &bytes, quoted: true) }
         case .json:
             if fields > 0 { bytes.append(UInt8(ascii: ",")) }
-            Self.appendEscaped(Array(key.utf8), to: &bytes, quoted: true)
+            Self.appendEscaped(key.utf8, to: &bytes, quoted: true)
             bytes.append(UInt8(ascii: ":"))
             Self.appendEscaped(value, to: &bytes, quoted: true)
         }
         fields += 1
     }
 
+    /// A non-negative integer field, its digits written straight into the line; with `decimals`, that many of its
+    /// last digits after a point.
+    public mutating func field(_ key: String, _ value: Int, decimals: Int = 0) {
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var rest = max(0, value), start = buffer.count, written = 0
+            repeat {
+                if decimals > 0 && written == decimals {
+                    start -= 1
+                    buffer[start] = UInt8(ascii: ".")
+                }
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                written += 1
+            } while rest > 0 || written <= decimals && decimals > 0
+            field(key, UnsafeRawBufferPointer(rebasing: buffer[start...]))
+        }
+    }
+
+    /// `duration` in milliseconds with three decimals (12.345), written straight into the line.
+    public mutating func field(_ key: String, milliseconds duration: Duration) {
+        let micros = max(0, Int(duration.components.seconds) * 1_000_000 + Int(duration.components.attoseconds / 1_000_000_000_000))
+        field(key, micros, decimals: 3)
+    }
+
+    /// Bytes a text value may hold without quotes: no space, control, quote, backslash or `=`.
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte != 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "=")
+    }
+
     /// Ends the line with its message and a newline.
     public mutating func end(message: String) {
         switch format {
         case .text:
-            bytes += Array(" [".utf8)
-            Self.appendEscaped(source, to: &bytes, quoted: false)
-            bytes += Array("] ".utf8)
-            Self.appendEscaped(message, to: &bytes, quoted: false)
+            bytes.append(contentsOf: " [".utf8)
+            Self.appendEscaped(source.utf8, to: &bytes, quoted: false)
+            bytes.append(contentsOf: "] ".utf8)
+            Self.appendEscaped(message.utf8, to: &bytes, quoted: false)
             bytes.append(UInt8(ascii: "\n"))
         case .json:
             field("message", message)
-            bytes += Array("}\n".utf8)
+            bytes.append(contentsOf: "}\n".utf8)
         }
     }
 
-    static func appendEscaped(_ text: String, to bytes: inout [UInt8], quoted: Bool) {
-        appendEscaped(Array(text.utf8), to: &bytes, quoted: quoted)
-    }
-
     /// `value` with quotes, backslashes and control characters escaped as JSON escapes them; in quotes when `quoted`.
-    static func appendEscaped(_ value: [UInt8], to bytes: inout [UInt8], quoted: Bool) {
-        let hex = Array("0123456789abcdef".utf8)
+    static func appendEscaped(_ value: some Collection<UInt8>, to bytes: inout [UInt8], quoted: Bool) {
+        let hex: StaticString = "0123456789abcdef"
         if quoted { bytes.append(UInt8(ascii: "\"")) }
         for byte in value {
             switch byte {
@@ -89,7 +117,9 @@ public struct LogLine {
             case UInt8(ascii: "\r"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
             case UInt8(ascii: "\t"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
             case 0..<0x20, 0x7F:
-                bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                bytes.append(contentsOf: "\\u00".utf8)
+                bytes.append(hex.utf8Start[Int(byte >> 4)])
+                bytes.append(hex.utf8Start[Int(byte & 0xF)])
             default: bytes.append(byte)
             }
         }

@@ -14,32 +14,14 @@ public struct AccessLog: Sendable {
     func record(method: String, path: String, route: String, status: Int, elapsed: Duration?, bytes: Int?, requestId: String) {
         var line = LogLine(format: format, level: "info", label: label, source: "StickerCatalog")
         // In the order StreamLogHandler sorts metadata, as every other line has it.
-        line.field("bytes", bytes.map { Self.digits($0) } ?? Array("streamed".utf8))
-        line.field("duration_ms", elapsed.map(Self.milliseconds) ?? [UInt8(ascii: "-")])
+        if let bytes { line.field("bytes", bytes) } else { line.field("bytes", "streamed") }
+        if let elapsed { line.field("duration_ms", milliseconds: elapsed) } else { line.field("duration_ms", "-") }
         line.field("method", method)
         line.field("path", path)
         line.field("request_id", requestId)
         line.field("route", route)
-        line.field("status", Self.digits(status))
+        line.field("status", status)
         line.end(message: "request")
         line.bytes.withUnsafeBytes { _ = sink.append($0) }
-    }
-
-    /// `duration` in milliseconds with three decimals: 12.345.
-    static func milliseconds(_ duration: Duration) -> [UInt8] {
-        let micros = max(0, Int(duration.components.seconds) * 1_000_000 + Int(duration.components.attoseconds / 1_000_000_000_000))
-        let fraction = digits(micros % 1000)
-        return digits(micros / 1000) + [UInt8(ascii: ".")] + [UInt8](repeating: UInt8(ascii: "0"), count: 3 - fraction.count) + fraction
-    }
-
-    /// The decimal digits of a non-negative `value`.
-    static func digits(_ value: Int) -> [UInt8] {
-        guard value > 0 else { return [UInt8(ascii: "0")] }
-        var out: [UInt8] = [], rest = value
-        while rest > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        }
-        return out.reversed()
     }
 }
