@@ -60,6 +60,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds to go on serving after SIGTERM with /readyz answering 503, so load balancers stop sending traffic first (match the orchestrator's preStop delay, or leave 0 behind one that has it).")
     var drainSeconds = 0
 
+    @Option(help: "Serve /metrics only with 'Authorization: Bearer TOKEN' (Prometheus' authorization credentials); at least 16 characters (env STICKER_METRICS_TOKEN). Unset: /metrics for anyone who reaches the port.")
+    var metricsToken: String? = ProcessInfo.processInfo.environment["STICKER_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+
     @Option(help: "Seconds after SIGTERM within which requests and event streams in flight must finish (after the drain); then they are cancelled and stickerd exits.")
     var shutdownGrace = 25
 
@@ -91,6 +94,10 @@ struct Serve: AsyncParsableCommand {
         (options.maxEventStreams, options.eventHeartbeat, options.eventStreamLifetime) =
             (maxEventStreams, .seconds(eventHeartbeat), .seconds(eventStreamLifetime))
         options.requestDurations = requestDurations
+        if let token = metricsToken, token.count < ServiceOptions.minimumTokenLength {
+            throw ValidationError("--metrics-token must be at least \(ServiceOptions.minimumTokenLength) characters")
+        }
+        options.metricsToken = metricsToken
         try streams.configure(&options)
         if try database.level() <= .info { options.accessLog = AccessLog(format: try database.format()) }
         options.publicBaseURL = environment["STICKER_PUBLIC_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 }

@@ -11,10 +11,15 @@ import Testing
         // Setup: stickerd at its default level, its output into a pipe nobody reads (64 KiB fill it: about 300 lines).
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: false)
         defer { Task { await drop() } }
-        let pipe = Pipe()
-        let server = try StickerdProcess(serve: [], environment: ["DATABASE_URL": endpoint.url], output: pipe.fileHandleForWriting)
-        defer { server.process.terminate() }
-        #expect(try await server.waitHealthy())
+        var (pipe, server) = try Self.start(endpoint)
+        // Once in a full suite on a busy machine, a stickerd started here ended before it was healthy, without a line
+        // (not understood yet: see the session note); its status is printed, and one more start is tried.
+        if try await !server.waitHealthy(), !server.process.isRunning {
+            print("AccessLogTests: stickerd ended before it was healthy: \(server.process.terminationReason) \(server.process.terminationStatus)")
+            (pipe, server) = try Self.start(endpoint)
+        }
+        defer { if server.process.isRunning { server.process.terminate() } }
+        #expect(server.process.isRunning && (try await server.waitHealthy()))
         // Action: 1,000 requests pipelined on one connection.
         let count = 1000
         let socket = try RawSocket(port: server.port)
@@ -32,6 +37,11 @@ import Testing
         let requests = lines.filter { $0.hasSuffix("[StickerCatalog] request") }
         #expect(requests.count > 100)
         #expect(requests.allSatisfy { $0.contains(" info stickerd: bytes=") && $0.contains(" route=/healthz status=200 ") })
+    }
+
+    static func start(_ endpoint: DatabaseEndpoint) throws -> (Pipe, StickerdProcess) {
+        let pipe = Pipe()
+        return (pipe, try StickerdProcess(serve: [], environment: ["DATABASE_URL": endpoint.url], output: pipe.fileHandleForWriting))
     }
 
     @Test func aFullBufferDropsLinesAndCountsThemWithoutWaiting() throws {

@@ -150,3 +150,21 @@ import Testing
         return names
     }
 }
+
+/// `--metrics-token`: /metrics tells traffic, errors and the catalog's size, so with a token set it answers only
+/// whoever presents it; health routes stay open to probes.
+@Suite struct MetricsTokenTests {
+    @Test func metricsAnswerOnlyTheTokenWhenOneIsSet() async throws {
+        let token = "metrics-token-0123456789"
+        try await withApp(options: { $0.metricsToken = token }) { client, _ in
+            for headers: HTTPFields in [[:], [.authorization: "Bearer wrong-token-0123456789"], [.authorization: token]] {
+                let refused = try await client.execute(uri: "/metrics", method: .get, headers: headers)
+                #expect(refused.status == .unauthorized && refused.headers[.wwwAuthenticate] != nil, "\(headers)")
+                #expect(!String(buffer: refused.body).contains("http_requests_total"))
+            }
+            let allowed = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer \(token)"])
+            #expect(allowed.status == .ok && String(buffer: allowed.body).contains("http_requests_total"))
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+        }
+    }
+}

@@ -54,6 +54,8 @@ public struct ServiceOptions: Sendable {
     public var requestDurations = true
     /// The line per request (stickerd writes it at info, its default level); nil writes none.
     public var accessLog: AccessLog?
+    /// `/metrics` answers only with `Authorization: Bearer` this token (`--metrics-token`); nil serves it to anyone.
+    public var metricsToken: String?
 
     public init() {}
 
@@ -126,7 +128,7 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
                                pool: catalog.pool, hub: hub, manifests: manifests, assets: assets, uploads: uploads, quarantine: catalog,
                                log: options.accessLog?.sink)
     HealthController(pool: catalog.pool, listener: listener, migrator: Migrator(), registry: registry, durations: durations,
-                     gauges: gauges, draining: draining).addRoutes(to: router)
+                     gauges: gauges, draining: draining, metricsToken: options.metricsToken).addRoutes(to: router)
     let intake = PurchaseIntake(repository: catalog, configuration: options.purchases)
     MeController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(to: client.group("me", context: UserRequestContext.self))
     PurchaseController(intake: intake).addRoutes(to: client.group("purchases", context: UserRequestContext.self))

@@ -1,3 +1,4 @@
+import Crypto
 import Hummingbird
 import Logging
 import NIOCore
@@ -12,6 +13,15 @@ struct HealthController {
     let durations: RequestDurations
     let gauges: ServiceGauges
     let draining: Draining
+    /// The digest of `--metrics-token`, compared in constant time; nil: metrics for anyone.
+    let metricsDigest: SHA256Digest?
+
+    init(pool: DatabasePool, listener: RevisionListener, migrator: Migrator, registry: PrometheusCollectorRegistry,
+         durations: RequestDurations, gauges: ServiceGauges, draining: Draining, metricsToken: String?) {
+        (self.pool, self.listener, self.migrator, self.registry) = (pool, listener, migrator, registry)
+        (self.durations, self.gauges, self.draining) = (durations, gauges, draining)
+        metricsDigest = metricsToken.map { SHA256.hash(data: Array($0.utf8)) }
+    }
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("healthz", use: health)
@@ -39,7 +49,18 @@ struct HealthController {
         return Self.json(#"{"status":"ready"}"#)
     }
 
+    /// The metrics, to whoever holds `--metrics-token` when one is set: they tell traffic, errors and the catalog's size.
     @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if let metricsDigest {
+            let header = request.headers[.authorization] ?? ""
+            let token = header.lowercased().hasPrefix("bearer ") ? header.utf8.dropFirst(7) : header.utf8.dropFirst(header.utf8.count)
+            // SHA256Digest's == compares every byte whatever the first difference.
+            guard !token.isEmpty, SHA256.hash(data: Array(token)) == metricsDigest else {
+                var problem = Problem(.unauthorized, "unauthorized", "This replica's metrics need its --metrics-token: send 'Authorization: Bearer TOKEN'.")
+                problem.headers[.wwwAuthenticate] = #"Bearer realm="stickerd-metrics""#
+                throw problem
+            }
+        }
         await gauges.update()
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)

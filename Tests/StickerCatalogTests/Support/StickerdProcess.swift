@@ -38,6 +38,10 @@ final class StickerdProcess: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(100))
         }
+        // Says why, for a failure seen only on a busy CI machine.
+        let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+        print("stickerd on :\(port) not healthy (running: \(process.isRunning), exit \(process.isRunning ? 0 : process.terminationStatus)); "
+              + "its log ends: \(log.suffix(2000))")
         return false
     }
 
