@@ -19,7 +19,8 @@ import Testing
             (pipe, server) = try Self.start(endpoint)
         }
         defer { if server.process.isRunning { server.process.terminate() } }
-        #expect(server.process.isRunning && (try await server.waitHealthy()))
+        let healthy = try await server.waitHealthy()
+        #expect(healthy)
         // Action: 1,000 requests pipelined on one connection.
         let count = 1000
         let socket = try RawSocket(port: server.port)
