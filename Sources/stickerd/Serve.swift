@@ -63,6 +63,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Serve /metrics only with 'Authorization: Bearer TOKEN' (Prometheus' authorization credentials); at least 16 characters (env STICKER_METRICS_TOKEN). Unset: /metrics for anyone who reaches the port.")
     var metricsToken: String? = ProcessInfo.processInfo.environment["STICKER_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
 
+    @Option(help: "Wrong admin tokens one address may present in a minute; past that, every admin request from it is refused with 429 too_many_attempts until the minute ends, before any token lookup.")
+    var adminAuthFailuresPerMinute = 10
+
     @Option(help: "Seconds after SIGTERM within which requests and event streams in flight must finish (after the drain); then they are cancelled and stickerd exits.")
     var shutdownGrace = 25
 
@@ -98,6 +101,8 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--metrics-token must be at least \(ServiceOptions.minimumTokenLength) characters")
         }
         options.metricsToken = metricsToken
+        guard adminAuthFailuresPerMinute >= 1 else { throw ValidationError("--admin-auth-failures-per-minute must be at least 1") }
+        options.adminAuthFailuresPerMinute = adminAuthFailuresPerMinute
         try streams.configure(&options)
         if try database.level() <= .info { options.accessLog = AccessLog(format: try database.format()) }
         options.publicBaseURL = environment["STICKER_PUBLIC_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 }

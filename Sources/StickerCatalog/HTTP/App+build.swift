@@ -56,6 +56,8 @@ public struct ServiceOptions: Sendable {
     public var accessLog: AccessLog?
     /// `/metrics` answers only with `Authorization: Bearer` this token (`--metrics-token`); nil serves it to anyone.
     public var metricsToken: String?
+    /// Wrong admin tokens one source may present in a minute before it is refused with 429 until the minute ends.
+    public var adminAuthFailuresPerMinute = 10
 
     public init() {}
 
@@ -134,7 +136,8 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     PurchaseController(intake: intake).addRoutes(to: client.group("purchases", context: UserRequestContext.self))
     WebhookController(intake: intake, metrics: metrics).addRoutes(to: router.group("v1/webhooks"))
 
-    let authenticator = AdminAuthenticator(tokens: catalog, bootstrapToken: options.bootstrapAdminToken, proxies: options.trustedProxies)
+    let authenticator = AdminAuthenticator(tokens: catalog, bootstrapToken: options.bootstrapAdminToken, proxies: options.trustedProxies,
+                                           attempts: FailedAttempts(limit: options.adminAuthFailuresPerMinute))
     let authenticated = router.group("v1/admin")
         .add(middleware: AdminAuthMiddleware(authenticator: authenticator))
         .group(context: AdminRequestContext.self)
