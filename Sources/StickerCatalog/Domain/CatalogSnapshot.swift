@@ -13,7 +13,8 @@ public struct CatalogSnapshot: Sendable {
     /// Images anyone may fetch without a signed URL: those a published free group shows, and published premium groups'
     /// covers (everyone sees those). Every other image is premium until shown free, so a premium group unpublished or a
     /// premium sticker deleted (its bytes kept for gc) fails closed instead of becoming public and cacheable for a year.
-    public let freeAssets: Set<String>
+    /// Kept as digests, not strings: an image request asks on every request, and four words hash faster than 64 digits.
+    let freeAssets: Set<AssetDigest>
     /// Each group's stickers' version as stored: a snapshot read later reuses the stickers of groups whose version it
     /// finds unchanged.
     public let contentVersions: [String: Int64]
@@ -29,13 +30,14 @@ public struct CatalogSnapshot: Sendable {
         var locales = Set(groups.flatMap(\.localizedNames.keys))
         for list in stickers.values { for sticker in list { locales.formUnion(sticker.localizedDescriptions.keys) } }
         self.locales = locales
-        var free = Set<String>()
+        var free = Set<AssetDigest>()
         for group in groups {
             let members = stickers[group.id] ?? []
             let cover = group.cover(among: members)?.id
             for sticker in members where group.productId == nil || sticker.id == cover {
-                free.insert(sticker.asset.sha256)
-                for rendition in sticker.renditions { free.insert(rendition.asset.sha256) }
+                for sha256 in [sticker.asset.sha256] + sticker.renditions.map(\.asset.sha256) {
+                    if let digest = AssetDigest(hex: Substring(sha256)) { free.insert(digest) }
+                }
             }
         }
         self.premiumProducts = Set(groups.compactMap(\.productId))

@@ -108,8 +108,9 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     router.addMiddleware {
         RequestObservation(durations: durations, accessLog: options.accessLog)
         ProblemMiddleware(unknownMethods: unknownMethods)
-        BodyDeadlineMiddleware(timeout: options.bodyTimeout)
     }
+    // Only the groups that read bodies pay for their deadline: a cached manifest is not a frame deeper for it.
+    let deadline = BodyDeadlineMiddleware<AppRequestContext>(timeout: options.bodyTimeout)
     ConsoleController(publicBaseURL: options.publicBaseURL).addRoutes(to: router)
     let manifests = ManifestService(reader: catalog, revision: catalog.revision, linker: linker, capacity: options.manifestCacheBytes,
                                     logger: catalog.logger, counters: CacheCounters(registry: registry, cache: "manifest"))
@@ -133,12 +134,13 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
                      gauges: gauges, draining: draining, metricsToken: options.metricsToken).addRoutes(to: router)
     let intake = PurchaseIntake(repository: catalog, configuration: options.purchases)
     MeController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(to: client.group("me", context: UserRequestContext.self))
-    PurchaseController(intake: intake).addRoutes(to: client.group("purchases", context: UserRequestContext.self))
-    WebhookController(intake: intake, metrics: metrics).addRoutes(to: router.group("v1/webhooks"))
+    PurchaseController(intake: intake).addRoutes(to: client.group("purchases").add(middleware: deadline).group(context: UserRequestContext.self))
+    WebhookController(intake: intake, metrics: metrics).addRoutes(to: router.group("v1/webhooks").add(middleware: deadline))
 
     let authenticator = AdminAuthenticator(tokens: catalog, bootstrapToken: options.bootstrapAdminToken, proxies: options.trustedProxies,
                                            attempts: FailedAttempts(limit: options.adminAuthFailuresPerMinute))
     let authenticated = router.group("v1/admin")
+        .add(middleware: deadline)
         .add(middleware: AdminAuthMiddleware(authenticator: authenticator))
         .group(context: AdminRequestContext.self)
     let idempotency = IdempotencyMiddleware(repository: catalog, maxBodyBytes: options.rules.maxBytes + UploadReader.formOverhead)

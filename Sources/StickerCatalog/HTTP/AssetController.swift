@@ -21,8 +21,7 @@ struct AssetController {
         }
         // Bytes first: while PostgreSQL is down an uncached image fails fast there, before the snapshot is tried.
         var expires: Int64?
-        // The digest as the asset keeps it: `digest.hex` would build a string on every request.
-        if try await !manifests.isFree(asset.sha256) {
+        if try await !manifests.isFree(digest) {
             let parameters = request.uri.queryParameters
             let now = Date()
             if let refusal = signer.check(sha256: digest.hex, exp: parameters["exp"].map(String.init), sig: parameters["sig"].map(String.init), now: now) {

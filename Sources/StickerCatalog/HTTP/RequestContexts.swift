@@ -13,12 +13,16 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var user: String?
     /// When the signed-in user's token expires (its `exp`); an event stream ends then.
     public var userTokenExpires: Date?
+    /// The connection, kept rather than its peer's address: only event streams and the admin throttle ask for that,
+    /// and reading it on every request cost a lock and a copy.
+    private let channel: any Channel
+
     /// The connection's peer (a proxy's, behind one: see `TrustedProxies`); nil in a test's router.
-    public let remoteAddress: SocketAddress?
+    public var remoteAddress: SocketAddress? { channel.remoteAddress }
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 
     /// JSON request bodies are small; image uploads are read by `UploadReader` with their own limit.

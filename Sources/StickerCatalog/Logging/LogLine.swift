@@ -24,13 +24,13 @@ public struct LogLine {
         case .text:
             bytes.append(contentsOf: LogClock.now())
             bytes.append(UInt8(ascii: " "))
-            bytes.append(contentsOf: level.utf8)
+            Self.append(level, to: &bytes)
             bytes.append(UInt8(ascii: " "))
-            Self.appendEscaped(label.utf8, to: &bytes, quoted: false)
+            Self.appendEscaped(label, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
         case .json:
             bytes.append(UInt8(ascii: "{"))
-            field("ts", LogClock.now())
+            LogClock.now().withUnsafeBytes { field("ts", $0) }
             field("level", level)
             field("label", label)
             field("source", source)
@@ -39,20 +39,24 @@ public struct LogLine {
 
     /// Appends `key` and `value`; keys are the caller's own names, values anything.
     public mutating func field(_ key: String, _ value: String) {
-        field(key, value.utf8)
+        var value = value
+        value.withUTF8 { field(key, UnsafeRawBufferPointer($0)) }
     }
 
-    public mutating func field(_ key: String, _ value: some Collection<UInt8>) {
+    /// Appends `key` and `value`'s bytes, copied in runs rather than a byte at a time: the per-request line is built
+    /// for every request.
+    public mutating func field(_ key: String, _ value: UnsafeRawBufferPointer) {
         switch format {
         case .text:
             bytes.append(UInt8(ascii: " "))
-            bytes.append(contentsOf: key.utf8)
+            Self.append(key, to: &bytes)
             bytes.append(UInt8(ascii: "="))
             // A value that could be read as more than one field, or as another line, is written as a JSON string.
-            if !value.isEmpty && value.allSatisfy(Self.isPlain) { bytes.append(contentsOf: value) } else { Self.appendEscaped(value, to: &bytes, quoted: true) }
+            if !value.isEmpty && Self.isPlain(value) { bytes.append(contentsOf: value) } else { Self.appendEscaped(value, to: &bytes, quoted: true) }
         case .json:
             if fields > 0 { bytes.append(UInt8(ascii: ",")) }
-            Self.appendEscaped(key.utf8, to: &bytes, quoted: true)
+            var key = key
+            key.withUTF8 { Self.appendEscaped(UnsafeRawBufferPointer($0), to: &bytes, quoted: true) }
             bytes.append(UInt8(ascii: ":"))
             Self.appendEscaped(value, to: &bytes, quoted: true)
         }
@@ -85,9 +89,18 @@ public struct LogLine {
         field(key, micros, decimals: 3)
     }
 
-    /// Bytes a text value may hold without quotes: no space, control, quote, backslash or `=`.
-    private static func isPlain(_ byte: UInt8) -> Bool {
-        byte > 0x20 && byte != 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "=")
+    /// Whether a text value may go without quotes: no space, control, quote, backslash or `=`.
+    private static func isPlain(_ value: UnsafeRawBufferPointer) -> Bool {
+        for byte in value where byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "=") {
+            return false
+        }
+        return true
+    }
+
+    /// A key or a fixed part, which needs no escaping: copied as it is.
+    private static func append(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// Ends the line with its message and a newline.
@@ -95,9 +108,9 @@ public struct LogLine {
         switch format {
         case .text:
             bytes.append(contentsOf: " [".utf8)
-            Self.appendEscaped(source.utf8, to: &bytes, quoted: false)
+            Self.appendEscaped(source, to: &bytes)
             bytes.append(contentsOf: "] ".utf8)
-            Self.appendEscaped(message.utf8, to: &bytes, quoted: false)
+            Self.appendEscaped(message, to: &bytes)
             bytes.append(UInt8(ascii: "\n"))
         case .json:
             field("message", message)
@@ -106,24 +119,33 @@ public struct LogLine {
     }
 
     /// `value` with quotes, backslashes and control characters escaped as JSON escapes them; in quotes when `quoted`.
-    static func appendEscaped(_ value: some Collection<UInt8>, to bytes: inout [UInt8], quoted: Bool) {
+    /// The runs between escapes are copied whole.
+    static func appendEscaped(_ value: UnsafeRawBufferPointer, to bytes: inout [UInt8], quoted: Bool) {
         let hex: StaticString = "0123456789abcdef"
         if quoted { bytes.append(UInt8(ascii: "\"")) }
-        for byte in value {
+        var run = 0
+        for (index, byte) in value.enumerated() where byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: value[run..<index]))
+            run = index + 1
             switch byte {
-            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), byte]
             case UInt8(ascii: "\n"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
             case UInt8(ascii: "\r"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
             case UInt8(ascii: "\t"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0..<0x20, 0x7F:
+            default:
                 bytes.append(contentsOf: "\\u00".utf8)
                 bytes.append(hex.utf8Start[Int(byte >> 4)])
                 bytes.append(hex.utf8Start[Int(byte & 0xF)])
-            default: bytes.append(byte)
             }
         }
+        bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: value[run...]))
         if quoted { bytes.append(UInt8(ascii: "\"")) }
+    }
+
+    /// `text` escaped, without quotes.
+    private static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { appendEscaped(UnsafeRawBufferPointer($0), to: &bytes, quoted: false) }
     }
 }
 

@@ -73,9 +73,9 @@ final class ManifestService: Sendable {
             (self.products, self.signedUntil) = (products, products.isEmpty ? nil : signedUntil)
         }
 
-        init(held: [String], snapshot: CatalogSnapshot?, signer: AssetSigner?, now: Date) {
+        init(held: [String], snapshot: CatalogSnapshot?, signer: AssetSigner?, now: Date?) {
             let products = held.isEmpty ? [] : held.filter { snapshot?.premiumProducts.contains($0) ?? true }
-            self.init(products: products, signedUntil: products.isEmpty ? nil : signer?.expiry(at: now))
+            self.init(products: products, signedUntil: products.isEmpty ? nil : signer?.expiry(at: now ?? Date()))
         }
     }
 
@@ -110,7 +110,7 @@ final class ManifestService: Sendable {
     /// The cached body for a request: a query string seen before against this snapshot is neither parsed nor
     /// validated again (`parse` runs only on a miss, and a query it refuses is not remembered).
     /// `held`: the products the signed-in user holds (sorted), which unlock premium groups with URLs signed at `now`.
-    func body(route: String, query: String?, held: [String] = [], now: Date = Date(), parse: () throws -> Key) async throws -> Served {
+    func body(route: String, query: String?, held: [String] = [], now: Date? = nil, parse: () throws -> Key) async throws -> Served {
         let (wanted, epoch) = (revision.current, revision.epoch)
         let hit = state.withLock { state -> Served? in
             guard let snapshot = state.snapshot, state.epoch == epoch, snapshot.revision >= wanted else { return nil }
@@ -171,14 +171,14 @@ final class ManifestService: Sendable {
 
     /// Whether a published free group shows image `sha256` (asked on every asset request: no snapshot is copied when the
     /// one in memory is current).
-    func isFree(_ sha256: String) async throws -> Bool {
+    func isFree(_ digest: AssetDigest) async throws -> Bool {
         let (wanted, epoch) = (revision.current, revision.epoch)
         let known = state.withLock { state -> Bool? in
             guard let snapshot = state.snapshot, state.epoch == epoch, snapshot.revision >= wanted else { return nil }
-            return snapshot.freeAssets.contains(sha256)
+            return snapshot.freeAssets.contains(digest)
         }
         if let known { return known }
-        return try await currentSnapshot().freeAssets.contains(sha256)
+        return try await currentSnapshot().freeAssets.contains(digest)
     }
 
     /// The snapshot in memory when it is current, without reading anything.

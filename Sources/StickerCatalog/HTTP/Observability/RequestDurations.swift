@@ -38,8 +38,8 @@ final class RequestDurations: Sendable {
 
     /// Records one request that started at `start`; returns how long it took (nil when not timed).
     @discardableResult
-    func record(route: String?, method: HTTPRequest.Method, status: Int, since start: ContinuousClock.Instant) -> Duration? {
-        let series = self.series(Key(route: route ?? "unmatched", method: Self.label(method), status: status))
+    func record(route: String, method: HTTPRequest.Method, status: Int, since start: ContinuousClock.Instant) -> Duration? {
+        let series = self.series(Key(route: route, method: Self.label(method), status: status))
         series.count.add(1)
         guard timed else { return nil }
         let elapsed = ContinuousClock.now - start

@@ -24,14 +24,15 @@ struct RequestObservation<Context: RequestContext>: RouterMiddleware {
             response = try await next(request, context)
         } catch {
             // ProblemMiddleware answers every error; one that escapes it still counts.
-            durations.record(route: context.endpointPath, method: request.method, status: 500, since: start)
+            durations.record(route: context.endpointPath ?? "unmatched", method: request.method, status: 500, since: start)
             throw error
         }
         response.headers[.requestID] = id
         // On every answer, problems and images included: no browser may take a body for another type than it says.
         response.headers[.xContentTypeOptions] = "nosniff"
-        let elapsed = durations.record(route: context.endpointPath, method: request.method, status: response.status.code, since: start)
-        accessLog?.record(method: request.method.rawValue, path: request.uri.path, route: context.endpointPath ?? "unmatched",
+        let route = context.endpointPath ?? "unmatched"   // read once: it is behind a lock
+        let elapsed = durations.record(route: route, method: request.method, status: response.status.code, since: start)
+        accessLog?.record(method: request.method.rawValue, path: request.uri.path, route: route,
                           status: response.status.code, elapsed: elapsed, bytes: response.body.contentLength, requestId: id)
         return response
     }
