@@ -35,6 +35,8 @@ test: deps
 	@timeout -k 30 $(TEST_MINUTES)m $(SWIFT) test --skip-build || { rc=$$?; \
 		[ $$rc -ne 124 ] || echo "swift test did not finish within $(TEST_MINUTES) minutes: a test is stuck"; exit $$rc; }
 	@scripts/check-openapi.sh
+	@scripts/generate-client.sh --check
+	$(SWIFT) build --package-path Client
 	@scripts/check-deploy.sh
 	@scripts/conformance.sh .build/debug/stickerd $(CONFORMANCE_SECONDS)
 	@scripts/install-deps.sh --browser

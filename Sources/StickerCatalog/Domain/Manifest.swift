@@ -15,14 +15,15 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var locale: String?
     public var groups: [ManifestGroup]
 
-    /// Every key present, nulls included, so clients see one shape.
+    /// Every key present, nulls included, so clients see one shape; but `size` is left out when there is none: a key
+    /// that is an object or null is what OpenAPI generators cannot type (swift-openapi-generator drops it).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(revision, forKey: .revision)
         try c.encode(cursor, forKey: .cursor)
         try c.encode(filter, forKey: .filter)
         try c.encode(flags, forKey: .flags)
-        try c.encode(size, forKey: .size)
+        try c.encodeIfPresent(size, forKey: .size)
         try c.encode(scale, forKey: .scale)
         try c.encode(format, forKey: .format)
         try c.encode(locale, forKey: .locale)
@@ -42,7 +43,8 @@ public struct ManifestGroup: Codable, Sendable, Equatable {
     public var cover: AssetLink?
     public var stickers: [ManifestSticker]
 
-    /// Keeps `productId` and `cover` as explicit nulls so every client sees the same keys.
+    /// Keeps `productId` as an explicit null so every client sees the same keys; `cover` is left out when there is none,
+    /// as `Manifest.size` is.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
@@ -52,7 +54,7 @@ public struct ManifestGroup: Codable, Sendable, Equatable {
         try c.encode(position, forKey: .position)
         try c.encode(locked, forKey: .locked)
         try c.encode(productId, forKey: .productId)
-        try c.encode(cover, forKey: .cover)
+        try c.encodeIfPresent(cover, forKey: .cover)
         try c.encode(stickers, forKey: .stickers)
     }
 }
