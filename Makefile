@@ -36,7 +36,7 @@ test: deps
 		[ $$rc -ne 124 ] || echo "swift test did not finish within $(TEST_MINUTES) minutes: a test is stuck"; exit $$rc; }
 	@scripts/check-openapi.sh
 	@scripts/generate-client.sh --check
-	$(SWIFT) build --package-path Client
+	$(SWIFT) test --package-path Client
 	@scripts/check-deploy.sh
 	@scripts/conformance.sh .build/debug/stickerd $(CONFORMANCE_SECONDS)
 	@scripts/install-deps.sh --browser

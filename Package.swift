@@ -7,9 +7,6 @@ let package = Package(
     products: [
         .executable(name: "stickerd", targets: ["stickerd"]),
         .executable(name: "baseline-server", targets: ["baseline-server"]),
-        /// What a sticker app links: sync a catalog into a folder, live updates, purchases. No server dependency.
-        .library(name: "StickerCatalogClient", targets: ["StickerCatalogClient"]),
-        .executable(name: "sticker-sync", targets: ["sticker-sync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -26,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        /// The client, a package of its own (apps resolve nothing of the server); `stickerd export` and the live tests use it.
+        .package(path: "Client"),
     ],
     targets: [
         /// libpng, as Debian's libpng-dev installs it.
@@ -102,23 +101,10 @@ let package = Package(
             name: "stickerd",
             dependencies: [
                 "StickerCatalog",
-                "StickerCatalogClient",
                 "Purchases",
+                .product(name: "StickerCatalogExport", package: "Client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
-        ),
-        /// The client side, for apps: Foundation's URLSession and swift-crypto only (it builds for iOS and Linux).
-        .target(
-            name: "StickerCatalogClient",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
-        ),
-        /// `sticker-sync URL FOLDER [--watch]`: the client package from a terminal.
-        .executableTarget(
-            name: "sticker-sync",
-            dependencies: [
-                "StickerCatalogClient",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         /// `make bench`'s anchor: a bare Hummingbird app serving the same bytes from memory.
@@ -139,17 +125,18 @@ let package = Package(
         ),
         /// The client package against a live stickerd (the built binary, run as a process) over real HTTP.
         .testTarget(
-            name: "StickerCatalogClientTests",
+            name: "StickerCatalogLiveClientTests",
             dependencies: [
-                "StickerCatalogClient",
+                .product(name: "StickerCatalogClient", package: "Client"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            path: "Tests/StickerCatalogClientTests"
         ),
         .testTarget(
             name: "StickerCatalogTests",
             dependencies: [
                 "StickerCatalog",
-                "StickerCatalogClient",
+                .product(name: "StickerCatalogClient", package: "Client"),
                 "StickerImage",
                 "CLCMS2",
                 "FormData",

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import StickerCatalog
-import StickerCatalogClient
+import StickerCatalogExport
 
 /// `stickerd export xcstickers`: a view of the catalog as the sticker catalog an iMessage app bundles.
 struct ExportCommand: AsyncParsableCommand {
@@ -35,9 +35,12 @@ struct ExportCommand: AsyncParsableCommand {
                 let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger)
                 let snapshot = try await catalog.snapshot(reusing: nil)
                 let served = try Manifest.build(from: snapshot, query: query.normalized(for: snapshot), linker: AssetLinker(publicBaseURL: nil))
-                let manifest = try JSONDecoder().decode(StickerCatalogClient.Manifest.self, from: try JSONEncoder().encode(served))
-                return try await XCStickers.write(manifest, size: size, into: URL(fileURLWithPath: out)) { asset in
-                    guard let bytes = try await catalog.assetBytes(sha256: asset.sha256) else { throw CatalogError.notFound("image \(asset.sha256)") }
+                let groups = served.groups.filter { !$0.locked }
+                let pack = XCStickers.Pack(revision: Int(served.revision), cursor: served.cursor,
+                                           sizeClass: (served.size ?? groups.first?.sizeClass ?? .medium).rawValue,
+                                           stickers: groups.flatMap(\.stickers).map { .init(id: $0.id, name: $0.name, description: $0.description, file: $0.asset.sha256) })
+                return try await XCStickers.write(pack, into: URL(fileURLWithPath: out)) { sticker in
+                    guard let bytes = try await catalog.assetBytes(sha256: sticker.file) else { throw CatalogError.notFound("image \(sticker.file)") }
                     return Data(bytes)
                 }
             }

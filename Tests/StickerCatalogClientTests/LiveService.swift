@@ -77,7 +77,7 @@ final class LiveService: @unchecked Sendable {
         }
         if let body { request.httpBody = body }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSession.shared.exchange(request)
+        let (data, response) = try await URLSession.shared.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import StickerCatalogClient
+import StickerCatalogExport
 import Testing
 
 /// The `.xcstickers` export read back against the key names of Apple's Asset Catalog Format Reference (Catalog Type,
@@ -19,12 +20,12 @@ import Testing
         let manifest = try #require(try sync.catalog.load())
         let out = SyncTests.folder()
         // Action
-        let written = try await sync.catalog.exportXCStickers(into: out, size: "large")
+        let written = try await sync.catalog.exportXCStickers(into: out)
         // Check: the catalog, stamped with its revision.
         let catalog = out.appending(path: "Stickers.xcstickers")
         let root = try Self.object(catalog)
         #expect((root["info"] as? [String: Any])?["version"] as? Int == 1 && (root["info"] as? [String: Any])?["author"] is String)
-        #expect((root["stickercatalog"] as? [String: Any])?["revision"] as? Int64 == manifest.revision)
+        #expect((root["stickercatalog"] as? [String: Any])?["revision"] as? Int == manifest.revision)
         // The pack: grid-size from the size class, a .sticker per sticker in display order.
         let pack = catalog.appending(path: "Sticker Pack.stickerpack")
         let packJSON = try Self.object(pack)
@@ -46,12 +47,5 @@ import Testing
             let contents = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
             #expect(contents == ["Contents.json", file].sorted())
         }
-    }
-
-    @Test func namesAreSafeForXcodeAndUnique() {
-        var used = Set<String>()
-        #expect(XCStickers.safeName("Choc. bar/2 🍫") == "Choc- bar-2")
-        #expect(XCStickers.safeName("...") == "Sticker")
-        #expect(XCStickers.unique("Toffee", in: &used) == "Toffee" && XCStickers.unique("toffee", in: &used) == "toffee-2")
     }
 }

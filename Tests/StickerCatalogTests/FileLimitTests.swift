@@ -135,7 +135,7 @@ struct FileLimitTests {
         try await Task.sleep(for: .seconds(2))
         idle.removeAll()
         // Check: once they are gone, /metrics counts the failed accepts, and the log said so.
-        #expect(try await server.waitReady())
+        #expect(try await server.waitReady(), "running: \(server.process.isRunning) \(server.process.terminationReason); \(server.printed.suffix(3000))")
         let metrics = try await RawHTTP.exchange(port: server.port, Array("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8),
                                                  whole: true)
         let line = metrics.split(separator: "\n").first { $0.hasPrefix(#"accept_failures_total{errno="EMFILE"}"#) }

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import OpenAPIRuntime
 
 /// Keeps a directory in sync with a StickerCatalog service for one view: the manifest the first time (and when a
 /// cursor expires), the change feed after; the files downloaded, checked and kept before the new `catalog.json`
@@ -10,7 +8,7 @@ import FoundationNetworking
 public actor StickerSync {
     /// What one sync did.
     public struct Report: Sendable, Equatable {
-        public var revision: Int64
+        public var revision: Int
         /// True when the change feed brought the catalog up to date; false when a whole manifest was read.
         public var incremental: Bool
         /// Groups added or changed, and groups gone (a whole manifest lists what differs from the copy before).
@@ -25,31 +23,40 @@ public actor StickerSync {
 
     public nonisolated let catalog: LocalCatalog
     public nonisolated let options: SyncOptions
-    let http: ServiceHTTP
+    let service: CatalogService
     let downloads: Downloads
+    let sleep: @Sendable (Duration) async throws -> Void
 
-    /// `fetch` replaces how a file's bytes are fetched (tests use it to hand back corrupt ones).
-    public init(service: URL, directory: URL, options: SyncOptions = SyncOptions(),
-                fetch: (@Sendable (URL) async throws -> (status: Int, body: Data))? = nil) {
-        let http = ServiceHTTP(base: service, token: options.userToken, attempts: options.attempts, concurrency: options.concurrency)
+    /// `transport` replaces how requests are sent (tests hand one that answers from memory; the default is
+    /// URLSession on Apple platforms and AsyncHTTPClient on Linux); `sleep` how waits are waited (a test's clock).
+    public init(service: URL, directory: URL, options: SyncOptions = SyncOptions(), transport: (any ClientTransport)? = nil,
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
+        let middleware = ServiceMiddleware(credentials: options.signIn, attempts: max(options.attempts, 1), backoff: options.backoff,
+                                           sleep: sleep, userAgent: "StickerCatalogClient/\(StickerSync.version)")
+        let service = CatalogService(base: service, transport: transport ?? DefaultTransport.make(connections: options.concurrency),
+                                     middleware: middleware)
         let catalog = LocalCatalog(directory: directory)
-        (self.http, self.catalog, self.options) = (http, catalog, options)
-        downloads = Downloads(catalog: catalog, concurrency: max(options.concurrency, 1), fetch: fetch ?? { url in
-            let answer = try await http.file(url)
-            return (answer.status, answer.body)
-        }, resolve: { http.url($0) })
+        (self.service, self.catalog, self.options, self.sleep) = (service, catalog, options, sleep)
+        downloads = Downloads(catalog: catalog, concurrency: max(options.concurrency, 1)) { asset in
+            try await service.file(asset.url, bytes: asset.bytes)
+        }
     }
+
+    /// This library's version, sent in `User-Agent`.
+    public static let version = "0.2.0"
 
     /// Brings the directory up to date; `progress` hears (files done, files to fetch).
     public func sync(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) async throws -> Report {
         let previous = try catalog.state()
-        let view = options.viewQuery
+        let view = options.viewKey
         var incremental = false
         var update: (manifest: Manifest, etag: String?, changed: Set<String>, removed: Set<String>)
-        if let previous, previous.view == view, let caughtUp = try await catchUp(previous.manifest) {
+        let sameView = previous?.view == view ? previous : nil
+        if let sameView, let caughtUp = try await catchUp(sameView.manifest) {
             (update, incremental) = ((caughtUp.manifest, nil, caughtUp.changed, caughtUp.removed), true)
         } else {
-            update = try await wholeManifest(previous: previous?.view == view ? previous : nil)
+            // After a 410 the ETag held is of the expired catalog: a 304 to it would keep that cursor forever.
+            update = try await wholeManifest(previous: nil, against: sameView)
         }
         var missing = update.manifest.assets.values.filter { !catalog.has($0) }.sorted { $0.sha256 < $1.sha256 }
         var bytes: Int
@@ -66,39 +73,40 @@ public actor StickerSync {
                       removedGroups: update.removed.sorted(), filesDownloaded: missing.count, bytesDownloaded: bytes, filesRemoved: removed)
     }
 
-    /// Pages of the change feed applied to `manifest`; nil when the cursor expired (410).
+    /// Pages of the change feed applied to `manifest`; nil when the cursor expired (410) or the feed would take more
+    /// than `maxPages` pages (the whole manifest is then cheaper, and an endless `moreComing` cannot hold a sync).
     private func catchUp(_ manifest: Manifest) async throws -> (manifest: Manifest, changed: Set<String>, removed: Set<String>)? {
         var (current, changed, removed) = (manifest, Set<String>(), Set<String>())
-        while true {
-            let view = options.viewQuery
-            let answer = try await http.get("/v1/manifest/changes?since=\(current.cursor)" + (view.isEmpty ? "" : "&" + view))
-            switch answer.status {
-            case 304: return (current, changed, removed)
-            case 410: return nil
-            case 200:
-                let page = try JSONDecoder().decode(ManifestChanges.self, from: answer.body)
-                current = current.applying(page)
-                changed.formUnion(page.groups.map(\.id))
-                removed.formUnion(page.removedGroups)
-                if !page.moreComing { return (current, changed, removed) }
-            default: throw answer.refusal
+        for _ in 0..<max(options.maxPages, 1) {
+            let page: ManifestChanges?
+            do {
+                page = try await service.changes(options, since: current.cursor)
+            } catch StickerClientError.refused(410, _, _) {
+                return nil
             }
+            guard let page else { return (current, changed, removed) }
+            // A replica behind, or a service restored from an older backup: never go back to an older catalog.
+            guard page.revision >= current.revision else { throw StickerClientError.invalidAnswer("a change feed page older than the catalog held") }
+            current = current.applying(page)
+            changed.formUnion(page.groups.map(\.id))
+            removed.formUnion(page.removedGroups)
+            if !page.moreComing { return (current, changed, removed) }
         }
+        return nil
     }
 
     /// The whole manifest (304 keeps `previous`), with what differs from `against` (or `previous`).
     private func wholeManifest(previous: LocalCatalog.State?, against: LocalCatalog.State? = nil)
         async throws -> (manifest: Manifest, etag: String?, changed: Set<String>, removed: Set<String>) {
-        let view = options.viewQuery
-        let answer = try await http.get("/v1/manifest" + (view.isEmpty ? "" : "?" + view),
-                                        headers: previous?.etag.map { ["If-None-Match": $0] } ?? [:])
-        if answer.status == 304, let previous { return (previous.manifest, previous.etag, [], []) }
-        guard answer.status == 200 else { throw answer.refusal }
-        let manifest = try JSONDecoder().decode(Manifest.self, from: answer.body)
+        let answer = try await service.manifest(options, etag: previous?.etag)
+        guard case .value(let manifest, let etag) = answer else {
+            guard let previous else { throw StickerClientError.invalidAnswer("304 to a request without If-None-Match") }
+            return (previous.manifest, previous.etag, [], [])
+        }
         let before = Dictionary((against ?? previous)?.manifest.groups.map { ($0.id, $0) } ?? [], uniquingKeysWith: { $1 })
         let changed = Set(manifest.groups.filter { before[$0.id] != $0 }.map(\.id))
         let removed = Set(before.keys).subtracting(manifest.groups.map(\.id))
-        return (manifest, answer.header("ETag"), changed, removed)
+        return (manifest, etag, changed, removed)
     }
 
     /// Saves `manifest` as the local catalog, then removes files unnamed for longer than the grace period; how many.

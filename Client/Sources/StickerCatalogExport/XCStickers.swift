@@ -14,33 +14,63 @@ public enum XCStickers {
         case empty
     }
 
-    /// Writes `Stickers.xcstickers` into `folder` (replacing one there); `bytes` gives each image's file. `size` is the
-    /// view's size class ("small", "medium", "large"), nil for the first group's own. The number of stickers written.
+    /// What an export holds: the stickers of the unlocked groups in display order, the size class, and the revision
+    /// and cursor they came from. Its own model, so the server writes one without the client's generated code.
+    public struct Pack: Sendable {
+        public struct Sticker: Sendable {
+            public var id: String
+            public var name: String
+            /// The accessibility label.
+            public var description: String
+            /// Which file holds its image (the image's SHA-256): what `bytes` is asked for.
+            public var file: String
+
+            public init(id: String, name: String, description: String, file: String) {
+                (self.id, self.name, self.description, self.file) = (id, name, description, file)
+            }
+        }
+
+        public var revision: Int
+        public var cursor: String
+        /// "small", "medium" or "large": Messages' grid.
+        public var sizeClass: String
+        public var stickers: [Sticker]
+
+        public init(revision: Int, cursor: String, sizeClass: String, stickers: [Sticker]) {
+            (self.revision, self.cursor, self.sizeClass, self.stickers) = (revision, cursor, sizeClass, stickers)
+        }
+    }
+
+    /// Writes `Stickers.xcstickers` into `folder`, replacing one there only once the new one is whole; `bytes` gives
+    /// each sticker's file. The number of stickers written.
     @discardableResult
-    public static func write(_ manifest: Manifest, size: String?, into folder: URL,
-                             bytes: (AssetLink) async throws -> Data) async throws -> Int {
-        let groups = manifest.groups.filter { !$0.locked }
-        let stickers = groups.flatMap(\.stickers)
-        guard !stickers.isEmpty else { throw Failure.empty }
-        let catalog = folder.appending(path: "Stickers.xcstickers")
-        let pack = catalog.appending(path: "Sticker Pack.stickerpack")
-        try? FileManager.default.removeItem(at: catalog)
-        try FileManager.default.createDirectory(at: pack, withIntermediateDirectories: true)
-        try json(["info": info, "stickercatalog": ["revision": manifest.revision, "cursor": manifest.cursor]], to: catalog)
+    public static func write(_ pack: Pack, into folder: URL, bytes: (Pack.Sticker) async throws -> Data) async throws -> Int {
+        guard !pack.stickers.isEmpty else { throw Failure.empty }
+        let final = folder.appending(path: "Stickers.xcstickers")
+        let catalog = folder.appending(path: ".Stickers.xcstickers.\(UInt32.random(in: 0...UInt32.max)).part")
+        defer { try? FileManager.default.removeItem(at: catalog) }
+        let stickerPack = catalog.appending(path: "Sticker Pack.stickerpack")
+        try FileManager.default.createDirectory(at: stickerPack, withIntermediateDirectories: true)
+        try json(["info": info, "stickercatalog": ["revision": pack.revision, "cursor": pack.cursor]], to: catalog)
         var used = Set<String>(), entries: [[String: Any]] = []
-        for sticker in stickers {
-            let data = try await bytes(sticker.asset)
+        for sticker in pack.stickers {
+            let data = try await bytes(sticker)
             guard data.count <= maxFileBytes else { throw Failure.tooLarge(sticker: sticker.id, bytes: data.count) }
             let name = unique(safeName(sticker.name), in: &used)
-            let folder = pack.appending(path: "\(name).sticker")
+            let folder = stickerPack.appending(path: "\(name).sticker")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try data.write(to: folder.appending(path: "\(name).png"))
             try json(["info": info, "properties": ["filename": "\(name).png", "accessibility-label": sticker.description]], to: folder)
             entries.append(["filename": "\(name).sticker"])
         }
-        try json(["info": info, "properties": ["grid-size": gridSize(size ?? groups.first?.sizeClass ?? "medium")], "stickers": entries],
-                 to: pack)
-        return stickers.count
+        try json(["info": info, "properties": ["grid-size": gridSize(pack.sizeClass)], "stickers": entries], to: stickerPack)
+        // The old export goes only once the new one is complete.
+        if FileManager.default.fileExists(atPath: final.path) {
+            _ = try FileManager.default.replaceItemAt(final, withItemAt: catalog)
+        } else {
+            try FileManager.default.moveItem(at: catalog, to: final)
+        }
+        return pack.stickers.count
     }
 
     static var info: [String: Any] { ["author": "stickercatalog", "version": 1] }
@@ -73,14 +103,5 @@ public enum XCStickers {
     private static func json(_ object: [String: Any], to folder: URL) throws {
         let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
         try data.write(to: folder.appending(path: "Contents.json"))
-    }
-}
-
-extension LocalCatalog {
-    /// The last sync as `Stickers.xcstickers` in `folder`, from the files on disk (no network).
-    @discardableResult
-    public func exportXCStickers(into folder: URL, size: String? = nil) async throws -> Int {
-        guard let manifest = try load() else { throw StickerClientError.notSynced }
-        return try await XCStickers.write(manifest, size: size, into: folder) { try Data(contentsOf: fileURL(for: $0)) }
     }
 }

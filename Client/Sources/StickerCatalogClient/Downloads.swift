@@ -4,13 +4,12 @@ import Foundation
 /// Downloads files with bounded concurrency, keeping each only when its SHA-256 and byte count match the manifest;
 /// a mismatch is discarded and fetched again, up to three times.
 struct Downloads: Sendable {
-    /// Fetches the bytes at a URL; the status with them.
-    typealias Fetch = @Sendable (URL) async throws -> (status: Int, body: Data)
+    /// Fetches an image's bytes, at most as many as its link states.
+    typealias Fetch = @Sendable (AssetLink) async throws -> Data
 
     let catalog: LocalCatalog
     let concurrency: Int
     let fetch: Fetch
-    let resolve: @Sendable (String) -> URL
 
     /// Downloads every asset in `assets`; the bytes kept. Throws `corrupt` after three mismatches, or `refused` when
     /// the service refuses one (403: a signed URL expired).
@@ -33,9 +32,10 @@ struct Downloads: Sendable {
     }
 
     private func one(_ asset: AssetLink) async throws -> Int {
+        // A digest names a file on disk: only 64 lowercase hex digits may (`../x` would name one elsewhere).
+        guard LocalCatalog.isDigest(asset.sha256), asset.bytes >= 0 else { throw StickerClientError.invalidAnswer("an image digest that is not one") }
         for _ in 0..<3 {
-            let (status, body) = try await fetch(resolve(asset.url))
-            guard status == 200 else { throw StickerClientError.refused(status: status, code: nil, detail: asset.url) }
+            let body = try await fetch(asset)
             if body.count == asset.bytes, Self.hex(SHA256.hash(data: body)) == asset.sha256 {
                 try catalog.keep(body, sha256: asset.sha256)
                 return body.count

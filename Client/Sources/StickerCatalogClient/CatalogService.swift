@@ -1,0 +1,106 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import StickerCatalogAPI
+
+/// The service's routes as the client uses them, through the generated `Client` and one transport: every request
+/// passes `ServiceMiddleware` (retries, sign-in, refusals as errors, bounded bodies), image files included.
+struct CatalogService: Sendable {
+    let base: URL
+    let transport: any ClientTransport
+    let middleware: ServiceMiddleware
+    let api: Client
+
+    init(base: URL, transport: any ClientTransport, middleware: ServiceMiddleware) {
+        (self.base, self.transport, self.middleware) = (base, transport, middleware)
+        api = Client(serverURL: base, transport: transport, middlewares: [middleware])
+    }
+
+    enum Fresh<Value: Sendable>: Sendable {
+        case notModified
+        case value(Value, etag: String?)
+    }
+
+    func manifest(_ view: SyncOptions, etag: String?) async throws -> Fresh<Manifest> {
+        let query = try Operations.GetManifest.Input.Query(filter: view.filter, flags: view.flagList, size: view.sizeClass,
+                                                            scale: view.scaleValue, format: view.formatValue, locale: view.locale)
+        switch try await call({ try await api.getManifest(query: query, headers: .init(ifNoneMatch: etag)) }) {
+        case .ok(let ok): return .value(try ok.body.json, etag: ok.headers.eTag)
+        case .notModified: return .notModified
+        default: throw StickerClientError.invalidAnswer("an undocumented answer to GET /v1/manifest")
+        }
+    }
+
+    /// One page of changes since `cursor` (the generated client escapes it); nil when nothing changed.
+    func changes(_ view: SyncOptions, since cursor: String) async throws -> ManifestChanges? {
+        let query = try Operations.GetManifestChanges.Input.Query(since: cursor, filter: view.filter, flags: view.flagList, size: view.sizeClass,
+                                                                   scale: view.scaleValue, format: view.formatValue, locale: view.locale)
+        switch try await call({ try await api.getManifestChanges(query: query) }) {
+        case .ok(let ok): return try ok.body.json
+        case .notModified: return nil
+        default: throw StickerClientError.invalidAnswer("an undocumented answer to GET /v1/manifest/changes")
+        }
+    }
+
+    /// `GET /v1/events` from `cursor`: its events as they arrive (a heartbeat is an event with no field), lines bounded.
+    func events(_ view: SyncOptions, from cursor: String?) async throws -> ServerSentEventsDeserializationSequence<ServerSentEventsLineDeserializationSequence<HTTPBody>> {
+        let query = try Operations.GetEvents.Input.Query(filter: view.filter, flags: view.flagList, size: view.sizeClass,
+                                                          scale: view.scaleValue, format: view.formatValue, locale: view.locale)
+        let body: HTTPBody
+        switch try await call({ try await api.getEvents(query: query, headers: .init(lastEventID: cursor)) }) {
+        case .ok(let ok): body = try ok.body.textEventStream
+        default: throw StickerClientError.invalidAnswer("an undocumented answer to GET /v1/events")
+        }
+        return body.asDecodedServerSentEvents()
+    }
+
+    func purchaseToken() async throws -> String {
+        switch try await call({ try await api.getPurchaseToken() }) {
+        case .ok(let ok): return try ok.body.json.purchaseToken
+        default: throw StickerClientError.invalidAnswer("an undocumented answer to GET /v1/me/purchase-token")
+        }
+    }
+
+    func submit(signedTransaction: String) async throws {
+        switch try await call({ try await api.postAppleTransaction(body: .json(.init(signedTransaction: signedTransaction))) }) {
+        case .ok: return
+        default: throw StickerClientError.invalidAnswer("an undocumented answer to POST /v1/purchases/apple/transactions")
+        }
+    }
+
+    /// The bytes at `link` (a path on the service or an absolute URL), at most `bytes` of them: anything longer is
+    /// refused as it arrives, never buffered.
+    func file(_ url: String, bytes limit: Int) async throws -> Data {
+        guard let resolved = URL(string: url, relativeTo: base)?.absoluteURL, let scheme = resolved.scheme, let host = resolved.host() else {
+            throw StickerClientError.invalidAnswer("an image URL that is not one: \(url.prefix(80))")
+        }
+        let port = resolved.port.map { ":\($0)" } ?? ""
+        var path = resolved.path(percentEncoded: true)
+        if let query = resolved.query(percentEncoded: true) { path += "?" + query }
+        let request = HTTPRequest(method: .get, scheme: scheme, authority: host + port, path: path)
+        let origin = URL(string: "\(scheme)://\(host)\(port)")!
+        let (response, body) = try await middleware.intercept(request, body: nil, baseURL: origin, operationID: "getAsset") { request, body, url in
+            try await transport.send(request, body: body, baseURL: url, operationID: "getAsset")
+        }
+        guard response.status == .ok else { throw StickerClientError.refused(status: response.status.code, code: nil, detail: url) }
+        guard let body else { return Data() }
+        do {
+            return try await Data(collecting: body.bounded(to: limit), upTo: limit)
+        } catch let error as StickerClientError {
+            throw error
+        } catch {
+            throw StickerClientError.invalidAnswer("an image longer than the \(limit) bytes its manifest states")
+        }
+    }
+
+    /// `operation`, with the errors the middleware threw unwrapped from the generated client's `ClientError`.
+    private func call<T>(_ operation: () async throws -> T) async throws -> T {
+        do {
+            return try await operation()
+        } catch let error as ClientError {
+            if let cause = error.underlyingError as? StickerClientError { throw cause }
+            if error.underlyingError is CancellationError { throw CancellationError() }
+            throw StickerClientError.invalidAnswer("\(error.operationID): \(error.causeDescription): \(error.underlyingError)")
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// A synced catalog on disk: `catalog.json` (the manifest as applied, with its view and ETag) replaced atomically,
+/// so a reader sees one whole sync or the one before; and `files/<sha256>.png`, each checked against the manifest's
+/// digest and byte count before it was kept. Readable with no network (`load`).
+public struct LocalCatalog: Sendable {
+    public let directory: URL
+
+    struct State: Codable, Sendable {
+        /// The layout of this file; another one is not read (a first sync makes it anew).
+        static let currentVersion = 2
+        var version = State.currentVersion
+        /// The view (`SyncOptions.viewKey`) the manifest shows.
+        var view: String
+        var etag: String?
+        var manifest: Manifest
+        /// Files on disk the manifest no longer names, and since when.
+        var unreferencedSince: [String: Date] = [:]
+        var syncedAt: Date
+    }
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    private static let creating = NSLock()
+
+    var filesDirectory: URL { directory.appending(path: "files") }
+    var stateFile: URL { directory.appending(path: "catalog.json") }
+
+    /// The manifest of the last complete sync; nil before the first.
+    public func load() throws -> Manifest? {
+        try state()?.manifest
+    }
+
+    /// Where the file of `asset` is kept (present once a sync that names it has completed).
+    public func fileURL(for asset: AssetLink) -> URL {
+        filesDirectory.appending(path: "\(asset.sha256).png")
+    }
+
+    /// The last sync's state; nil before the first, and for a file this version cannot read (torn, another layout):
+    /// the next sync is then a first sync, never a dead folder.
+    func state() throws -> State? {
+        guard let data = try? Data(contentsOf: stateFile) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        guard let state = try? decoder.decode(State.self, from: data), state.version == State.currentVersion else { return nil }
+        return state
+    }
+
+    /// Whether `text` can name a file: 64 lowercase hex digits.
+    static func isDigest(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// Replaces `catalog.json` in one rename, its bytes and the folder synced to disk first, so a power loss leaves
+    /// the old catalog or the new one.
+    func save(_ state: State) throws {
+        let encoder = JSONEncoder()
+        (encoder.dateEncodingStrategy, encoder.outputFormatting) = (.iso8601, [.sortedKeys])
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Self.replace(directory.path, "catalog.json", with: try encoder.encode(state))
+    }
+
+    /// Writes `data` to a new temporary file in `folder` (never following a link, never reusing a name), syncs it,
+    /// renames it to `name` and syncs the folder.
+    static func replace(_ folder: String, _ name: String, with data: Data) throws {
+        let part = "\(folder)/.\(name).\(UInt32.random(in: 0...UInt32.max)).part"
+        let fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)]) }
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == data.count, synced, rename(part, "\(folder)/\(name)") == 0 else {
+            let code = POSIXErrorCode(rawValue: errno) ?? .EIO
+            unlink(part)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSUnderlyingErrorKey: POSIXError(code)])
+        }
+        let directory = open(folder, O_RDONLY | O_DIRECTORY)
+        if directory >= 0 { fsync(directory); close(directory) }
+    }
+
+    /// Whether the file of `asset` is kept with its byte count (its digest was checked when it was kept).
+    func has(_ asset: AssetLink) -> Bool {
+        var info = stat()
+        return Self.isDigest(asset.sha256) && lstat(fileURL(for: asset).path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+            && Int(info.st_size) == asset.bytes
+    }
+
+    /// Keeps `data` as the file of digest `sha256` (the files folder exists): written under a temporary name, synced,
+    /// then renamed into place, so a file under its final name is always whole.
+    func keep(_ data: Data, sha256: String) throws {
+        guard Self.isDigest(sha256) else { throw StickerClientError.invalidAnswer("an image digest that is not one") }
+        // One file created at a time: concurrent creates in one folder spin on its lock in the kernel (twice the
+        // system time of writing them in turn).
+        Self.creating.lock()
+        defer { Self.creating.unlock() }
+        try Self.replace(filesDirectory.path, "\(sha256).png", with: data)
+    }
+
+    /// Digests of the files kept, and leftovers of downloads a killed process never finished (removed).
+    func storedDigests() -> Set<String> {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: filesDirectory.path)) ?? []
+        var digests = Set<String>()
+        // Only names this library writes: a file or link planted under another name is left alone.
+        for name in names {
+            if name.hasPrefix("."), name.hasSuffix(".part"), Self.isDigest(String(name.dropFirst().prefix(64))) {
+                unlink(filesDirectory.appending(path: name).path)
+            } else if name.hasSuffix(".png"), Self.isDigest(String(name.dropLast(4))) {
+                digests.insert(String(name.dropLast(4)))
+            }
+        }
+        return digests
+    }
+
+    /// Removes the kept file of `sha256` (unlink: a link is removed, never what it points to).
+    func remove(sha256: String) {
+        guard Self.isDigest(sha256) else { return }
+        unlink(filesDirectory.appending(path: "\(sha256).png").path)
+    }
+}

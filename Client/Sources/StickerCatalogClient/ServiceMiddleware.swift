@@ -1,0 +1,68 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// What every request to the service goes through, outermost first: tries again after a 503, a 429 or a failed
+/// connection (`Retry-After`, else `Backoff`); signs in; reads a refusal's problem (bounded) into
+/// `StickerClientError.refused`; and bounds every answer's body.
+struct ServiceMiddleware: ClientMiddleware {
+    let credentials: Credentials?
+    let attempts: Int
+    let backoff: Backoff
+    let sleep: @Sendable (Duration) async throws -> Void
+    let userAgent: String
+    /// The largest JSON answer read (a manifest at 10,000 stickers is 7 MB).
+    static let jsonLimit = 64 << 20
+    /// Operations whose requests carry no `Authorization` (an image URL may be a CDN's, a premium one signed).
+    static let anonymous: Set<String> = ["getAsset"]
+    /// One try per request: `follow()` waits between its own tries, so retries here would multiply them.
+    @TaskLocal static var singleAttempt = false
+
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        request.headerFields[.userAgent] = userAgent
+        var failures = 0, refreshed = false
+        let attempts = Self.singleAttempt ? 1 : self.attempts
+        while true {
+            if let credentials, !Self.anonymous.contains(operationID), let token = try await credentials.token(refresh: refreshed) {
+                request.headerFields[.authorization] = "Bearer \(token)"
+            }
+            let wait: Duration
+            do {
+                let (response, answer) = try await next(request, body, baseURL)
+                if response.status.code < 400 { return (response, answer?.bounded(to: operationID == "getEvents" ? .max : Self.jsonLimit, lineLimit: operationID == "getEvents" ? 64 << 10 : nil)) }
+                let refusal = await Self.refusal(response, answer)
+                failures += 1
+                if response.status.code == 401, credentials != nil, !refreshed {
+                    refreshed = true
+                    continue
+                }
+                guard [429, 503].contains(response.status.code) else { throw refusal }
+                let asked = backoff.retryAfter(response.headerFields[.retryAfter])
+                guard failures < attempts else {
+                    guard case .refused(let status, let code, _) = refusal else { throw refusal }
+                    throw StickerClientError.unavailable(status: status, code: code, retryAfter: asked)
+                }
+                wait = asked ?? backoff.delay(after: failures)
+            } catch let error as StickerClientError {
+                throw error
+            } catch {
+                if error is CancellationError || Task.isCancelled { throw CancellationError() }
+                failures += 1
+                guard failures < attempts else { throw StickerClientError.unreachable("\(request.path ?? ""): \(error)") }
+                wait = backoff.delay(after: failures)
+            }
+            try await sleep(wait)
+        }
+    }
+
+    /// A refusal as an error: its problem's `code` and `detail` when the body is one (read at most 64 KiB).
+    static func refusal(_ response: HTTPResponse, _ body: HTTPBody?) async -> StickerClientError {
+        struct Problem: Decodable { var code: String?; var detail: String? }
+        var data: Data?
+        if let body { data = try? await Data(collecting: body.bounded(to: 64 << 10), upTo: 64 << 10) }
+        let problem = data.flatMap { try? JSONDecoder().decode(Problem.self, from: $0) }
+        return .refused(status: response.status.code, code: problem?.code, detail: problem?.detail)
+    }
+}

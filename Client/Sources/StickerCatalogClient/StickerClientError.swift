@@ -1,0 +1,31 @@
+import Foundation
+
+/// What went wrong talking to the service or keeping its files; `underlying` keeps the cause where there is one.
+public enum StickerClientError: Error, Sendable, Equatable {
+    /// The service refused: its status and the problem's stable `code` (nil when it sent none).
+    case refused(status: Int, code: String?, detail: String?)
+    /// A downloaded file did not match the digest or byte count the manifest gives, on every try.
+    case corrupt(sha256: String)
+    /// The service could not be reached, on every try.
+    case unreachable(String)
+    /// The service was busy (503) or asked to slow down (429) on every try; `retryAfter` is when it asked to be tried
+    /// again, if it said.
+    case unavailable(status: Int, code: String?, retryAfter: Duration?)
+    /// An answer broke what the client accepts: too long, not the stated shape, or going back in time.
+    case invalidAnswer(String)
+    /// Nothing has been synced into the directory yet.
+    case notSynced
+}
+
+extension StickerClientError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .refused(let status, let code, let detail): "The sticker service refused (\(status)\(code.map { " \($0)" } ?? "")): \(detail ?? "no detail")"
+        case .corrupt(let sha256): "The sticker file \(sha256.prefix(12))… did not match its digest."
+        case .unreachable(let reason): "The sticker service could not be reached: \(reason)"
+        case .unavailable(let status, let code, _): "The sticker service is busy (\(status)\(code.map { " \($0)" } ?? "")); try again later."
+        case .invalidAnswer(let reason): "The sticker service sent an answer the client refuses: \(reason)"
+        case .notSynced: "No sticker catalog has been synced into this folder yet."
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import StickerCatalogAPI
+
+// The service's answers as openapi.yaml defines them (StickerCatalogAPI, generated): the client names them after the
+// domain rather than writing them a second time. Decoding ignores fields this version does not know.
+
+/// The groups and stickers a view of the catalog shows, in display order, and the cursor the change feed picks up from.
+public typealias Manifest = Components.Schemas.Manifest
+/// A group as the view shows it; a locked (premium) group lists its cover and no stickers.
+public typealias ManifestGroup = Components.Schemas.ManifestGroup
+public typealias ManifestSticker = Components.Schemas.ManifestSticker
+/// An image: where to fetch it, its true size, and the digest and byte count a download must match.
+public typealias AssetLink = Components.Schemas.AssetLink
+/// One page of `GET /v1/manifest/changes`.
+typealias ManifestChanges = Components.Schemas.ManifestChanges
+
+extension Manifest {
+    /// Every image the manifest names (stickers, thumbnails, covers), by digest.
+    public var assets: [String: AssetLink] {
+        var all: [String: AssetLink] = [:]
+        for group in groups {
+            if let cover = group.cover { all[cover.sha256] = cover }
+            for sticker in group.stickers { (all[sticker.asset.sha256], all[sticker.thumbnail.sha256]) = (sticker.asset, sticker.thumbnail) }
+        }
+        return all
+    }
+
+    /// This manifest with a change-feed page applied: each group listed replaces its copy, removed ones go, and the
+    /// groups follow the page's order (a group the order names but this copy lacks arrives on a later page).
+    func applying(_ page: ManifestChanges) -> Manifest {
+        var byId = Dictionary(groups.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        for group in page.groups { byId[group.id] = group }
+        for id in page.removedGroups { byId[id] = nil }
+        var next = self
+        (next.revision, next.cursor, next.groups) = (page.revision, page.cursor, page.order.compactMap { byId[$0] })
+        return next
+    }
+}

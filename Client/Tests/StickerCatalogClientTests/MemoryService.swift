@@ -1,0 +1,107 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+@testable import StickerCatalogClient
+
+/// A service in memory, as a `ClientTransport`: a catalog of generated images, answers chosen per request by a
+/// handler that may replace them (refusals, endless bodies, pages that go back), and every request recorded.
+final class MemoryService: ClientTransport, @unchecked Sendable {
+    typealias Handler = @Sendable (HTTPRequest, Int) -> (HTTPResponse, HTTPBody?)?
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+    private(set) var requests: [HTTPRequest] = []
+    var handler: Handler = { _, _ in nil }
+    /// Images by digest.
+    let files: [String: Data]
+    var manifest: [String: Any]
+
+    init(stickers: Int = 3) {
+        var files: [String: Data] = [:], list: [[String: Any]] = []
+        for index in 0..<stickers {
+            let bytes = Data("sticker \(index)".utf8)
+            let sha = Self.hex(bytes)
+            files[sha] = bytes
+            let link: [String: Any] = ["url": "/v1/assets/\(sha).png", "width": 1, "height": 1, "bytes": bytes.count, "sha256": sha, "animated": false]
+            list.append(["id": "s\(index)", "name": "S\(index)", "description": "d", "flags": [], "keywords": [], "emoji": [], "animated": false,
+                         "frames": 1, "durationMs": 0, "loops": 0, "asset": link, "thumbnail": link])
+        }
+        self.files = files
+        let group: [String: Any] = ["id": "g", "name": "G", "sizeClass": "small", "flags": [], "position": 0, "locked": false,
+                                    "productId": NSNull(), "stickers": list]
+        manifest = ["revision": 1, "cursor": "c1", "filter": NSNull(), "flags": [], "scale": 1, "format": NSNull(), "locale": NSNull(),
+                    "groups": [group]]
+    }
+
+    static func hex(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
+
+    func count(_ path: String) -> Int { lock.withLock { counts[path] ?? 0 } }
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        let path = String((request.path ?? "").split(separator: "?", maxSplits: 1).first ?? "")
+        let number = lock.withLock { () -> Int in
+            requests.append(request)
+            counts[path, default: 0] += 1
+            return counts[path]!
+        }
+        if let answer = handler(request, number) { return answer }
+        if path == "/v1/manifest" { return Self.json(manifest) }
+        if path.hasPrefix("/v1/assets/"), let file = files[String(path.dropFirst("/v1/assets/".count).dropLast(4))] {
+            return (HTTPResponse(status: .ok, headerFields: [.contentType: "image/png"]), HTTPBody(file))
+        }
+        if path == "/v1/manifest/changes" { return (HTTPResponse(status: .notModified), nil) }
+        return (HTTPResponse(status: .notFound, headerFields: [.contentType: "application/problem+json"]),
+                HTTPBody(#"{"code":"not_found","detail":"no such thing"}"#))
+    }
+
+    static func json(_ object: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> (HTTPResponse, HTTPBody?) {
+        var fields = headers
+        fields[.contentType] = "application/json"
+        return (HTTPResponse(status: status, headerFields: fields), HTTPBody(try! JSONSerialization.data(withJSONObject: object)))
+    }
+
+    static func refusal(_ status: HTTPResponse.Status, code: String, retryAfter: String? = nil) -> (HTTPResponse, HTTPBody?) {
+        var fields: HTTPFields = [.contentType: "application/problem+json"]
+        if let retryAfter { fields[.retryAfter] = retryAfter }
+        return (HTTPResponse(status: status, headerFields: fields), HTTPBody(#"{"code":"\#(code)","detail":"refused"}"#))
+    }
+}
+
+/// Waits recorded instead of waited, and the time they add up to; a wait past `limit` throws `CancellationError`
+/// (which ends a `follow()`).
+final class FakeClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var waits: [Duration] = []
+    let limit: Duration?
+
+    init(limit: Duration? = nil) {
+        self.limit = limit
+    }
+
+    var now: Duration { lock.withLock { waits.reduce(.zero, +) } }
+
+    func sleep(_ duration: Duration) async throws {
+        try Task.checkCancellation()
+        let passed = lock.withLock { () -> Bool in
+            waits.append(duration)
+            return limit.map { waits.reduce(.zero, +) > $0 } ?? false
+        }
+        if passed { throw CancellationError() }
+        await Task.yield()
+    }
+}
+
+extension StickerSync {
+    /// A sync of a temporary folder against `service`, waiting on `clock`.
+    static func testing(_ service: some ClientTransport, clock: FakeClock = FakeClock(), folder: URL = StickerSync.temporaryFolder(),
+                        _ configure: (inout SyncOptions) -> Void = { _ in }) -> StickerSync {
+        var options = SyncOptions()
+        configure(&options)
+        return StickerSync(service: URL(string: "http://stickers.test")!, directory: folder, options: options, transport: service,
+                           sleep: { try await clock.sleep($0) })
+    }
+
+    static func temporaryFolder() -> URL {
+        URL(fileURLWithPath: NSTemporaryDirectory()).appending(path: "sticker-client-\(UUID().uuidString)")
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Testing
+@testable import StickerCatalogClient
+
+/// What a hostile or broken network sends never traps, never grows memory without bound, never escapes the folder.
+@Suite struct NetworkInputTests {
+    @Test("A Retry-After that is not a number of seconds is not one, and never traps", arguments: ["nan", "-inf", "-1e20", "1e20", "9223372036854775807999"])
+    func retryAfterGarbage(header: String) async throws {
+        // Setup: the manifest is busy twice with a garbage Retry-After.
+        let service = MemoryService()
+        service.handler = { request, number in
+            request.path == "/v1/manifest" && number <= 2 ? MemoryService.refusal(.serviceUnavailable, code: "not_ready", retryAfter: header) : nil
+        }
+        let clock = FakeClock()
+        // Action
+        let report = try await StickerSync.testing(service, clock: clock).sync()
+        // Check: synced after two waits, each a backoff (under its cap), none believed from the header.
+        #expect(report.filesDownloaded == 3 && clock.waits.count == 2)
+        #expect(clock.waits.allSatisfy { $0 <= Backoff().maximum })
+        #expect(Backoff().retryAfter(header) == nil && Backoff().retryAfter("5") == .seconds(5) && Backoff().retryAfter("99999") == .seconds(300))
+    }
+
+    @Test("An image longer than its manifest says is refused as it arrives, an endless one included")
+    func endlessFile() async throws {
+        // Setup: every image is an endless stream of bytes.
+        let service = MemoryService()
+        service.handler = { request, _ in
+            guard request.path?.hasPrefix("/v1/assets/") == true else { return nil }
+            return (HTTPResponse(status: .ok), HTTPBody(Endless(), length: .unknown, iterationBehavior: .single))
+        }
+        let sync = StickerSync.testing(service)
+        // Action
+        let failure = await #expect(throws: StickerClientError.self) { try await sync.sync() }
+        // Check: refused, nothing committed.
+        if case .invalidAnswer = failure {} else { Issue.record("expected invalidAnswer, got \(String(describing: failure))") }
+        #expect(try sync.catalog.load() == nil)
+    }
+
+    @Test("A digest that is a path is refused before it names a file")
+    func digestPath() async throws {
+        // Setup: a manifest naming an image '../../escape'.
+        let service = MemoryService()
+        var group = (service.manifest["groups"] as! [[String: Any]])[0]
+        var stickers = group["stickers"] as! [[String: Any]]
+        var asset = stickers[0]["asset"] as! [String: Any]
+        asset["sha256"] = "../../escape"
+        stickers[0]["asset"] = asset
+        group["stickers"] = stickers
+        service.manifest["groups"] = [group]
+        let folder = StickerSync.temporaryFolder()
+        // Action
+        let failure = await #expect(throws: StickerClientError.self) { try await StickerSync.testing(service, folder: folder).sync() }
+        // Check
+        if case .invalidAnswer = failure {} else { Issue.record("expected invalidAnswer, got \(String(describing: failure))") }
+        #expect(!FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appending(path: "escape").path))
+    }
+
+    @Test("An endless moreComing is cut after maxPages and the whole manifest read instead; a page that goes back is refused")
+    func changeFeedBounds() async throws {
+        // Setup: a first sync, then a feed that always has more.
+        let service = MemoryService()
+        let folder = StickerSync.temporaryFolder()
+        _ = try await StickerSync.testing(service, folder: folder).sync()
+        let page: [String: Any] = ["revision": 2, "cursor": "c2", "moreComing": true, "groups": [], "removedGroups": [], "removedStickers": [], "order": ["g"]]
+        let pageAnswer = MemoryService.json(page)
+        service.handler = { request, _ in request.path?.hasPrefix("/v1/manifest/changes") == true ? pageAnswer : nil }
+        // Action
+        let report = try await StickerSync.testing(service, folder: folder) { $0.maxPages = 5 }.sync()
+        // Check: five pages, then the manifest.
+        #expect(service.count("/v1/manifest/changes") == 5 && report.incremental == false)
+
+        // Setup: a feed from an older revision than the catalog held.
+        let older: [String: Any] = ["revision": 0, "cursor": "c0", "moreComing": false, "groups": [], "removedGroups": [], "removedStickers": [], "order": []]
+        let olderAnswer = MemoryService.json(older)
+        service.handler = { request, _ in request.path?.hasPrefix("/v1/manifest/changes") == true ? olderAnswer : nil }
+        // Action
+        let failure = await #expect(throws: StickerClientError.self) { try await StickerSync.testing(service, folder: folder).sync() }
+        // Check: refused; the catalog kept.
+        if case .invalidAnswer = failure {} else { Issue.record("expected invalidAnswer, got \(String(describing: failure))") }
+        #expect(try StickerSync.testing(service, folder: folder).catalog.load()?.revision == 1)
+    }
+
+    @Test("After a 410 the manifest is asked for without the expired catalog's ETag, and the cursor goes escaped")
+    func expiredCursor() async throws {
+        // Setup: a first sync (ETag "e1"), then the feed answers 410.
+        let service = MemoryService()
+        let folder = StickerSync.temporaryFolder()
+        service.handler = { request, _ in request.path == "/v1/manifest" ? MemoryService.json(service.manifest, headers: [.eTag: "\"e1\""]) : nil }
+        service.manifest["cursor"] = "a+b/c=&d"
+        _ = try await StickerSync.testing(service, folder: folder).sync()
+        service.handler = { request, _ in
+            if request.path?.hasPrefix("/v1/manifest/changes") == true { return MemoryService.refusal(.gone, code: "cursor_expired") }
+            return request.path == "/v1/manifest" && request.headerFields[.ifNoneMatch] != nil ? (HTTPResponse(status: .notModified), nil) : nil
+        }
+        // Action
+        let report = try await StickerSync.testing(service, folder: folder).sync()
+        // Check: a whole manifest, asked without If-None-Match; the cursor escaped in the feed's query.
+        let feed = try #require(service.requests.first { $0.path?.hasPrefix("/v1/manifest/changes") == true })
+        #expect(report.incremental == false && service.requests.last { $0.path == "/v1/manifest" }?.headerFields[.ifNoneMatch] == nil)
+        #expect(feed.path?.contains("since=a%2Bb%2Fc%3D%26d") == true)
+    }
+
+    @Test("A catalog.json this version cannot read is a first sync, not a dead folder")
+    func unreadableState() async throws {
+        // Setup: a torn catalog.json, and one from a newer layout.
+        let service = MemoryService()
+        for text in ["{\"view\": ", #"{"version": 99, "view": "", "manifest": {}, "syncedAt": "2026-01-01T00:00:00Z"}"#] {
+            let folder = StickerSync.temporaryFolder()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: folder.appending(path: "catalog.json"))
+            // Action
+            let sync = StickerSync.testing(service, folder: folder)
+            let report = try await sync.sync()
+            // Check
+            let kept = try sync.catalog.load()
+            #expect(report.filesDownloaded == 3 && report.incremental == false && kept != nil)
+        }
+    }
+}
+
+/// Bytes without end.
+struct Endless: AsyncSequence, Sendable {
+    struct AsyncIterator: AsyncIteratorProtocol {
+        mutating func next() async throws -> ArraySlice<UInt8>? { ArraySlice(repeating: 0x41, count: 65536) }
+    }
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
+}
