@@ -1,19 +1,24 @@
 import OpenAPIRuntime
 
 /// A response body that ends in an error past `limit` bytes, so nothing from the network is buffered without bound;
-/// with `lineLimit`, also past that many bytes without a line break (an event stream's lines and events).
+/// with `lineLimit`, also past that many bytes in a line, and `eventLimit` in an event (the bytes up to a blank line:
+/// the runtime's event decoder keeps an event's `data:` lines until one comes).
 struct BoundedBytes<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == ArraySlice<UInt8> {
     typealias Element = ArraySlice<UInt8>
     let base: Base
     let limit: Int
     var lineLimit: Int?
+    var eventLimit = Int.max
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: Base.AsyncIterator
         let limit: Int
         let lineLimit: Int?
+        let eventLimit: Int
         var total = 0
         var line = 0
+        var event = 0
+        var previous: UInt8 = 0
 
         mutating func next() async throws -> ArraySlice<UInt8>? {
             guard let chunk = try await base.next() else { return nil }
@@ -21,8 +26,16 @@ struct BoundedBytes<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable whe
             guard total <= limit else { throw StickerClientError.invalidAnswer("an answer longer than \(limit) bytes") }
             if let lineLimit {
                 for byte in chunk {
-                    line = byte == 0x0A || byte == 0x0D ? 0 : line + 1
+                    defer { previous = byte }
+                    if byte == 0x0A && previous == 0x0D { continue }  // CRLF is one line ending
+                    if byte == 0x0A || byte == 0x0D {
+                        if line == 0 { event = 0 }  // a blank line ends the event
+                        line = 0
+                        continue
+                    }
+                    (line, event) = (line + 1, event + 1)
                     if line > lineLimit { throw StickerClientError.invalidAnswer("an event line longer than \(lineLimit) bytes") }
+                    if event > eventLimit { throw StickerClientError.invalidAnswer("an event longer than \(eventLimit) bytes") }
                 }
             }
             return chunk
@@ -30,16 +43,17 @@ struct BoundedBytes<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable whe
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator(), limit: limit, lineLimit: lineLimit)
+        AsyncIterator(base: base.makeAsyncIterator(), limit: limit, lineLimit: lineLimit, eventLimit: eventLimit)
     }
 }
 
 extension HTTPBody {
-    /// This body, ending in an error past `limit` bytes (or a line past `lineLimit`).
-    func bounded(to limit: Int, lineLimit: Int? = nil) -> HTTPBody {
+    /// This body, ending in an error past `limit` bytes (or a line past `lineLimit`, an event past `eventLimit`).
+    func bounded(to limit: Int, lineLimit: Int? = nil, eventLimit: Int = .max) -> HTTPBody {
         if case .known(let length) = self.length, length > limit {
             return HTTPBody(BoundedBytes(base: self, limit: 0, lineLimit: nil), length: .unknown, iterationBehavior: iterationBehavior)
         }
-        return HTTPBody(BoundedBytes(base: self, limit: limit, lineLimit: lineLimit), length: length, iterationBehavior: iterationBehavior)
+        return HTTPBody(BoundedBytes(base: self, limit: limit, lineLimit: lineLimit, eventLimit: eventLimit), length: length,
+                        iterationBehavior: iterationBehavior)
     }
 }

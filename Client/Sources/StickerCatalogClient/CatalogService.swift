@@ -89,7 +89,10 @@ struct CatalogService: Sendable {
         } catch let error as StickerClientError {
             throw error
         } catch {
-            throw StickerClientError.invalidAnswer("an image longer than the \(limit) bytes its manifest states")
+            if error is CancellationError || Task.isCancelled { throw CancellationError() }
+            // `Data(collecting:upTo:)` refuses a longer body with an error of its own (private) type.
+            if "\(error)".contains("bytes") { throw StickerClientError.invalidAnswer("an image longer than the \(limit) bytes its manifest states") }
+            throw StickerClientError.unreachable("\(url.prefix(120)): \(error)")
         }
     }
 

@@ -34,8 +34,14 @@ struct Downloads: Sendable {
     private func one(_ asset: AssetLink) async throws -> Int {
         // A digest names a file on disk: only 64 lowercase hex digits may (`../x` would name one elsewhere).
         guard LocalCatalog.isDigest(asset.sha256), asset.bytes >= 0 else { throw StickerClientError.invalidAnswer("an image digest that is not one") }
-        for _ in 0..<3 {
-            let body = try await fetch(asset)
+        for attempt in 0..<3 {
+            let body: Data
+            do {
+                body = try await fetch(asset)
+            } catch StickerClientError.unreachable where attempt < 2 {
+                // A connection that dropped in the middle of a body: tried again, as a corrupt file is.
+                continue
+            }
             if body.count == asset.bytes, Self.hex(SHA256.hash(data: body)) == asset.sha256 {
                 try catalog.keep(body, sha256: asset.sha256)
                 return body.count

@@ -68,13 +68,23 @@ public struct LocalCatalog: Sendable {
         let part = "\(folder)/.\(name).\(UInt32.random(in: 0...UInt32.max)).part"
         let fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)]) }
-        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
+        var failure: Int32 = 0
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { failure = written < 0 ? errno : EIO; return }
+                offset += written
+            }
+        }
+        if failure == 0, fsync(fd) != 0 { failure = errno }
         close(fd)
-        guard written == data.count, synced, rename(part, "\(folder)/\(name)") == 0 else {
-            let code = POSIXErrorCode(rawValue: errno) ?? .EIO
+        if failure == 0, rename(part, "\(folder)/\(name)") != 0 { failure = errno }
+        guard failure == 0 else {
             unlink(part)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSUnderlyingErrorKey: POSIXError(code)])
+            // ENOSPC stays ENOSPC: the cause is kept, not turned into "permission".
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)])
         }
         let directory = open(folder, O_RDONLY | O_DIRECTORY)
         if directory >= 0 { fsync(directory); close(directory) }

@@ -22,25 +22,35 @@ struct ServiceMiddleware: ClientMiddleware {
                    next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
         request.headerFields[.userAgent] = userAgent
-        var failures = 0, refreshed = false
+        var failures = 0, refreshed = false, refreshNow = false
         let attempts = Self.singleAttempt ? 1 : self.attempts
+        // A body that can be sent once is sent once: no retry.
+        let retryable = body.map { $0.iterationBehavior == .multiple } ?? true
+        let signed = credentials != nil && !Self.anonymous.contains(operationID)
         while true {
-            if let credentials, !Self.anonymous.contains(operationID), let token = try await credentials.token(refresh: refreshed) {
-                request.headerFields[.authorization] = "Bearer \(token)"
-            }
             let wait: Duration
             do {
+                if signed, let credentials {
+                    // Asked before every try; with `refresh` only once, after the first 401. Nil signs out.
+                    let token = try await credentials.token(refresh: refreshNow)
+                    refreshNow = false
+                    request.headerFields[.authorization] = token.map { "Bearer \($0)" }
+                }
                 let (response, answer) = try await next(request, body, baseURL)
-                if response.status.code < 400 { return (response, answer?.bounded(to: operationID == "getEvents" ? .max : Self.jsonLimit, lineLimit: operationID == "getEvents" ? 64 << 10 : nil)) }
+                if response.status.code < 400 {
+                    let events = operationID == "getEvents"
+                    return (response, answer?.bounded(to: events ? .max : Self.jsonLimit, lineLimit: events ? 64 << 10 : nil,
+                                                      eventLimit: events ? 1 << 20 : .max))
+                }
                 let refusal = await Self.refusal(response, answer)
                 failures += 1
-                if response.status.code == 401, credentials != nil, !refreshed {
-                    refreshed = true
+                if response.status.code == 401, signed, !refreshed, retryable {
+                    (refreshed, refreshNow) = (true, true)
                     continue
                 }
                 guard [429, 503].contains(response.status.code) else { throw refusal }
                 let asked = backoff.retryAfter(response.headerFields[.retryAfter])
-                guard failures < attempts else {
+                guard failures < attempts, retryable else {
                     guard case .refused(let status, let code, _) = refusal else { throw refusal }
                     throw StickerClientError.unavailable(status: status, code: code, retryAfter: asked)
                 }
@@ -50,7 +60,7 @@ struct ServiceMiddleware: ClientMiddleware {
             } catch {
                 if error is CancellationError || Task.isCancelled { throw CancellationError() }
                 failures += 1
-                guard failures < attempts else { throw StickerClientError.unreachable("\(request.path ?? ""): \(error)") }
+                guard failures < attempts, retryable else { throw StickerClientError.unreachable("\(request.path ?? ""): \(error)") }
                 wait = backoff.delay(after: failures)
             }
             try await sleep(wait)

@@ -45,8 +45,22 @@ public actor StickerSync {
     /// This library's version, sent in `User-Agent`.
     public static let version = "0.2.0"
 
-    /// Brings the directory up to date; `progress` hears (files done, files to fetch).
+    /// The sync under way, which a second call joins: two syncs of one folder could commit out of order.
+    private var running: Task<Report, any Error>?
+
+    /// Brings the directory up to date; `progress` hears (files done, files to fetch). A call while a sync runs joins
+    /// it; another process syncing the same folder (an app and its extension) is waited for. Cancelling the call
+    /// cancels the sync, which then commits nothing.
+    /// - Throws: `StickerClientError`, or `CancellationError`.
     public func sync(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) async throws -> Report {
+        if let running { return try await running.value }
+        let task = Task { try await FolderLock.holding(catalog.directory) { try await self.syncOnce(progress: progress) } }
+        running = task
+        defer { running = nil }
+        return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+    }
+
+    private func syncOnce(progress: @escaping @Sendable (Int, Int) -> Void) async throws -> Report {
         let previous = try catalog.state()
         let view = options.viewKey
         var incremental = false
