@@ -14,8 +14,9 @@ if [[ "${1:-}" == "--browser" ]]; then
   python=(selenium)
 fi
 if [[ "${1:-}" == "--bench" ]]; then
-  # postgresql-client: psql seeds the purchases benchmark; cryptography mints its App Store notifications.
-  packages=(wrk nginx-light curl pngcheck libvips-tools hyperfine apngdis optipng libvips42 postgresql-client)
+  # postgresql-client: psql seeds the purchases benchmark; cryptography mints its App Store notifications; time (GNU)
+  # measures sticker-sync's CPU and peak memory.
+  packages=(wrk nginx-light curl pngcheck libvips-tools hyperfine apngdis optipng libvips42 postgresql-client time)
   python=(pyvips cryptography)
 fi
 

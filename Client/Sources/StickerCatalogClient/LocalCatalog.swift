@@ -19,6 +19,17 @@ public struct LocalCatalog: Sendable {
         var syncedAt: Date
     }
 
+    /// The little a sync with nothing new needs (`cursor.json`): which view, from where, and when a purge is due; so
+    /// it reads no manifest and writes nothing.
+    struct Bookmark: Codable, Sendable {
+        var version = State.currentVersion
+        var view: String
+        var cursor: String
+        var revision: Int
+        /// Since when the oldest file no longer named has been so; nil when there is none.
+        var oldestUnreferenced: Date?
+    }
+
     public init(directory: URL) {
         self.directory = directory
     }
@@ -60,6 +71,19 @@ public struct LocalCatalog: Sendable {
         (encoder.dateEncodingStrategy, encoder.outputFormatting) = (.iso8601, [.sortedKeys])
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Self.replace(directory.path, "catalog.json", with: try encoder.encode(state))
+        // After the catalog: a bookmark older than it only makes the next sync read a page it already has.
+        let bookmark = Bookmark(view: state.view, cursor: state.manifest.cursor, revision: state.manifest.revision,
+                                oldestUnreferenced: state.unreferencedSince.values.min())
+        try Self.replace(directory.path, "cursor.json", with: try encoder.encode(bookmark))
+    }
+
+    /// The last sync's bookmark; nil before the first or when unreadable.
+    func bookmark() -> Bookmark? {
+        guard let data = try? Data(contentsOf: directory.appending(path: "cursor.json")) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        guard let mark = try? decoder.decode(Bookmark.self, from: data), mark.version == State.currentVersion else { return nil }
+        return mark
     }
 
     /// Writes `data` to a new temporary file in `folder` (never following a link, never reusing a name), syncs it,

@@ -61,12 +61,24 @@ public actor StickerSync {
     }
 
     private func syncOnce(progress: @escaping @Sendable (Int, Int) -> Void) async throws -> Report {
-        let previous = try catalog.state()
         let view = options.viewKey
+        // Nothing new is the common case: one 304 from the change feed, no manifest read, nothing written. A page is
+        // kept for the catch-up below.
+        var first: (cursor: String, page: ManifestChanges)?
+        if let mark = catalog.bookmark(), mark.view == view, mark.oldestUnreferenced.map({ Date().timeIntervalSince($0) < options.purgeGrace }) ?? true {
+            do {
+                guard let page = try await service.changes(options, since: mark.cursor) else {
+                    return Report(revision: mark.revision, incremental: true, changedGroups: [], removedGroups: [], filesDownloaded: 0,
+                                  bytesDownloaded: 0, filesRemoved: 0)
+                }
+                first = (mark.cursor, page)
+            } catch StickerClientError.refused(410, _, _) {}
+        }
+        let previous = try catalog.state()
         var incremental = false
         var update: (manifest: Manifest, etag: String?, changed: Set<String>, removed: Set<String>)
         let sameView = previous?.view == view ? previous : nil
-        if let sameView, let caughtUp = try await catchUp(sameView.manifest) {
+        if let sameView, let caughtUp = try await catchUp(sameView.manifest, first: first?.cursor == sameView.manifest.cursor ? first?.page : nil) {
             (update, incremental) = ((caughtUp.manifest, nil, caughtUp.changed, caughtUp.removed), true)
         } else {
             // After a 410 the ETag held is of the expired catalog: a 304 to it would keep that cursor forever.
@@ -89,12 +101,13 @@ public actor StickerSync {
 
     /// Pages of the change feed applied to `manifest`; nil when the cursor expired (410) or the feed would take more
     /// than `maxPages` pages (the whole manifest is then cheaper, and an endless `moreComing` cannot hold a sync).
-    private func catchUp(_ manifest: Manifest) async throws -> (manifest: Manifest, changed: Set<String>, removed: Set<String>)? {
+    private func catchUp(_ manifest: Manifest, first: ManifestChanges?) async throws -> (manifest: Manifest, changed: Set<String>, removed: Set<String>)? {
         var (current, changed, removed) = (manifest, Set<String>(), Set<String>())
+        var first = first
         for _ in 0..<max(options.maxPages, 1) {
             let page: ManifestChanges?
             do {
-                page = try await service.changes(options, since: current.cursor)
+                if let kept = first { (page, first) = (kept, nil) } else { page = try await service.changes(options, since: current.cursor) }
             } catch StickerClientError.refused(410, _, _) {
                 return nil
             }

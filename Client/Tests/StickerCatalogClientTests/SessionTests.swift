@@ -19,6 +19,24 @@ import Testing
         #expect(service.count("/v1/manifest") == 1 && reports.map(\.revision) == [1, 1])
     }
 
+    @Test("A sync with nothing new asks the change feed once and reads and writes nothing else")
+    func nothingNew() async throws {
+        // Setup: a first sync.
+        let service = MemoryService()
+        let folder = StickerSync.temporaryFolder()
+        _ = try await StickerSync.testing(service, folder: folder).sync()
+        let catalog = folder.appending(path: "catalog.json")
+        let before = try FileManager.default.attributesOfItem(atPath: catalog.path)[.modificationDate] as? Date
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 0)], ofItemAtPath: catalog.path)
+        let requests = service.requests.count
+        // Action
+        let report = try await StickerSync.testing(service, folder: folder).sync()
+        // Check: one request (the feed's 304), catalog.json untouched.
+        let after = try FileManager.default.attributesOfItem(atPath: catalog.path)[.modificationDate] as? Date
+        #expect(before != nil && after == Date(timeIntervalSince1970: 0))
+        #expect(service.requests.count == requests + 1 && report.revision == 1 && !report.changed && report.filesDownloaded == 0)
+    }
+
     @Test("An expired token is refreshed once, after the first 401, and not again")
     func refreshOnce() async throws {
         // Setup: the service takes only the new token.
