@@ -74,11 +74,14 @@ struct CatalogService: Sendable {
         guard let resolved = URL(string: url, relativeTo: base)?.absoluteURL, let scheme = resolved.scheme, let host = resolved.host() else {
             throw StickerClientError.invalidAnswer("an image URL that is not one: \(url.prefix(80))")
         }
-        let port = resolved.port.map { ":\($0)" } ?? ""
+        // An IPv6 literal goes in brackets; a host a URL cannot hold is refused, never trapped on.
+        let authority = (host.contains(":") ? "[\(host)]" : host) + (resolved.port.map { ":\($0)" } ?? "")
         var path = resolved.path(percentEncoded: true)
         if let query = resolved.query(percentEncoded: true) { path += "?" + query }
-        let request = HTTPRequest(method: .get, scheme: scheme, authority: host + port, path: path)
-        let origin = URL(string: "\(scheme)://\(host)\(port)")!
+        let request = HTTPRequest(method: .get, scheme: scheme, authority: authority, path: path.isEmpty ? "/" : path)
+        guard let origin = URL(string: "\(scheme)://\(authority)") else {
+            throw StickerClientError.invalidAnswer("an image URL that is not one: \(url.prefix(80))")
+        }
         let (response, body) = try await middleware.intercept(request, body: nil, baseURL: origin, operationID: "getAsset") { request, body, url in
             try await transport.send(request, body: body, baseURL: url, operationID: "getAsset")
         }

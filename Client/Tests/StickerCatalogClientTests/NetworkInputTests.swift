@@ -57,6 +57,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appending(path: "escape").path))
     }
 
+    @Test("An image URL on an IPv6 host is fetched; one that is no URL is refused; neither traps")
+    func imageURLs() async throws {
+        for (prefix, works) in [("http://[::1]:8080", true), ("http://exa mple", false)] {
+            // Setup: absolute image URLs.
+            let service = MemoryService(stickers: 1)
+            var group = (service.manifest["groups"] as! [[String: Any]])[0]
+            var stickers = group["stickers"] as! [[String: Any]]
+            for key in ["asset", "thumbnail"] {
+                var link = stickers[0][key] as! [String: Any]
+                link["url"] = prefix + (link["url"] as! String)
+                stickers[0][key] = link
+            }
+            group["stickers"] = stickers
+            service.manifest["groups"] = [group]
+            // Action
+            var report: StickerSync.Report?
+            var failure: (any Error)?
+            do { report = try await StickerSync.testing(service).sync() } catch { failure = error }
+            // Check
+            if works {
+                #expect(report?.filesDownloaded == 1 && service.requests.last?.authority == "[::1]:8080", "\(String(describing: failure))")
+            } else if case .invalidAnswer = failure as? StickerClientError {
+            } else {
+                Issue.record("expected invalidAnswer, got \(String(describing: failure))")
+            }
+        }
+    }
+
     @Test("An endless moreComing is cut after maxPages and the whole manifest read instead; a page that goes back is refused")
     func changeFeedBounds() async throws {
         // Setup: a first sync, then a feed that always has more.
