@@ -70,6 +70,8 @@ public struct LocalCatalog: Sendable {
         let encoder = JSONEncoder()
         (encoder.dateEncodingStrategy, encoder.outputFormatting) = (.iso8601, [.sortedKeys])
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // The files this catalog names were renamed into place without syncing their folder, each: once, here, first.
+        Self.syncFolder(filesDirectory.path)
         try Self.replace(directory.path, "catalog.json", with: try encoder.encode(state))
         // After the catalog: a bookmark older than it only makes the next sync read a page it already has.
         let bookmark = Bookmark(view: state.view, cursor: state.manifest.cursor, revision: state.manifest.revision,
@@ -87,10 +89,14 @@ public struct LocalCatalog: Sendable {
     }
 
     /// Writes `data` to a new temporary file in `folder` (never following a link, never reusing a name), syncs it,
-    /// renames it to `name` and syncs the folder.
-    static func replace(_ folder: String, _ name: String, with data: Data) throws {
+    /// renames it to `name` and, with `syncFolder`, syncs the folder (files kept by a sync are synced once, before
+    /// the catalog naming them is saved). `creating` is held while the name is created and while it is renamed:
+    /// concurrent creates in one folder spun on its lock in the kernel, and the write itself needs no lock.
+    static func replace(_ folder: String, _ name: String, with data: Data, syncFolder: Bool = true, creating: NSLock? = nil) throws {
         let part = "\(folder)/.\(name).\(UInt32.random(in: 0...UInt32.max)).part"
+        creating?.lock()
         let fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
+        creating?.unlock()
         guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)]) }
         var failure: Int32 = 0
         data.withUnsafeBytes { bytes in
@@ -104,12 +110,19 @@ public struct LocalCatalog: Sendable {
         }
         if failure == 0, fsync(fd) != 0 { failure = errno }
         close(fd)
+        creating?.lock()
         if failure == 0, rename(part, "\(folder)/\(name)") != 0 { failure = errno }
+        creating?.unlock()
         guard failure == 0 else {
             unlink(part)
             // ENOSPC stays ENOSPC: the cause is kept, not turned into "permission".
             throw CocoaError(.fileWriteUnknown, userInfo: [NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)])
         }
+        if syncFolder { Self.syncFolder(folder) }
+    }
+
+    /// Makes the names created or renamed in `folder` durable.
+    static func syncFolder(_ folder: String) {
         let directory = open(folder, O_RDONLY | O_DIRECTORY)
         if directory >= 0 { fsync(directory); close(directory) }
     }
@@ -125,11 +138,7 @@ public struct LocalCatalog: Sendable {
     /// then renamed into place, so a file under its final name is always whole.
     func keep(_ data: Data, sha256: String) throws {
         guard Self.isDigest(sha256) else { throw StickerClientError.invalidAnswer("an image digest that is not one") }
-        // One file created at a time: concurrent creates in one folder spin on its lock in the kernel (twice the
-        // system time of writing them in turn).
-        Self.creating.lock()
-        defer { Self.creating.unlock() }
-        try Self.replace(filesDirectory.path, "\(sha256).png", with: data)
+        try Self.replace(filesDirectory.path, "\(sha256).png", with: data, syncFolder: false, creating: Self.creating)
     }
 
     /// Digests of the files kept, and leftovers of downloads a killed process never finished (removed).
