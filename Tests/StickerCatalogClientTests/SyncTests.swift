@@ -4,7 +4,8 @@ import StickerCatalogClient
 import Testing
 
 /// The client package against a live stickerd over real HTTP, into real folders.
-@Suite(.serialized) struct SyncTests {
+// A time limit per test: one full-suite run was seen to stall in here (once, not reproduced); a limit names the test.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct SyncTests {
     static let shared = Task { try await LiveService() }
 
     static func folder() -> URL {
