@@ -53,6 +53,7 @@ let package = Package(
             dependencies: [
                 "StickerCatalogClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         /// The client alone: an in-memory transport, no stickerd (the live tests are the server package's).

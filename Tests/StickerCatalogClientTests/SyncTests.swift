@@ -12,10 +12,12 @@ import Testing
         URL(fileURLWithPath: NSTemporaryDirectory()).appending(path: "sticker-sync-\(UUID().uuidString)")
     }
 
-    static func options(_ configure: (inout SyncOptions) -> Void = { _ in }) -> SyncOptions {
+    /// A sync of a new folder (or `folder`) against `base`.
+    static func syncing(_ base: URL, folder: URL = folder(), view: CatalogView = CatalogView(), token: String? = nil,
+                        _ configure: (inout SyncOptions) -> Void = { _ in }) -> StickerSync {
         var options = SyncOptions()
         configure(&options)
-        return options
+        return StickerSync(service: base, folder: LocalCatalog(directory: folder), view: view, credentials: token.map(Credentials.token), options: options)
     }
 
     /// The local catalog's groups as JSON objects, to compare with the service's manifest.
@@ -39,7 +41,7 @@ import Testing
 
     /// Every file the local catalog names is on disk with its digest.
     static func filesVerify(_ catalog: LocalCatalog) throws -> Bool {
-        guard let manifest = try catalog.load() else { return false }
+        guard let manifest = catalog.load()?.manifest else { return false }
         return try manifest.assets.values.allSatisfy { asset in
             let data = try Data(contentsOf: catalog.fileURL(for: asset))
             return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() == asset.sha256 && data.count == asset.bytes
@@ -49,14 +51,14 @@ import Testing
     @Test func theFirstSyncKeepsEveryFileCheckedAndTheNextMovesNothing() async throws {
         // Setup
         let service = try await Self.shared.value
-        let sync = StickerSync(service: service.base, directory: Self.folder(), options: Self.options { $0.size = "small"; $0.scale = 2 })
+        let sync = Self.syncing(service.base, view: CatalogView(size: .small, scale: .x2))
         // Action
         let first = try await sync.sync()
         let second = try await sync.sync()
         // Check
         #expect(!first.incremental && first.filesDownloaded > 0 && first.bytesDownloaded > 0)
-        #expect(try Self.same(try sync.catalog.load(), try await service.manifest("size=small&scale=2")))
-        #expect(try Self.filesVerify(sync.catalog))
+        #expect(try Self.same(sync.folder.load()?.manifest, try await service.manifest("size=small&scale=2")))
+        #expect(try Self.filesVerify(sync.folder))
         #expect(second.incremental && !second.changed && second.filesDownloaded == 0)
     }
 
@@ -64,9 +66,9 @@ import Testing
         // Setup
         let service = try await Self.shared.value
         let folder = Self.folder()
-        let sync = StickerSync(service: service.base, directory: folder)
+        let sync = Self.syncing(service.base, folder: folder)
         _ = try await sync.sync()
-        let before = try #require(try sync.catalog.load())
+        let before = try #require(sync.folder.load()?.manifest)
         let original = try #require(before.groups.first { $0.id == "chocolate" }?.stickers.first)
         let (_, bytes) = try await service.request("GET", original.asset.url)
         // Action: an upload into crunchy (the chocolate picture, at its uploaded size).
@@ -74,9 +76,9 @@ import Testing
         let uploaded = try await sync.sync()
         // Check
         #expect(uploaded.incremental && uploaded.changedGroups == ["crunchy"])
-        #expect(try Self.same(try sync.catalog.load(), try await service.manifest()))
+        #expect(try Self.same(sync.folder.load()?.manifest, try await service.manifest()))
         // Action: a delete, then a reorder.
-        let victim = try #require(try sync.catalog.load()?.groups.first { $0.id == "crunchy" }?.stickers.last)
+        let victim = try #require(sync.folder.load()?.manifest.groups.first { $0.id == "crunchy" }?.stickers.last)
         try await service.admin("DELETE", "stickers/\(victim.id)")
         let deleted = try await sync.sync()
         try await service.admin("PATCH", "groups/crunchy", json: ["position": 0])
@@ -84,15 +86,15 @@ import Testing
         // Check
         #expect(deleted.incremental && deleted.changedGroups == ["crunchy"])
         #expect(reordered.incremental)
-        #expect(try sync.catalog.load()?.groups.first?.id == "crunchy")
-        #expect(try Self.same(try sync.catalog.load(), try await service.manifest()))
+        #expect(sync.folder.load()?.manifest.groups.first?.id == "crunchy")
+        #expect(try Self.same(sync.folder.load()?.manifest, try await service.manifest()))
         // Action: the same folder in French.
-        let french = StickerSync(service: service.base, directory: folder, options: Self.options { $0.locale = "fr" })
+        let french = Self.syncing(service.base, folder: folder, view: CatalogView(locale: Locale(identifier: "fr")))
         let relocalised = try await french.sync()
         // Check: a whole manifest (another view), the French one.
         #expect(!relocalised.incremental)
-        #expect(try Self.same(try french.catalog.load(), try await service.manifest("locale=fr")))
-        #expect(try Self.filesVerify(french.catalog))
+        #expect(try Self.same(french.folder.load()?.manifest, try await service.manifest("locale=fr")))
+        #expect(try Self.filesVerify(french.folder))
     }
 
     @Test func aPurchaseUnlocksAGroupAndARefundLocksItAgain() async throws {
@@ -101,29 +103,29 @@ import Testing
         try await service.admin("PATCH", "groups/chocolate", json: ["productId": LiveService.product])
         defer { Task { try? await service.admin("PATCH", "groups/chocolate", json: ["productId": NSNull()]) } }
         let token = LiveService.userToken("mia")
-        let sync = StickerSync(service: service.base, directory: Self.folder(), options: Self.options { $0.userToken = token })
+        let sync = Self.syncing(service.base, token: token)
         _ = try await sync.sync()
-        #expect(try sync.catalog.load()?.groups.first { $0.id == "chocolate" }?.locked == true)
+        #expect(sync.folder.load()?.manifest.groups.first { $0.id == "chocolate" }?.locked == true)
         // Action
         #expect(try await service.purchaseEvent("purchase", user: "mia", transaction: "t-mia-1") == 200)
         let unlocked = try await sync.sync()
         // Check: its stickers synced through signed URLs, the files kept and checked.
-        let chocolate = try #require(try sync.catalog.load()?.groups.first { $0.id == "chocolate" })
+        let chocolate = try #require(sync.folder.load()?.manifest.groups.first { $0.id == "chocolate" })
         #expect(unlocked.incremental && unlocked.changedGroups == ["chocolate"])
         #expect(!chocolate.locked && !chocolate.stickers.isEmpty && chocolate.stickers.allSatisfy { $0.asset.url.contains("sig=") })
-        #expect(try Self.filesVerify(sync.catalog))
+        #expect(try Self.filesVerify(sync.folder))
         // Action
         #expect(try await service.purchaseEvent("refund", user: "mia", transaction: "t-mia-1") == 200)
         _ = try await sync.sync()
         // Check
-        #expect(try sync.catalog.load()?.groups.first { $0.id == "chocolate" }.map { $0.locked && $0.stickers.isEmpty } == true)
-        #expect(try Self.same(try sync.catalog.load(), try await service.manifest(token: token)))
+        #expect(sync.folder.load()?.manifest.groups.first { $0.id == "chocolate" }.map { $0.locked && $0.stickers.isEmpty } == true)
+        #expect(try Self.same(sync.folder.load()?.manifest, try await service.manifest(token: token)))
     }
 
     @Test func anExpiredCursorStartsOverFromTheManifest() async throws {
         // Setup
         let service = try await Self.shared.value
-        let sync = StickerSync(service: service.base, directory: Self.folder(), options: Self.options { $0.filter = "chocoholic" })
+        let sync = Self.syncing(service.base, view: CatalogView(filter: "chocoholic"))
         _ = try await sync.sync()
         // Action: the filter redefined: the change feed answers 410 for this view.
         try await service.admin("PUT", "filters/chocoholic", json: ["title": "Chocoholic", "flags": ["chocolate", "sweet"]])
@@ -131,26 +133,25 @@ import Testing
         let report = try await sync.sync()
         // Check
         #expect(!report.incremental)
-        #expect(try Self.same(try sync.catalog.load(), try await service.manifest("filter=chocoholic")))
+        #expect(try Self.same(sync.folder.load()?.manifest, try await service.manifest("filter=chocoholic")))
     }
 
     @Test func filesNoLongerNamedGoOnlyAfterTheGracePeriod() async throws {
         // Setup: two folders, one keeping old files for a day, one for no time at all.
         let service = try await Self.shared.value
-        let keeping = StickerSync(service: service.base, directory: Self.folder(), options: Self.options { $0.size = "medium"; $0.scale = 1 })
-        let purging = StickerSync(service: service.base, directory: Self.folder(),
-                                  options: Self.options { $0.size = "medium"; $0.scale = 1; $0.purgeGrace = 0 })
+        let keeping = Self.syncing(service.base, view: CatalogView(size: .medium, scale: .x1))
+        let purging = Self.syncing(service.base, view: CatalogView(size: .medium, scale: .x1)) { $0.purgeGrace = 0 }
         _ = try await keeping.sync()
         _ = try await purging.sync()
-        let victim = try #require(try keeping.catalog.load()?.groups.last?.stickers.first)
+        let victim = try #require(keeping.folder.load()?.manifest.groups.last?.stickers.first)
         // Action
         try await service.admin("DELETE", "stickers/\(victim.id)")
         let kept = try await keeping.sync()
         let purged = try await purging.sync()
         // Check: the day-long folder keeps the file; the other removes it, and every file still named is there.
-        #expect(kept.filesRemoved == 0 && FileManager.default.fileExists(atPath: keeping.catalog.fileURL(for: victim.asset).path))
-        #expect(purged.filesRemoved >= 1 && !FileManager.default.fileExists(atPath: purging.catalog.fileURL(for: victim.asset).path))
-        #expect(try Self.filesVerify(purging.catalog))
+        #expect(kept.filesRemoved == 0 && FileManager.default.fileExists(atPath: keeping.folder.fileURL(for: victim.asset).path))
+        #expect(purged.filesRemoved >= 1 && !FileManager.default.fileExists(atPath: purging.folder.fileURL(for: victim.asset).path))
+        #expect(try Self.filesVerify(purging.folder))
     }
 
     @Test func a503WithRetryAfterIsWaitedOutForTheManifestAndForAFile() async throws {
@@ -167,44 +168,44 @@ import Testing
         let busy = FakeService.Answer(status: 503, headers: ["Retry-After": "1"])
         let fake = try FakeService(["/v1/manifest": [busy, .init(status: 200, headers: ["Content-Type": "application/json"], body: manifest)],
                                     "/v1/assets/\(sha).png": [busy, .init(status: 200, body: bytes)]])
-        let sync = StickerSync(service: fake.base, directory: Self.folder())
+        let sync = Self.syncing(fake.base)
         // Action
         let report = try await sync.sync()
         // Check: each asked twice, a second apart; the file kept.
         let times = fake.requests.map(\.at)
         #expect(report.filesDownloaded == 1 && fake.requests.count == 4)
         #expect(times[1].timeIntervalSince(times[0]) >= 0.9 && times[3].timeIntervalSince(times[2]) >= 0.9)
-        #expect(try Self.filesVerify(sync.catalog))
+        #expect(try Self.filesVerify(sync.folder))
     }
 
     @Test func followingTheEventStreamSyncsEachChangeAsItHappens() async throws {
         // Setup
         let service = try await Self.shared.value
-        let sync = StickerSync(service: service.base, directory: Self.folder(), options: Self.options { $0.size = "small" })
+        let sync = Self.syncing(service.base, view: CatalogView(size: .small))
         let reports = Reports()
         let following = Task { await sync.follow(onSync: { reports.append($0) }) }
         defer { following.cancel() }
         #expect(try await reports.wait { !$0.isEmpty })
-        let sticker = try #require(try sync.catalog.load()?.groups.first?.stickers.first)
+        let sticker = try #require(sync.folder.load()?.manifest.groups.first?.stickers.first)
         // Action
         try await service.admin("PATCH", "stickers/\(sticker.id)", json: ["description": "Heard live"])
         // Check: a sync followed within seconds, bringing the change.
         #expect(try await reports.wait { $0.contains { $0.incremental && $0.changed } })
-        #expect(try sync.catalog.load()?.groups.flatMap(\.stickers).first { $0.id == sticker.id }?.description == "Heard live")
+        #expect(sync.folder.load()?.manifest.groups.flatMap(\.stickers).first { $0.id == sticker.id }?.description == "Heard live")
     }
 
     @Test func aServiceThatIsDownLeavesTheCatalogReadableAndTheNextSyncCatchesUp() async throws {
         // Setup: a service of its own, synced once, then stopped.
         let service = try await LiveService()
-        let sync = StickerSync(service: service.base, directory: Self.folder(), options: Self.options { $0.attempts = 2 })
+        let sync = Self.syncing(service.base) { $0.attempts = 2 }
         _ = try await sync.sync()
-        let before = try sync.catalog.load()
+        let before = sync.folder.load()?.manifest
         await service.stop()
         // Action
         let failure = await #expect(throws: StickerClientError.self) { try await sync.sync() }
         // Check: unreachable, and the last catalog still there offline.
         if case .unreachable = failure {} else { Issue.record("expected unreachable, got \(String(describing: failure))") }
-        #expect(try sync.catalog.load() == before)
+        #expect(sync.folder.load()?.manifest == before)
         // Action: back, with a change made meanwhile.
         try await service.start()
         let victim = try #require(before?.groups.first?.stickers.first)
@@ -212,7 +213,7 @@ import Testing
         let report = try await sync.sync()
         // Check
         #expect(report.incremental && report.changed)
-        #expect(try Self.same(try sync.catalog.load(), try await service.manifest()))
+        #expect(try Self.same(sync.folder.load()?.manifest, try await service.manifest()))
     }
 }
 

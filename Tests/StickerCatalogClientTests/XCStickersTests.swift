@@ -13,14 +13,12 @@ import Testing
     @Test func anExportIsAStickerPackXcodeReads() async throws {
         // Setup
         let service = try await SyncTests.shared.value
-        var options = SyncOptions()
-        (options.size, options.scale) = ("large", 3)
-        let sync = StickerSync(service: service.base, directory: SyncTests.folder(), options: options)
+        let sync = SyncTests.syncing(service.base, view: CatalogView(size: .large, scale: .x3))
         _ = try await sync.sync()
-        let manifest = try #require(try sync.catalog.load())
+        let manifest = try #require(sync.folder.load()?.manifest)
         let out = SyncTests.folder()
         // Action
-        let written = try await sync.catalog.exportXCStickers(into: out)
+        let written = try await sync.folder.exportXCStickers(into: out)
         // Check: the catalog, stamped with its revision.
         let catalog = out.appending(path: "Stickers.xcstickers")
         let root = try Self.object(catalog)
@@ -42,7 +40,7 @@ import Testing
             #expect(properties["accessibility-label"] as? String == sticker.description)
             let file = try #require(properties["filename"] as? String)
             let data = try Data(contentsOf: folder.appending(path: file))
-            let synced = try Data(contentsOf: sync.catalog.fileURL(for: sticker.asset))
+            let synced = try Data(contentsOf: sync.folder.fileURL(for: sticker.asset))
             #expect(data.count <= XCStickers.maxFileBytes && data == synced)
             let contents = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
             #expect(contents == ["Contents.json", file].sorted())

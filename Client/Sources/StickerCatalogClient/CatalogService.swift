@@ -21,9 +21,9 @@ struct CatalogService: Sendable {
         case value(Value, etag: String?)
     }
 
-    func manifest(_ view: SyncOptions, etag: String?) async throws -> Fresh<Manifest> {
-        let query = try Operations.GetManifest.Input.Query(filter: view.filter, flags: view.flagList, size: view.sizeClass,
-                                                            scale: view.scaleValue, format: view.formatValue, locale: view.locale)
+    func manifest(_ view: CatalogView, etag: String?) async throws -> Fresh<Manifest> {
+        let query = Operations.GetManifest.Input.Query(filter: view.filter, flags: view.flagList, size: view.size,
+                                                            scale: view.scaleValue, format: view.format, locale: view.language)
         switch try await call({ try await api.getManifest(query: query, headers: .init(ifNoneMatch: etag)) }) {
         case .ok(let ok): return .value(try ok.body.json, etag: ok.headers.eTag)
         case .notModified: return .notModified
@@ -32,9 +32,9 @@ struct CatalogService: Sendable {
     }
 
     /// One page of changes since `cursor` (the generated client escapes it); nil when nothing changed.
-    func changes(_ view: SyncOptions, since cursor: String) async throws -> ManifestChanges? {
-        let query = try Operations.GetManifestChanges.Input.Query(since: cursor, filter: view.filter, flags: view.flagList, size: view.sizeClass,
-                                                                   scale: view.scaleValue, format: view.formatValue, locale: view.locale)
+    func changes(_ view: CatalogView, since cursor: String) async throws -> ManifestChanges? {
+        let query = Operations.GetManifestChanges.Input.Query(since: cursor, filter: view.filter, flags: view.flagList, size: view.size,
+                                                                   scale: view.scaleValue, format: view.format, locale: view.language)
         switch try await call({ try await api.getManifestChanges(query: query) }) {
         case .ok(let ok): return try ok.body.json
         case .notModified: return nil
@@ -43,9 +43,9 @@ struct CatalogService: Sendable {
     }
 
     /// `GET /v1/events` from `cursor`: its events as they arrive (a heartbeat is an event with no field), lines bounded.
-    func events(_ view: SyncOptions, from cursor: String?) async throws -> ServerSentEventsDeserializationSequence<ServerSentEventsLineDeserializationSequence<HTTPBody>> {
-        let query = try Operations.GetEvents.Input.Query(filter: view.filter, flags: view.flagList, size: view.sizeClass,
-                                                          scale: view.scaleValue, format: view.formatValue, locale: view.locale)
+    func events(_ view: CatalogView, from cursor: String?) async throws -> ServerSentEventsDeserializationSequence<ServerSentEventsLineDeserializationSequence<HTTPBody>> {
+        let query = Operations.GetEvents.Input.Query(filter: view.filter, flags: view.flagList, size: view.size,
+                                                          scale: view.scaleValue, format: view.format, locale: view.language)
         let body: HTTPBody
         switch try await call({ try await api.getEvents(query: query, headers: .init(lastEventID: cursor)) }) {
         case .ok(let ok): body = try ok.body.textEventStream

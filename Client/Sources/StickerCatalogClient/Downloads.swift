@@ -11,43 +11,68 @@ struct Downloads: Sendable {
     let concurrency: Int
     let fetch: Fetch
 
-    /// Downloads every asset in `assets`; the bytes kept. Throws `corrupt` after three mismatches, or `refused` when
-    /// the service refuses one (403: a signed URL expired).
-    func run(_ assets: [AssetLink], progress: @Sendable (Int, Int) -> Void = { _, _ in }) async throws -> Int {
-        var bytes = 0, done = 0
-        try FileManager.default.createDirectory(at: catalog.filesDirectory, withIntermediateDirectories: true)
-        try await withThrowingTaskGroup(of: Int.self) { group in
+    /// What a run kept and what it could not.
+    struct Outcome: Sendable {
+        var bytes = 0
+        /// Files that failed every try, by digest, with the last reason.
+        var failed: [String: StickerClientError] = [:]
+        /// Whether the service refused a signed URL as expired (403 or 410): a fresh manifest signs them again.
+        var expired: Bool { failed.values.contains { if case .refused(403, _, _) = $0 { true } else if case .refused(410, _, _) = $0 { true } else { false } } }
+    }
+
+    /// Downloads every asset in `assets`. One file that fails (a 404, a 5xx, a digest that never matches) is
+    /// reported in the outcome and the others are kept; a full disk or a cancellation ends the run.
+    func run(_ assets: [AssetLink], progress: @Sendable (SyncProgress) -> Void = { _ in }) async throws -> Outcome {
+        var outcome = Outcome()
+        var counted = SyncProgress(totalFiles: assets.count, totalBytes: assets.reduce(0) { $0 + max($1.bytes, 0) })
+        progress(counted)
+        try LocalCatalog.makeFolder(catalog.filesDirectory)
+        try await withThrowingTaskGroup(of: (AssetLink, Result<Int, StickerClientError>).self) { group in
             var pending = assets[...]
             for _ in 0..<min(concurrency, pending.count) {
                 let asset = pending.removeFirst()
-                group.addTask { try await one(asset) }
+                group.addTask { (asset, try await one(asset)) }
             }
-            while let kept = try await group.next() {
-                (bytes, done) = (bytes + kept, done + 1)
-                progress(done, assets.count)
-                if let asset = pending.popFirst() { group.addTask { try await one(asset) } }
+            while let (asset, kept) = try await group.next() {
+                switch kept {
+                case .success(let bytes): (outcome.bytes, counted.bytes) = (outcome.bytes + bytes, counted.bytes + bytes)
+                case .failure(let error): outcome.failed[asset.sha256] = error
+                }
+                counted.files += 1
+                progress(counted)
+                if let asset = pending.popFirst() { group.addTask { (asset, try await one(asset)) } }
             }
         }
-        return bytes
+        return outcome
     }
 
-    private func one(_ asset: AssetLink) async throws -> Int {
+    /// Fetches and keeps one file: its byte count, or why it could not be had. Throws only what ends the whole run.
+    private func one(_ asset: AssetLink) async throws -> Result<Int, StickerClientError> {
         // A digest names a file on disk: only 64 lowercase hex digits may (`../x` would name one elsewhere).
-        guard LocalCatalog.isDigest(asset.sha256), asset.bytes >= 0 else { throw StickerClientError.invalidAnswer("an image digest that is not one") }
+        guard LocalCatalog.isDigest(asset.sha256), asset.bytes >= 0 else { return .failure(.invalidAnswer("an image digest that is not one")) }
+        var last = StickerClientError.corrupt(sha256: asset.sha256)
         for attempt in 0..<3 {
+            // A cancelled sync fetches nothing more: a body cut short by the cancel is not a corrupt file.
+            try Task.checkCancellation()
             let body: Data
             do {
                 body = try await fetch(asset)
-            } catch StickerClientError.unreachable where attempt < 2 {
-                // A connection that dropped in the middle of a body: tried again, as a corrupt file is.
+            } catch let error as StickerClientError {
+                try Task.checkCancellation()
+                // A connection that dropped in the middle of a body is tried again, as a corrupt file is.
+                guard case .unreachable = error, attempt < 2 else { return .failure(error) }
+                last = error
                 continue
             }
+            try Task.checkCancellation()
             if body.count == asset.bytes, Self.hex(SHA256.hash(data: body)) == asset.sha256 {
+                // A full disk ends the run: no other file would fit either.
                 try catalog.keep(body, sha256: asset.sha256)
-                return body.count
+                return .success(body.count)
             }
+            last = .corrupt(sha256: asset.sha256)
         }
-        throw StickerClientError.corrupt(sha256: asset.sha256)
+        return .failure(last)
     }
 
     /// Lowercase hex, without `String(format:)` (which costs more than the hash on Linux).

@@ -7,7 +7,7 @@ extension LocalCatalog {
     /// - Throws: `StickerClientError.notSynced` before a first sync; `XCStickers.Failure` for a file Messages refuses.
     @discardableResult
     public func exportXCStickers(into folder: URL) async throws -> Int {
-        guard let manifest = try load() else { throw StickerClientError.notSynced }
+        guard let manifest = load()?.manifest else { throw StickerClientError.notSynced }
         let groups = manifest.groups.filter { !$0.locked }
         let pack = XCStickers.Pack(
             revision: manifest.revision, cursor: manifest.cursor,

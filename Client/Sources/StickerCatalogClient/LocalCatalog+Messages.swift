@@ -7,7 +7,7 @@ import Messages
 extension LocalCatalog {
     /// The synced stickers of unlocked groups as `MSSticker`s, by group id, in display order.
     public func messagesStickers() throws -> [(group: ManifestGroup, stickers: [MSSticker])] {
-        guard let manifest = try load() else { throw StickerClientError.notSynced }
+        guard let manifest = load()?.manifest else { throw StickerClientError.notSynced }
         return try manifest.groups.filter { !$0.locked }.map { group in
             (group, try group.stickers.map { sticker in
                 try MSSticker(contentsOfFileURL: fileURL(for: sticker.asset), localizedDescription: sticker.description)

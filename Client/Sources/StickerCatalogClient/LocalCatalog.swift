@@ -13,7 +13,12 @@ public struct LocalCatalog: Sendable {
         /// The view (`SyncOptions.viewKey`) the manifest shows.
         var view: String
         var etag: String?
+        /// The catalog as the service states it, which the change feed's pages apply to.
         var manifest: Manifest
+        /// What is shown while `failed` files are missing (`Manifest.holding(back:)`); nil when it is `manifest`.
+        var shown: Manifest?
+        /// Digests of files the sync could not fetch; the next sync tries them again.
+        var failed: [String]?
         /// Files on disk the manifest no longer names, and since when.
         var unreferencedSince: [String: Date] = [:]
         var syncedAt: Date
@@ -28,6 +33,9 @@ public struct LocalCatalog: Sendable {
         var revision: Int
         /// Since when the oldest file no longer named has been so; nil when there is none.
         var oldestUnreferenced: Date?
+        /// Files failed last time: the next sync fetches them even when nothing changed.
+        var pending: Int?
+        var syncedAt: Date?
     }
 
     public init(directory: URL) {
@@ -39,9 +47,13 @@ public struct LocalCatalog: Sendable {
     var filesDirectory: URL { directory.appending(path: "files") }
     var stateFile: URL { directory.appending(path: "catalog.json") }
 
-    /// The manifest of the last complete sync; nil before the first.
-    public func load() throws -> Manifest? {
-        try state()?.manifest
+    /// The last complete sync, read from disk (no network); nil before the first.
+    public func load() -> SyncedCatalog? {
+        state().map(snapshot)
+    }
+
+    func snapshot(_ state: State) -> SyncedCatalog {
+        SyncedCatalog(manifest: state.shown ?? state.manifest, syncedAt: state.syncedAt, pendingFiles: state.failed?.count ?? 0, folder: self)
     }
 
     /// Where the file of `asset` is kept (present once a sync that names it has completed).
@@ -51,7 +63,7 @@ public struct LocalCatalog: Sendable {
 
     /// The last sync's state; nil before the first, and for a file this version cannot read (torn, another layout):
     /// the next sync is then a first sync, never a dead folder.
-    func state() throws -> State? {
+    func state() -> State? {
         guard let data = try? Data(contentsOf: stateFile) else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -69,13 +81,14 @@ public struct LocalCatalog: Sendable {
     func save(_ state: State) throws {
         let encoder = JSONEncoder()
         (encoder.dateEncodingStrategy, encoder.outputFormatting) = (.iso8601, [.sortedKeys])
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Self.makeFolder(directory)
         // The files this catalog names were renamed into place without syncing their folder, each: once, here, first.
         Self.syncFolder(filesDirectory.path)
         try Self.replace(directory.path, "catalog.json", with: try encoder.encode(state))
         // After the catalog: a bookmark older than it only makes the next sync read a page it already has.
         let bookmark = Bookmark(view: state.view, cursor: state.manifest.cursor, revision: state.manifest.revision,
-                                oldestUnreferenced: state.unreferencedSince.values.min())
+                                oldestUnreferenced: state.unreferencedSince.values.min(), pending: state.failed?.count,
+                                syncedAt: state.syncedAt)
         try Self.replace(directory.path, "cursor.json", with: try encoder.encode(bookmark))
     }
 
@@ -97,7 +110,7 @@ public struct LocalCatalog: Sendable {
         creating?.lock()
         let fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
         creating?.unlock()
-        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)]) }
+        guard fd >= 0 else { throw StickerClientError.storage("creating \(name)", errno: POSIXErrorCode(rawValue: errno)) }
         var failure: Int32 = 0
         data.withUnsafeBytes { bytes in
             var offset = 0
@@ -116,9 +129,19 @@ public struct LocalCatalog: Sendable {
         guard failure == 0 else {
             unlink(part)
             // ENOSPC stays ENOSPC: the cause is kept, not turned into "permission".
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)])
+            throw StickerClientError.storage("writing \(name)", errno: POSIXErrorCode(rawValue: failure))
         }
         if syncFolder { Self.syncFolder(folder) }
+    }
+
+    /// Creates `folder` and those above it, the system's reason kept when it cannot (`ENOSPC`, `EACCES`).
+    static func makeFolder(_ folder: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            let code = ((error as? CocoaError)?.underlying as? POSIXError)?.code
+            throw StickerClientError.storage("creating \(folder.lastPathComponent)", errno: code)
+        }
     }
 
     /// Makes the names created or renamed in `folder` durable.

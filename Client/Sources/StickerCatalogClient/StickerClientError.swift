@@ -15,6 +15,8 @@ public enum StickerClientError: Error, Sendable, Equatable {
     case invalidAnswer(String)
     /// Nothing has been synced into the directory yet.
     case notSynced
+    /// The folder could not be written or read: what was done, and the system's reason (`ENOSPC`: the disk is full).
+    case storage(String, errno: POSIXErrorCode?)
 }
 
 extension StickerClientError: LocalizedError {
@@ -26,6 +28,8 @@ extension StickerClientError: LocalizedError {
         case .unavailable(let status, let code, _): "The sticker service is busy (\(status)\(code.map { " \($0)" } ?? "")); try again later."
         case .invalidAnswer(let reason): "The sticker service sent an answer the client refuses: \(reason)"
         case .notSynced: "No sticker catalog has been synced into this folder yet."
+        case .storage(let what, let code?): "Could not keep the sticker catalog (\(what)): \(String(cString: strerror(code.rawValue)))."
+        case .storage(let what, nil): "Could not keep the sticker catalog: \(what)."
         }
     }
 }

@@ -5,28 +5,32 @@ extension StickerSync {
     /// loop waits between tries: the service's `Retry-After` when it refused (a 503 `too_many_streams`), a random point
     /// within the reconnect window (or its `retry:`) after a stream that was up dropped, else a capped exponential
     /// backoff with full jitter; failures are forgotten only once a stream has stayed up for `healthy`. An expired
-    /// cursor (410) makes the next sync start over; an expired token is refreshed once (`SyncOptions.credentials`).
-    /// `onSync` hears every sync, `onError` every failure.
-    public func follow(healthy: Duration = .seconds(60), onSync: @escaping @Sendable (Report) -> Void,
+    /// cursor (410) makes the next sync start over; an expired token is refreshed once (`credentials`). Files a sync
+    /// could not fetch are tried again at the first event (a heartbeat at the latest) after a backoff.
+    /// `onSync` hears every sync, `onError` every failure; `status` and `snapshots` follow them too.
+    public func follow(healthy: Duration = .seconds(60), onSync: @escaping @Sendable (Report) -> Void = { _ in },
                        onError: @escaping @Sendable (any Error) -> Void = { _ in }) async {
         var failures = 0
         var serverRetry: Duration?
+        var files = FileRetry(backoff: options.backoff)
         while !Task.isCancelled {
             var opened: ContinuousClock.Instant?
             var wait: Duration?
             do {
                 try await ServiceMiddleware.$singleAttempt.withValue(true) {
-                    onSync(try await sync())
-                    let events = try await service.events(options, from: try catalog.state()?.manifest.cursor)
+                    onSync(files.after(try await sync()))
+                    let events = try await service.events(view, from: folder.bookmark()?.cursor)
                     opened = .now
                     for try await event in events {
                         if let retry = event.retry, retry >= 0 { serverRetry = .milliseconds(min(retry, 3_600_000)) }
-                        guard event.event == "change" || event.event == "expired" else { continue }
-                        onSync(try await sync())
+                        guard event.event == "change" || event.event == "expired" || files.due else { continue }
+                        onSync(files.after(try await sync()))
                     }
                 }
             } catch {
                 if Task.isCancelled || error is CancellationError { return }
+                logger.notice("following the catalog failed; trying again", metadata: ["error": "\(error)"])
+                progress.set(.offline(error, since: Date()))
                 onError(error)
                 if case .unavailable(_, _, let after?) = error as? StickerClientError { wait = after + options.backoff.delay(after: 1) }
             }
@@ -37,5 +41,26 @@ extension StickerSync {
             failures += 1
             do { try await sleep(wait ?? options.backoff.delay(after: failures)) } catch { return }
         }
+    }
+}
+
+/// When files a sync could not fetch are tried again: after a backoff that grows while they keep failing.
+struct FileRetry {
+    let backoff: Backoff
+    private var rounds = 0
+    private var at: ContinuousClock.Instant?
+
+    init(backoff: Backoff) {
+        self.backoff = backoff
+    }
+
+    /// Whether a retry is due.
+    var due: Bool { at.map { ContinuousClock.now >= $0 } ?? false }
+
+    /// Notes what `report` left unfetched; returns it.
+    mutating func after(_ report: StickerSync.Report) -> StickerSync.Report {
+        rounds = report.failedFiles.isEmpty ? 0 : rounds + 1
+        at = rounds == 0 ? nil : .now + backoff.delay(after: rounds)
+        return report
     }
 }

@@ -10,20 +10,12 @@ extension StickerSync {
         return token
     }
 
-    /// Hands the service a StoreKit 2 signed transaction after a purchase, then syncs at once, so the group unlocks
-    /// without waiting for Apple's notification. The signed JWS is `VerificationResult.jwsRepresentation` (not
-    /// `Transaction.jsonRepresentation`, which is the unsigned payload).
+    /// Hands the service a StoreKit 2 signed transaction after a purchase (or a restore) and returns once the service
+    /// holds it, without syncing: a running `follow()` hears of the unlock on its stream, or call `sync()`. The signed
+    /// JWS is `VerificationResult.jwsRepresentation` (not `Transaction.jsonRepresentation`, the unsigned payload).
+    /// Finish the StoreKit transaction only after this returns.
     /// - Throws: `StickerClientError.refused` when the service does not accept the transaction.
-    @discardableResult
-    public func submit(signedTransaction: String) async throws -> Report {
+    public func acknowledge(signedTransaction: String) async throws {
         try await service.submit(signedTransaction: signedTransaction)
-        return try await sync()
-    }
-
-    /// Restore purchases: every transaction StoreKit holds for the user (`jwsRepresentation`s), then one sync.
-    @discardableResult
-    public func restore(signedTransactions: [String]) async throws -> Report {
-        for transaction in signedTransactions { try await service.submit(signedTransaction: transaction) }
-        return try await sync()
     }
 }

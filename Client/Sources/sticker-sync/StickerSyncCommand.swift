@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import StickerCatalogClient
 
 /// `sticker-sync`: what a sticker app does, from a terminal.
@@ -25,12 +26,13 @@ struct StickerSyncCommand: AsyncParsableCommand {
     @Option(help: "A filter the service defines, such as chocoholic.") var filter: String?
     @Option(help: "Extra required flags, comma-separated.") var flags: String?
     @Option(help: "Texts in this language (fr, pt-BR).") var locale: String?
-    @Option(help: "small, medium or large (default: each group's own).") var size: String?
-    @Option(help: "Display scale: 1, 2 or 3 (default 3).") var scale: Int?
-    @Option(help: "png for still pictures only.") var format: String?
+    @Option(help: "small, medium or large (default: each group's own).") var size: StickerSize?
+    @Option(help: "Display scale: 1, 2 or 3 (default 3).") var scale: DisplayScale?
+    @Option(help: "png for still pictures only, apng as uploaded (default).") var format: StickerFormat?
     @Option(help: "Downloads at once.") var concurrency = 8
     @Option(help: "Hours a file no longer named stays on disk.") var purgeGraceHours = 24.0
     @Flag(help: "Stay connected and sync on every change (Ctrl-C to stop).") var watch = false
+    @Flag(help: "Log what the library does (requests retried, files that failed) on standard error.") var verbose = false
 
     func validate() throws {
         guard let url = URL(string: service), url.scheme == "http" || url.scheme == "https" else {
@@ -40,20 +42,27 @@ struct StickerSyncCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let view = CatalogView(filter: filter, flags: Set(flags?.split(separator: ",").map(String.init) ?? []),
+                               locale: locale.map(Locale.init(identifier:)), size: size, scale: scale, format: format)
         var options = SyncOptions()
-        (options.filter, options.locale, options.size, options.scale, options.format) = (filter, locale, size, scale, format)
-        options.flags = flags?.split(separator: ",").map(String.init) ?? []
         (options.concurrency, options.purgeGrace) = (concurrency, purgeGraceHours * 3600)
-        options.userToken = ProcessInfo.processInfo.environment["STICKER_USER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        let sync = StickerSync(service: URL(string: service)!, directory: URL(fileURLWithPath: folder), options: options)
-        let progress = Progress(terminal: isatty(STDERR_FILENO) == 1)
+        let token = ProcessInfo.processInfo.environment["STICKER_USER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        var logger = verbose ? Logger(label: "sticker-sync") { StreamLogHandler.standardError(label: $0) } : StickerSync.silent
+        logger.logLevel = .debug
+        let sync = StickerSync(service: URL(string: service)!, folder: LocalCatalog(directory: URL(fileURLWithPath: folder)), view: view,
+                               credentials: token.map(Credentials.token), options: options, logger: logger)
+        let bar = ProgressBar(terminal: isatty(STDERR_FILENO) == 1)
+        let drawing = Task { for await status in sync.statuses { bar.show(status) } }
+        defer { drawing.cancel() }
         if watch {
-            await sync.follow(onSync: { progress.done(); Self.say(Self.line($0)) }, onError: { progress.done(); Self.warn($0) })
+            await sync.follow(onSync: { bar.clear(); Self.say(Self.line($0)) }, onError: { bar.clear(); Self.warn($0) })
         } else {
             do {
-                Self.say(Self.line(try await sync.sync(progress: progress.update)))
+                let report = try await sync.sync()
+                bar.clear()
+                Self.say(Self.line(report))
             } catch {
-                progress.done()
+                bar.clear()
                 Self.warn(error)
                 throw ExitCode.failure
             }
@@ -63,11 +72,12 @@ struct StickerSyncCommand: AsyncParsableCommand {
     /// One line per sync: what changed and what moved.
     static func line(_ report: StickerSync.Report) -> String {
         let time = ISO8601DateFormatter().string(from: Date())
-        guard report.changed || report.filesDownloaded > 0 || report.filesRemoved > 0 else { return "\(time) revision \(report.revision): up to date" }
+        guard report.changed || report.filesDownloaded > 0 || report.filesRemoved > 0 || !report.failedFiles.isEmpty else { return "\(time) revision \(report.revision): up to date" }
         var parts = ["\(time) revision \(report.revision) (\(report.incremental ? "change feed" : "whole manifest"))"]
         if !report.changedGroups.isEmpty { parts.append("changed: \(list(report.changedGroups))") }
         if !report.removedGroups.isEmpty { parts.append("removed: \(list(report.removedGroups))") }
         parts.append("\(report.filesDownloaded) files (\(report.bytesDownloaded) bytes) fetched, \(report.filesRemoved) purged")
+        if !report.failedFiles.isEmpty { parts.append("\(report.failedFiles.count) files failed (tried again next sync)") }
         return parts.joined(separator: "; ")
     }
 
@@ -86,18 +96,6 @@ struct StickerSyncCommand: AsyncParsableCommand {
     }
 }
 
-/// "N of M files" on a terminal, redrawn in place; nothing when output is not a terminal.
-final class Progress: Sendable {
-    let terminal: Bool
-
-    init(terminal: Bool) { self.terminal = terminal }
-
-    @Sendable func update(_ done: Int, _ total: Int) {
-        guard terminal else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(done) of \(total) files".utf8))
-    }
-
-    func done() {
-        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
-    }
-}
+extension StickerSize: ExpressibleByArgument {}
+extension StickerFormat: ExpressibleByArgument {}
+extension DisplayScale: ExpressibleByArgument {}

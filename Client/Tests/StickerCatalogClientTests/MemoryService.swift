@@ -13,7 +13,7 @@ final class MemoryService: ClientTransport, @unchecked Sendable {
     private(set) var requests: [HTTPRequest] = []
     var handler: Handler = { _, _ in nil }
     /// Images by digest.
-    let files: [String: Data]
+    private(set) var files: [String: Data]
     var manifest: [String: Any]
 
     init(stickers: Int = 3) {
@@ -22,7 +22,7 @@ final class MemoryService: ClientTransport, @unchecked Sendable {
             let bytes = Data("sticker \(index)".utf8)
             let sha = Self.hex(bytes)
             files[sha] = bytes
-            let link: [String: Any] = ["url": "/v1/assets/\(sha).png", "width": 1, "height": 1, "bytes": bytes.count, "sha256": sha, "animated": false]
+            let link = Self.link(bytes)
             list.append(["id": "s\(index)", "name": "S\(index)", "description": "d", "flags": [], "keywords": [], "emoji": [], "animated": false,
                          "frames": 1, "durationMs": 0, "loops": 0, "asset": link, "thumbnail": link])
         }
@@ -31,6 +31,28 @@ final class MemoryService: ClientTransport, @unchecked Sendable {
                                     "productId": NSNull(), "stickers": list]
         manifest = ["revision": 1, "cursor": "c1", "filter": NSNull(), "flags": [], "scale": 1, "format": NSNull(), "locale": NSNull(),
                     "groups": [group]]
+    }
+
+    /// An image's link as the manifest gives it.
+    static func link(_ bytes: Data) -> [String: Any] {
+        ["url": "/v1/assets/\(hex(bytes)).png", "width": 1, "height": 1, "bytes": bytes.count, "sha256": hex(bytes), "animated": false]
+    }
+
+    /// Gives sticker `index` a new picture (and thumbnail) `bytes`, served or not, and raises the revision.
+    func replace(sticker index: Int, with bytes: Data, served: Bool = true) {
+        var group = (manifest["groups"] as! [[String: Any]])[0]
+        var stickers = group["stickers"] as! [[String: Any]]
+        (stickers[index]["asset"], stickers[index]["thumbnail"]) = (Self.link(bytes), Self.link(bytes))
+        group["stickers"] = stickers
+        manifest["groups"] = [group]
+        manifest["revision"] = (manifest["revision"] as! Int) + 1
+        manifest["cursor"] = "c\(manifest["revision"]!)"
+        if served { lock.withLock { files[Self.hex(bytes)] = bytes } }
+    }
+
+    /// Serves `bytes` from now on.
+    func serve(_ bytes: Data) {
+        lock.withLock { files[Self.hex(bytes)] = bytes }
     }
 
     static func hex(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
@@ -46,7 +68,7 @@ final class MemoryService: ClientTransport, @unchecked Sendable {
         }
         if let answer = handler(request, number) { return answer }
         if path == "/v1/manifest" { return Self.json(manifest) }
-        if path.hasPrefix("/v1/assets/"), let file = files[String(path.dropFirst("/v1/assets/".count).dropLast(4))] {
+        if path.hasPrefix("/v1/assets/"), let file = lock.withLock({ files[String(path.dropFirst("/v1/assets/".count).dropLast(4))] }) {
             return (HTTPResponse(status: .ok, headerFields: [.contentType: "image/png"]), HTTPBody(file))
         }
         if path == "/v1/manifest/changes" { return (HTTPResponse(status: .notModified), nil) }
@@ -94,11 +116,12 @@ final class FakeClock: @unchecked Sendable {
 extension StickerSync {
     /// A sync of a temporary folder against `service`, waiting on `clock`.
     static func testing(_ service: some ClientTransport, clock: FakeClock = FakeClock(), folder: URL = StickerSync.temporaryFolder(),
+                        view: CatalogView = CatalogView(), credentials: Credentials? = nil,
                         _ configure: (inout SyncOptions) -> Void = { _ in }) -> StickerSync {
         var options = SyncOptions()
         configure(&options)
-        return StickerSync(service: URL(string: "http://stickers.test")!, directory: folder, options: options, transport: service,
-                           sleep: { try await clock.sleep($0) })
+        return StickerSync(service: URL(string: "http://stickers.test")!, folder: LocalCatalog(directory: folder), view: view,
+                           credentials: credentials, options: options, transport: service, sleep: { try await clock.sleep($0) })
     }
 
     static func temporaryFolder() -> URL {

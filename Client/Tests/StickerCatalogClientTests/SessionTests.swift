@@ -45,13 +45,11 @@ import Testing
             request.path == "/v1/manifest" && request.headerFields[.authorization] != "Bearer new" ? MemoryService.refusal(.unauthorized, code: "invalid_token") : nil
         }
         let refreshes = Times()
-        var options = SyncOptions()
-        options.credentials = Credentials { refresh in
+        let credentials = Credentials { refresh in
             if refresh { refreshes.add(.zero) }
             return refresh ? "new" : "old"
         }
-        let sync = StickerSync(service: URL(string: "http://stickers.test")!, directory: StickerSync.temporaryFolder(), options: options,
-                               transport: service, sleep: { _ in })
+        let sync = StickerSync.testing(service, credentials: credentials)
         // Action
         let report = try await sync.sync()
         // Check
@@ -69,7 +67,7 @@ import Testing
         }
         let sync = StickerSync.testing(service)
         // Action
-        let events = try await sync.service.events(SyncOptions(), from: nil)
+        let events = try await sync.service.events(CatalogView(), from: nil)
         let failure = await #expect(throws: StickerClientError.self) { for try await _ in events {} }
         // Check
         if case .invalidAnswer(let reason) = failure { #expect(reason.contains("event longer")) } else { Issue.record("\(String(describing: failure))") }

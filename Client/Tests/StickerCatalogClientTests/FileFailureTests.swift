@@ -1,0 +1,63 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Testing
+@testable import StickerCatalogClient
+
+/// One bad file blocks nothing else: the rest commits, its sticker keeps its previous picture, and it is fetched later.
+@Suite struct FileFailureTests {
+    @Test("A file the service cannot give is reported, its sticker keeps its old picture, the others update, and the next sync fetches it")
+    func oneBadFile() async throws {
+        // Setup: a first sync; then two stickers get new pictures, one of which the service answers 404 for.
+        let service = MemoryService()
+        let folder = StickerSync.temporaryFolder()
+        _ = try await StickerSync.testing(service, folder: folder).sync()
+        let old = try #require(StickerSync.testing(service, folder: folder).snapshot?.groups.first?.stickers.first?.asset.sha256)
+        let (broken, fine) = (Data("sticker 0, new".utf8), Data("sticker 1, new".utf8))
+        service.replace(sticker: 0, with: broken, served: false)
+        service.replace(sticker: 1, with: fine)
+        service.handler = { request, _ in
+            request.path?.hasPrefix("/v1/manifest/changes") == true ? MemoryService.refusal(.gone, code: "cursor_expired") : nil
+        }
+        let sync = StickerSync.testing(service, folder: folder)
+        // Action
+        let report = try await sync.sync()
+        // Check: reported; sticker 0 shows its old picture, sticker 1 its new one, at the new revision.
+        let shown = try #require(sync.snapshot)
+        #expect(report.failedFiles.keys.sorted() == [MemoryService.hex(broken)] && report.filesDownloaded == 1)
+        if case .refused(404, _, _) = report.failedFiles.values.first {} else { Issue.record("\(report.failedFiles)") }
+        #expect(shown.revision == 3 && shown.pendingFiles == 1)
+        #expect(shown.groups[0].stickers.map(\.asset.sha256) == [old, MemoryService.hex(fine), MemoryService.hex(Data("sticker 2".utf8))])
+        #expect(FileManager.default.fileExists(atPath: shown.fileURL(for: shown.groups[0].stickers[0].asset).path))
+
+        // Action: the service has the file now.
+        service.serve(broken)
+        let retried = try await StickerSync.testing(service, folder: folder).sync()
+        // Check: fetched and shown; nothing pending.
+        let after = try #require(StickerSync.testing(service, folder: folder).snapshot)
+        #expect(retried.filesDownloaded == 1 && retried.failedFiles.isEmpty && after.pendingFiles == 0)
+        #expect(after.groups[0].stickers[0].asset.sha256 == MemoryService.hex(broken))
+
+        // Action: nothing new and nothing pending.
+        service.handler = { _, _ in nil }
+        let before = service.requests.count
+        _ = try await StickerSync.testing(service, folder: folder).sync()
+        // Check: the change feed's 304 alone.
+        #expect(service.requests.count == before + 1)
+    }
+
+    @Test("A new sticker whose file fails is left out until it arrives; a new group with none is left out too")
+    func newStickerFails() async throws {
+        // Setup: a first sync of a group whose every file fails.
+        let service = MemoryService()
+        service.handler = { request, _ in
+            request.path?.hasPrefix("/v1/assets/") == true ? (HTTPResponse(status: .serviceUnavailable), nil) : nil
+        }
+        let sync = StickerSync.testing(service)
+        // Action
+        let report = try await sync.sync()
+        // Check: all reported; the group is not shown; nothing but the catalog written.
+        #expect(report.failedFiles.count == 3 && sync.snapshot?.groups.isEmpty == true)
+        #expect(sync.folder.storedDigests().isEmpty)
+    }
+}
