@@ -203,8 +203,8 @@ import Testing
         await service.stop()
         // Action
         let failure = await #expect(throws: StickerClientError.self) { try await sync.sync() }
-        // Check: unreachable, and the last catalog still there offline.
-        if case .unreachable = failure {} else { Issue.record("expected unreachable, got \(String(describing: failure))") }
+        // Check: unreachable because nothing listens (offline, not a timeout), and the last catalog still there.
+        if case .unreachable(_, .offline) = failure {} else { Issue.record("expected unreachable offline, got \(String(describing: failure))") }
         #expect(sync.folder.load()?.manifest == before)
         // Action: back, with a change made meanwhile.
         try await service.start()

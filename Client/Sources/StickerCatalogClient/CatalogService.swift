@@ -95,7 +95,7 @@ struct CatalogService: Sendable {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
             // `Data(collecting:upTo:)` refuses a longer body with an error of its own (private) type.
             if "\(error)".contains("bytes") { throw StickerClientError.invalidAnswer("an image longer than the \(limit) bytes its manifest states") }
-            throw StickerClientError.unreachable("\(url.prefix(120)): \(error)")
+            throw StickerClientError.unreachable("\(url.prefix(120)): \(error)", reason: .of(error))
         }
     }
 

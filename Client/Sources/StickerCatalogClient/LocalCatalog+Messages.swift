@@ -6,6 +6,7 @@ import Messages
 // is tested there.
 extension LocalCatalog {
     /// The synced stickers of unlocked groups as `MSSticker`s, by group id, in display order.
+    /// - Throws: `StickerClientError.notSynced` before a first sync; Messages' error for a file it refuses.
     public func messagesStickers() throws -> [(group: ManifestGroup, stickers: [MSSticker])] {
         guard let manifest = load()?.manifest else { throw StickerClientError.notSynced }
         return try manifest.groups.filter { !$0.locked }.map { group in

@@ -60,7 +60,7 @@ struct ServiceMiddleware: ClientMiddleware {
             } catch {
                 if error is CancellationError || Task.isCancelled { throw CancellationError() }
                 failures += 1
-                guard failures < attempts, retryable else { throw StickerClientError.unreachable("\(request.path ?? ""): \(error)") }
+                guard failures < attempts, retryable else { throw StickerClientError.unreachable("\(request.path ?? ""): \(error)", reason: .of(error)) }
                 wait = backoff.delay(after: failures)
             }
             try await sleep(wait)

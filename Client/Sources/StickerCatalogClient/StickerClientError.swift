@@ -6,8 +6,8 @@ public enum StickerClientError: Error, Sendable, Equatable {
     case refused(status: Int, code: String?, detail: String?)
     /// A downloaded file did not match the digest or byte count the manifest gives, on every try.
     case corrupt(sha256: String)
-    /// The service could not be reached, on every try.
-    case unreachable(String)
+    /// The service could not be reached, on every try: what was asked and the transport's reason, and its kind.
+    case unreachable(String, reason: NetworkFailure)
     /// The service was busy (503) or asked to slow down (429) on every try; `retryAfter` is when it asked to be tried
     /// again, if it said.
     case unavailable(status: Int, code: String?, retryAfter: Duration?)
@@ -24,7 +24,10 @@ extension StickerClientError: LocalizedError {
         switch self {
         case .refused(let status, let code, let detail): "The sticker service refused (\(status)\(code.map { " \($0)" } ?? "")): \(detail ?? "no detail")"
         case .corrupt(let sha256): "The sticker file \(sha256.prefix(12))… did not match its digest."
-        case .unreachable(let reason): "The sticker service could not be reached: \(reason)"
+        case .unreachable(_, .offline): "The sticker service could not be reached: check the network connection."
+        case .unreachable(_, .timedOut): "The sticker service did not answer in time."
+        case .unreachable(_, .tls): "A secure connection to the sticker service could not be made."
+        case .unreachable(let what, let reason): "The sticker service could not be reached (\(reason.rawValue)): \(what)"
         case .unavailable(let status, let code, _): "The sticker service is busy (\(status)\(code.map { " \($0)" } ?? "")); try again later."
         case .invalidAnswer(let reason): "The sticker service sent an answer the client refuses: \(reason)"
         case .notSynced: "No sticker catalog has been synced into this folder yet."
