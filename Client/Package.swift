@@ -58,6 +58,8 @@ let package = Package(
                 "StickerCatalogClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
             ]
         ),
         /// The client alone: an in-memory transport, no stickerd (the live tests are the server package's).

@@ -10,10 +10,20 @@ struct CatalogService: Sendable {
     let transport: any ClientTransport
     let middleware: ServiceMiddleware
     let api: Client
+    /// The service's scheme, authority and origin (no path), for image paths on it.
+    let home: (scheme: String, authority: String, origin: URL)?
 
     init(base: URL, transport: any ClientTransport, middleware: ServiceMiddleware) {
         (self.base, self.transport, self.middleware) = (base, transport, middleware)
         api = Client(serverURL: base, transport: transport, middlewares: [middleware])
+        home = Self.origin(of: base)
+    }
+
+    /// `url`'s scheme, its authority (an IPv6 literal in brackets) and the URL of both; nil when no URL can hold them.
+    static func origin(of url: URL) -> (scheme: String, authority: String, origin: URL)? {
+        guard let scheme = url.scheme, let host = url.host() else { return nil }
+        let authority = (host.contains(":") ? "[\(host)]" : host) + (url.port.map { ":\($0)" } ?? "")
+        return URL(string: "\(scheme)://\(authority)").map { (scheme, authority, $0) }
     }
 
     enum Fresh<Value: Sendable>: Sendable {
@@ -71,17 +81,7 @@ struct CatalogService: Sendable {
     /// The bytes at `link` (a path on the service or an absolute URL), at most `bytes` of them: anything longer is
     /// refused as it arrives, never buffered.
     func file(_ url: String, bytes limit: Int) async throws -> Data {
-        guard let resolved = URL(string: url, relativeTo: base)?.absoluteURL, let scheme = resolved.scheme, let host = resolved.host() else {
-            throw StickerClientError.invalidAnswer("an image URL that is not one: \(url.prefix(80))")
-        }
-        // An IPv6 literal goes in brackets; a host a URL cannot hold is refused, never trapped on.
-        let authority = (host.contains(":") ? "[\(host)]" : host) + (resolved.port.map { ":\($0)" } ?? "")
-        var path = resolved.path(percentEncoded: true)
-        if let query = resolved.query(percentEncoded: true) { path += "?" + query }
-        let request = HTTPRequest(method: .get, scheme: scheme, authority: authority, path: path.isEmpty ? "/" : path)
-        guard let origin = URL(string: "\(scheme)://\(authority)") else {
-            throw StickerClientError.invalidAnswer("an image URL that is not one: \(url.prefix(80))")
-        }
+        let (request, origin) = try request(for: url)
         let (response, body) = try await middleware.intercept(request, body: nil, baseURL: origin, operationID: "getAsset") { request, body, url in
             try await transport.send(request, body: body, baseURL: url, operationID: "getAsset")
         }
@@ -97,6 +97,22 @@ struct CatalogService: Sendable {
             if "\(error)".contains("bytes") { throw StickerClientError.invalidAnswer("an image longer than the \(limit) bytes its manifest states") }
             throw StickerClientError.unreachable("\(url.prefix(120)): \(error)", reason: .of(error))
         }
+    }
+
+    /// A GET of `url` and the origin it goes to. A path on the service (what the manifest gives unless images are on
+    /// a CDN) is taken as it is, without a URL parse per file; an absolute URL is parsed, and refused when no URL can
+    /// hold its host.
+    func request(for url: String) throws -> (HTTPRequest, URL) {
+        if let home, url.utf8.first == UInt8(ascii: "/"), url.utf8.dropFirst().first != UInt8(ascii: "/"),
+           url.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
+            return (HTTPRequest(method: .get, scheme: home.scheme, authority: home.authority, path: url), home.origin)
+        }
+        guard let resolved = URL(string: url, relativeTo: base)?.absoluteURL, let (scheme, authority, origin) = Self.origin(of: resolved) else {
+            throw StickerClientError.invalidAnswer("an image URL that is not one: \(url.prefix(80))")
+        }
+        var path = resolved.path(percentEncoded: true)
+        if let query = resolved.query(percentEncoded: true) { path += "?" + query }
+        return (HTTPRequest(method: .get, scheme: scheme, authority: authority, path: path.isEmpty ? "/" : path), origin)
     }
 
     /// `operation`, with the errors the middleware threw unwrapped from the generated client's `ClientError`.

@@ -28,6 +28,7 @@ extension StickerSync {
             update = try await wholeManifest(previous: nil, against: sameView)
         }
         var missing = missingFiles(update.manifest)
+        logger.debug("catalog read", metadata: ["revision": "\(update.manifest.revision)", "missing": "\(missing.count)"])
         var outcome = try await downloads.run(missing, progress: { self.progress.set(.syncing($0)) })
         if outcome.expired {
             // Signed URLs expired while we held them: a fresh manifest signs them again.
@@ -43,6 +44,7 @@ extension StickerSync {
         let failed = Set(outcome.failed.keys)
         let shown = failed.isEmpty ? nil
             : update.manifest.holding(back: failed, previous: sameView.map { $0.shown ?? $0.manifest }, onDisk: folder.has)
+        logger.debug("files fetched", metadata: ["files": "\(missing.count - failed.count)", "failed": "\(failed.count)"])
         let removed = try keep(update.manifest, shown: shown, failed: failed, etag: update.etag, previous: previous)
         logger.info("synced", metadata: ["revision": "\(update.manifest.revision)", "files": "\(missing.count - failed.count)",
                                          "bytes": "\(outcome.bytes)", "failed": "\(failed.count)", "purged": "\(removed)"])

@@ -4,7 +4,6 @@ import Logging
 import StickerCatalogClient
 
 /// `sticker-sync`: what a sticker app does, from a terminal.
-@main
 struct StickerSyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sticker-sync",

@@ -86,6 +86,21 @@ import Testing
         }
     }
 
+    @Test("An image path on the service is taken as it is; a scheme-relative or odd one is parsed, at the origin, never under the base's path")
+    func imagePaths() throws {
+        // Setup: a service under a path.
+        let middleware = ServiceMiddleware(credentials: nil, attempts: 1, backoff: Backoff(), sleep: { _ in }, userAgent: "test")
+        let service = CatalogService(base: URL(string: "http://stickers.test:8080/api/")!, transport: MemoryService(), middleware: middleware)
+        // Action
+        let plain = try service.request(for: "/v1/assets/abc.png?sig=x")
+        let other = try service.request(for: "//cdn.test/a.png")
+        let spaced = try service.request(for: "/v1/assets/a b.png")
+        // Check
+        #expect(plain.0.authority == "stickers.test:8080" && plain.0.path == "/v1/assets/abc.png?sig=x" && plain.1.absoluteString == "http://stickers.test:8080")
+        #expect(other.0.authority == "cdn.test" && other.0.path == "/a.png" && other.1.absoluteString == "http://cdn.test")
+        #expect(spaced.0.path == "/v1/assets/a%20b.png")
+    }
+
     @Test("An endless moreComing is cut after maxPages and the whole manifest read instead; a page that goes back is refused")
     func changeFeedBounds() async throws {
         // Setup: a first sync, then a feed that always has more.
