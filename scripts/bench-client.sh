@@ -76,11 +76,17 @@ echo "3. First sync of the 10,000-sticker catalog at size small, scale 2 ($concu
 files_root=$work
 [[ -d /dev/shm && -w /dev/shm ]] && files_root=$(mktemp -d /dev/shm/stickerd-bench-client.XXXXXX)
 trap 'cleanup; [[ $files_root == /dev/shm/* ]] && rm -rf "$files_root"' EXIT
-started=$(date +%s.%N)
-/usr/bin/time -v -o "$work/first.time" "$syncer" "$a" "$files_root/first" --size small --scale 2 --concurrency "$concurrency" >"$work/first.log"
-sync_seconds=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
-files=$(ls "$files_root/first/files" | wc -l)
-python3 - "$files_root/first/catalog.json" "$a" >"$work/curl.cfg" <<'PY'
+# The view's manifest is built once before either client is timed (the first to ask would pay for it), then the two
+# run ROUNDS times (2), alternating, into fresh folders, and the best of each is compared, as bench.sh does.
+curl -s -o /dev/null "$a/v1/manifest?size=small&scale=2"
+best_sync=999999 best_curl=999999
+for round in $(seq 1 "${ROUNDS:-2}"); do
+  started=$(date +%s.%N)
+  /usr/bin/time -v -o "$work/sync-$round.time" "$syncer" "$a" "$files_root/sync-$round" --size small --scale 2 --concurrency "$concurrency" >"$work/first.log"
+  seconds=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+  best_sync=$(awk -v x="$seconds" -v y="$best_sync" 'BEGIN { print (x < y ? x : y) }')
+  files=$(ls "$files_root/sync-$round/files" | wc -l)
+  [[ -f "$work/curl.cfg" ]] || python3 - "$files_root/sync-1/catalog.json" "$a" >"$work/curl.cfg" <<'PY'
 import json, sys
 manifest = json.load(open(sys.argv[1]))["manifest"]
 # The manifest first, as the sync reads it: both clients are timed end to end.
@@ -93,22 +99,26 @@ for group in manifest["groups"]:
                 seen.add(link["sha256"])
                 print(f'url = "{sys.argv[2]}{link["url"]}"\noutput = "{link["sha256"]}.png"')
 PY
-mkdir -p "$files_root/curl"
-started=$(date +%s.%N)
-(cd "$files_root/curl" && curl -s --parallel --parallel-max "$concurrency" -K "$work/curl.cfg" 2>/dev/null)
-curl_seconds=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
-curl_files=$(ls "$files_root/curl" | grep -vc '^manifest.json$')
-awk -v f="$files" -v s="$sync_seconds" -v cf="$curl_files" -v cs="$curl_seconds" 'BEGIN {
-  printf "  sticker-sync: %d files in %.2f s (%.0f files/s, the manifest read and every file checked)\n", f, s, f / s
-  printf "  curl --parallel: %d files in %.2f s (%.0f files/s)\n", cf, cs, cf / cs
+  mkdir -p "$files_root/curl-$round"
+  started=$(date +%s.%N)
+  (cd "$files_root/curl-$round" && curl -s --parallel --parallel-max "$concurrency" -K "$work/curl.cfg" 2>/dev/null)
+  seconds=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+  best_curl=$(awk -v x="$seconds" -v y="$best_curl" 'BEGIN { print (x < y ? x : y) }')
+  curl_files=$(ls "$files_root/curl-$round" | grep -vc '^manifest.json$')
+  rm -rf "$files_root/curl-$round"
+  [[ $round == 1 ]] || rm -rf "$files_root/sync-$round"
+done
+awk -v f="$files" -v s="$best_sync" -v cf="$curl_files" -v cs="$best_curl" -v r="${ROUNDS:-2}" 'BEGIN {
+  printf "  sticker-sync: %d files in %.2f s (%.0f files/s, the manifest read and every file checked; best of %d)\n", f, s, f / s, r
+  printf "  curl --parallel: %d files in %.2f s (%.0f files/s; best of %d)\n", cf, cs, cf / cs, r
   printf "  ratio: %.2fx of curl (target 0.8x)\n", (f / s) / (cf / cs) }'
-peak=$(awk '/Maximum resident/ {print $NF}' "$work/first.time")
+peak=$(cat "$work"/sync-*.time | awk '/Maximum resident/ { if ($NF > m) m = $NF } END { print m }')
 awk -v k="$peak" 'BEGIN { printf "  sticker-sync peak RSS during the first sync: %.0f MiB (target at most 100 MiB)\n", k / 1024 }'
 
 echo "4. A sync with nothing new at 10,000 stickers (target: at most 20 ms of CPU, nothing rewritten)"
-before=$(stat -c %Y.%s "$files_root/first/catalog.json")
-/usr/bin/time -f "%U %S" -o "$work/again.time" "$syncer" "$a" "$files_root/first" --size small --scale 2 >"$work/again.log"
-after=$(stat -c %Y.%s "$files_root/first/catalog.json")
+before=$(stat -c %Y.%s "$files_root/sync-1/catalog.json")
+/usr/bin/time -f "%U %S" -o "$work/again.time" "$syncer" "$a" "$files_root/sync-1" --size small --scale 2 >"$work/again.log"
+after=$(stat -c %Y.%s "$files_root/sync-1/catalog.json")
 read -r user system <"$work/again.time"
 awk -v u="$user" -v s="$system" -v same="$([[ $before == "$after" ]] && echo yes || echo no)" 'BEGIN {
   printf "  %.0f ms of CPU (%.0f user, %.0f system), the whole process; catalog.json untouched: %s\n", (u + s) * 1000, u * 1000, s * 1000, same }'
