@@ -68,6 +68,7 @@ let package = Package(
             dependencies: [
                 "StickerCatalogClient",
                 "StickerCatalogExport",
+                "sticker-sync",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),

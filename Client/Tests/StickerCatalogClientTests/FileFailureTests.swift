@@ -60,4 +60,46 @@ import Testing
         #expect(report.failedFiles.count == 3 && sync.snapshot?.groups.isEmpty == true)
         #expect(sync.folder.storedDigests().isEmpty)
     }
+
+    @Test("follow() fetches a file that failed once its backoff has passed, at the next heartbeat, with no change to wait for")
+    func followRetries() async throws {
+        // Setup: a sticker whose file is missing; an event stream of heartbeats only.
+        let service = MemoryService()
+        let late = Data("sticker 0, late".utf8)
+        service.replace(sticker: 0, with: late, served: false)
+        service.handler = { request, _ in
+            guard request.path?.hasPrefix("/v1/events") == true else { return nil }
+            return (HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"]),
+                    HTTPBody(Heartbeats(), length: .unknown, iterationBehavior: .single))
+        }
+        let sync = StickerSync.testing(service)
+        let following = Task { await sync.follow() }
+        defer { following.cancel() }
+        try await Self.until { sync.snapshot?.pendingFiles == 1 }
+        // Action: the file can be had now.
+        service.serve(late)
+        // Check: fetched and shown without any change event.
+        try await Self.until { sync.snapshot?.pendingFiles == 0 }
+        #expect(sync.snapshot?.groups.first?.stickers.first?.asset.sha256 == MemoryService.hex(late))
+    }
+
+    /// Waits until `condition` holds, for at most 20 seconds.
+    static func until(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { Issue.record("waited 20 s in vain"); return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
+
+/// A `: heartbeat` comment every 50 ms, without end.
+struct Heartbeats: AsyncSequence, Sendable {
+    struct AsyncIterator: AsyncIteratorProtocol {
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            try await Task.sleep(for: .milliseconds(50))
+            return ArraySlice(": heartbeat\n\n".utf8)
+        }
+    }
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
 }
