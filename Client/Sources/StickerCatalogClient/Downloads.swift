@@ -16,15 +16,18 @@ struct Downloads: Sendable {
         var bytes = 0
         /// Files that failed every try, by digest, with the last reason.
         var failed: [String: StickerClientError] = [:]
-        /// Whether the service refused a signed URL as expired (403 or 410): a fresh manifest signs them again.
-        var expired: Bool { failed.values.contains { if case .refused(403, _, _) = $0 { true } else if case .refused(410, _, _) = $0 { true } else { false } } }
+        /// Digests whose URL the service refused as expired or forbidden (403 or 410).
+        var refused: Set<String> {
+            Set(failed.filter { if case .refused(403, _, _) = $0.value { true } else if case .refused(410, _, _) = $0.value { true } else { false } }.keys)
+        }
     }
 
     /// Downloads every asset in `assets`. One file that fails (a 404, a 5xx, a digest that never matches) is
-    /// reported in the outcome and the others are kept; a full disk or a cancellation ends the run.
+    /// reported in the outcome and the others are kept; a full disk, a lost network or a cancellation ends the run.
     func run(_ assets: [AssetLink], progress: @Sendable (SyncProgress) -> Void = { _ in }) async throws -> Outcome {
         var outcome = Outcome()
-        var counted = SyncProgress(totalFiles: assets.count, totalBytes: assets.reduce(0) { $0 + max($1.bytes, 0) })
+        // Byte counts are the server's: clamped, so a sum of absurd ones cannot overflow (such a file is refused below).
+        var counted = SyncProgress(totalFiles: assets.count, totalBytes: assets.reduce(0) { $0 + min(max($1.bytes, 0), Self.largestFile) })
         progress(counted)
         try LocalCatalog.makeFolder(catalog.filesDirectory)
         try await withThrowingTaskGroup(of: (AssetLink, Result<Int, StickerClientError>).self) { group in
@@ -49,7 +52,8 @@ struct Downloads: Sendable {
     /// Fetches and keeps one file: its byte count, or why it could not be had. Throws only what ends the whole run.
     private func one(_ asset: AssetLink) async throws -> Result<Int, StickerClientError> {
         // A digest names a file on disk: only 64 lowercase hex digits may (`../x` would name one elsewhere).
-        guard LocalCatalog.isDigest(asset.sha256), asset.bytes >= 0 else { return .failure(.invalidAnswer("an image digest that is not one")) }
+        guard LocalCatalog.isDigest(asset.sha256) else { return .failure(.invalidAnswer("an image digest that is not one")) }
+        guard (0...Self.largestFile).contains(asset.bytes) else { return .failure(.invalidAnswer("an image of \(asset.bytes) bytes")) }
         var last = StickerClientError.corrupt(sha256: asset.sha256)
         for attempt in 0..<3 {
             // A cancelled sync fetches nothing more: a body cut short by the cancel is not a corrupt file.
@@ -59,8 +63,12 @@ struct Downloads: Sendable {
                 body = try await fetch(asset)
             } catch let error as StickerClientError {
                 try Task.checkCancellation()
-                // A connection that dropped in the middle of a body is tried again, as a corrupt file is.
-                guard case .unreachable = error, attempt < 2 else { return .failure(error) }
+                guard case .unreachable(_, let reason) = error else { return .failure(error) }
+                // No network, no answer in time, no TLS: no other file would do better, so the sync ends (offline)
+                // rather than trying each of thousands of files. A connection that dropped in the middle of a body is
+                // tried again, as a corrupt file is.
+                if reason == .offline || reason == .timedOut || reason == .tls { throw error }
+                guard attempt < 2 else { return .failure(error) }
                 last = error
                 continue
             }
@@ -74,6 +82,9 @@ struct Downloads: Sendable {
         }
         return .failure(last)
     }
+
+    /// The largest image believed (a rendition is at most a few megabytes).
+    static let largestFile = 1 << 30
 
     /// Lowercase hex, without `String(format:)` (which costs more than the hash on Linux).
     static func hex(_ digest: SHA256.Digest) -> String {

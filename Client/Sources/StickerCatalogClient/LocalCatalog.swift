@@ -10,7 +10,7 @@ public struct LocalCatalog: Sendable {
         /// The layout of this file; another one is not read (a first sync makes it anew).
         static let currentVersion = 2
         var version = State.currentVersion
-        /// The view (`SyncOptions.viewKey`) the manifest shows.
+        /// The view (`CatalogView.key`) the manifest shows.
         var view: String
         var etag: String?
         /// The catalog as the service states it, which the change feed's pages apply to.
@@ -84,12 +84,15 @@ public struct LocalCatalog: Sendable {
         try Self.makeFolder(directory)
         // The files this catalog names were renamed into place without syncing their folder, each: once, here, first.
         Self.syncFolder(filesDirectory.path)
+        let bookmark = try encoder.encode(Bookmark(view: state.view, cursor: state.manifest.cursor, revision: state.manifest.revision,
+                                                   oldestUnreferenced: state.unreferencedSince.values.min(), pending: state.failed?.count,
+                                                   syncedAt: state.syncedAt))
+        // A bookmark with files pending goes first: whatever catalog a crash leaves, the next sync reads it and tries
+        // them. Otherwise after the catalog: a bookmark older than it only makes the next sync read a page it has.
+        let pendingFirst = !(state.failed ?? []).isEmpty
+        if pendingFirst { try Self.replace(directory.path, "cursor.json", with: bookmark) }
         try Self.replace(directory.path, "catalog.json", with: try encoder.encode(state))
-        // After the catalog: a bookmark older than it only makes the next sync read a page it already has.
-        let bookmark = Bookmark(view: state.view, cursor: state.manifest.cursor, revision: state.manifest.revision,
-                                oldestUnreferenced: state.unreferencedSince.values.min(), pending: state.failed?.count,
-                                syncedAt: state.syncedAt)
-        try Self.replace(directory.path, "cursor.json", with: try encoder.encode(bookmark))
+        if !pendingFirst { try Self.replace(directory.path, "cursor.json", with: bookmark) }
     }
 
     /// The last sync's bookmark; nil before the first or when unreadable.

@@ -15,6 +15,9 @@ final class Observed<Value: Sendable>: @unchecked Sendable {
 
     var value: Value { lock.withLock { made() } }
 
+    /// The value if it has been made, without making it.
+    var loaded: Value? { lock.withLock { current } }
+
     /// The current value (the lock held).
     private func made() -> Value {
         if let current { return current }

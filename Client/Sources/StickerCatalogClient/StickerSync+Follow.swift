@@ -28,7 +28,8 @@ extension StickerSync {
                     }
                 }
             } catch {
-                if Task.isCancelled || error is CancellationError { return }
+                // Only this call's own cancellation ends it (a sync it joined is never cancelled under it).
+                if Task.isCancelled { return }
                 logger.notice("following the catalog failed; trying again", metadata: ["error": "\(error)"])
                 progress.set(.offline(error, since: Date()))
                 onError(error)

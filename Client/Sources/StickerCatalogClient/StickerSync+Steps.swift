@@ -11,6 +11,9 @@ extension StickerSync {
            mark.oldestUnreferenced.map({ Date().timeIntervalSince($0) < options.purgeGrace }) ?? true {
             do {
                 guard let page = try await service.changes(view, since: mark.cursor) else {
+                    // Another process (an app's extension) may have synced this folder since the catalog held in
+                    // memory was read: read it again, only then (a catalog not yet read stays unread).
+                    if let held = shown.loaded, held?.revision != mark.revision { shown.set(folder.load()) }
                     return Report(revision: mark.revision, incremental: true, changedGroups: [], removedGroups: [], filesDownloaded: 0,
                                   bytesDownloaded: 0, filesRemoved: 0)
                 }
@@ -30,11 +33,16 @@ extension StickerSync {
         var missing = missingFiles(update.manifest)
         logger.debug("catalog read", metadata: ["revision": "\(update.manifest.revision)", "missing": "\(missing.count)"])
         var outcome = try await downloads.run(missing, progress: { self.progress.set(.syncing($0)) })
-        if outcome.expired {
-            // Signed URLs expired while we held them: a fresh manifest signs them again.
-            update = try await wholeManifest(previous: nil, against: previous)
+        var fetched = missing.count - outcome.failed.count
+        let signed = Set(missing.filter { $0.url.contains("sig=") }.map(\.sha256))
+        if !outcome.refused.isDisjoint(with: signed) {
+            // Signed URLs expired while we held them: a fresh manifest signs them again (once; a 403 for a URL that
+            // carries no signature is that file's failure, not a reason to read the whole manifest again).
+            update = try await wholeManifest(previous: nil, against: sameView)
             (missing, incremental) = (missingFiles(update.manifest), false)
-            outcome = try await downloads.run(missing, progress: { self.progress.set(.syncing($0)) })
+            let again = try await downloads.run(missing, progress: { self.progress.set(.syncing($0)) })
+            (outcome.bytes, outcome.failed) = (outcome.bytes + again.bytes, again.failed)
+            fetched += missing.count - again.failed.count
         }
         // Cancelled: nothing is committed, whatever the downloads made of it.
         try Task.checkCancellation()
@@ -44,12 +52,12 @@ extension StickerSync {
         let failed = Set(outcome.failed.keys)
         let shown = failed.isEmpty ? nil
             : update.manifest.holding(back: failed, previous: sameView.map { $0.shown ?? $0.manifest }, onDisk: folder.has)
-        logger.debug("files fetched", metadata: ["files": "\(missing.count - failed.count)", "failed": "\(failed.count)"])
+        logger.debug("files fetched", metadata: ["files": "\(fetched)", "failed": "\(failed.count)"])
         let removed = try keep(update.manifest, shown: shown, failed: failed, etag: update.etag, previous: previous)
-        logger.info("synced", metadata: ["revision": "\(update.manifest.revision)", "files": "\(missing.count - failed.count)",
+        logger.info("synced", metadata: ["revision": "\(update.manifest.revision)", "files": "\(fetched)",
                                          "bytes": "\(outcome.bytes)", "failed": "\(failed.count)", "purged": "\(removed)"])
         return Report(revision: update.manifest.revision, incremental: incremental, changedGroups: update.changed.sorted(),
-                      removedGroups: update.removed.sorted(), filesDownloaded: missing.count - failed.count, bytesDownloaded: outcome.bytes,
+                      removedGroups: update.removed.sorted(), filesDownloaded: fetched, bytesDownloaded: outcome.bytes,
                       filesRemoved: removed, failedFiles: outcome.failed)
     }
 

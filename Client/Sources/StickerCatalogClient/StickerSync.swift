@@ -78,19 +78,56 @@ public actor StickerSync {
         folder.bookmark().map { .upToDate(revision: $0.revision, at: $0.syncedAt ?? .distantPast, pendingFiles: $0.pending ?? 0) } ?? .notSynced
     }
 
-    /// The sync under way, which a second call joins: two syncs of one folder could commit out of order.
-    private var running: Task<Report, any Error>?
+    /// The sync under way and the calls waiting for it: a second call joins it (two syncs of one folder could commit
+    /// out of order); it is cancelled only when every call waiting for it has been.
+    private var running: (id: UUID, task: Task<Void, Never>, waiting: [UUID: CheckedContinuation<Report, any Error>])?
 
     /// Brings the folder up to date. A call while a sync runs joins it; another process syncing the same folder (an
-    /// app and its extension) is waited for. Cancelling the call cancels the sync, which then keeps nothing.
+    /// app and its extension) is waited for. A cancelled call returns at once with `CancellationError`; the sync
+    /// stops, keeping nothing, once no call waits for it.
     /// - Throws: `StickerClientError`, or `CancellationError`.
     @discardableResult
     public func sync() async throws -> Report {
-        if let running { return try await running.value }
-        let task = Task { try await FolderLock.holding(folder.directory) { try await self.syncOnce() } }
-        running = task
-        defer { running = nil }
-        return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        let caller = UUID()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Report, any Error>) in
+                join(caller, continuation)
+            }
+        } onCancel: {
+            Task { await self.leave(caller) }
+        }
+    }
+
+    /// Adds `caller` to the running sync's waiters, starting one when none runs.
+    private func join(_ caller: UUID, _ continuation: CheckedContinuation<Report, any Error>) {
+        guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
+        if running == nil {
+            let id = UUID()
+            let task = Task {
+                let result: Result<Report, any Error>
+                do { result = .success(try await FolderLock.holding(folder.directory) { try await self.syncOnce() }) } catch { result = .failure(error) }
+                self.finish(id, result)
+            }
+            running = (id, task, [:])
+        }
+        running?.waiting[caller] = continuation
+    }
+
+    /// A cancelled caller stops waiting; the sync is cancelled when no one waits for it any more.
+    private func leave(_ caller: UUID) {
+        guard let continuation = running?.waiting.removeValue(forKey: caller) else { return }
+        continuation.resume(throwing: CancellationError())
+        if let running, running.waiting.isEmpty {
+            running.task.cancel()
+            self.running = nil
+        }
+    }
+
+    /// Hands the sync's result to everyone waiting for it.
+    private func finish(_ id: UUID, _ result: Result<Report, any Error>) {
+        guard let running, running.id == id else { return }
+        self.running = nil
+        for continuation in running.waiting.values { continuation.resume(with: result) }
     }
 
     private func syncOnce() async throws -> Report {

@@ -56,12 +56,15 @@ struct StickerSyncCommand: AsyncParsableCommand {
         if watch {
             await sync.follow(onSync: { bar.clear(); Self.say(Self.line($0)) }, onError: { bar.clear(); Self.warn($0) })
         } else {
-            do {
-                let report = try await sync.sync()
-                bar.clear()
-                Self.say(Self.line(report))
-            } catch {
-                bar.clear()
+            let result: Result<StickerSync.Report, any Error>
+            do { result = .success(try await sync.sync()) } catch { result = .failure(error) }
+            // The bar's last redraw lands before the line, never after it.
+            drawing.cancel()
+            await drawing.value
+            bar.clear()
+            switch result {
+            case .success(let report): Self.say(Self.line(report))
+            case .failure(let error):
                 Self.warn(error)
                 throw ExitCode.failure
             }

@@ -6,7 +6,7 @@ import Testing
 
 /// Cancelling a sync stops it at once and keeps nothing.
 @Suite struct CancelTests {
-    @Test("Cancelling sync() stops its downloads, removes partial files and throws CancellationError within 100 ms")
+    @Test("Cancelling sync() stops its downloads, keeps no file and throws CancellationError within 100 ms")
     func cancel() async throws {
         // The best of five tries, spread over a second and more: parallel tests can hold this machine's two cooperative
         // threads for a moment, and a sync that does not stop takes ten seconds (a trickle's next byte) on every try.
@@ -21,7 +21,11 @@ import Testing
             let assets = { service.requests.filter { $0.path?.hasPrefix("/v1/assets/") == true }.count }
             let sync = StickerSync.testing(service)
             let running = Task { try await sync.sync() }
-            while assets() < 8 { try await Task.sleep(for: .milliseconds(5)) }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while assets() < 8 {
+                guard ContinuousClock.now < deadline else { Issue.record("the downloads never started"); running.cancel(); return }
+                try await Task.sleep(for: .milliseconds(5))
+            }
             // Action
             let start = ContinuousClock.now
             running.cancel()
@@ -38,6 +42,46 @@ import Testing
         }
         #expect(fastest < .milliseconds(100), "cancelling took \(fastest) at best")
     }
+}
+
+extension CancelTests {
+    @Test("A cancelled call that joined a sync stops waiting at once; the sync goes on for the call still waiting")
+    func cancelledJoiner() async throws {
+        // Setup: files that take 300 ms each; two calls, the second joining the first's sync.
+        let service = MemoryService()
+        let files = service.files
+        service.handler = { request, _ in
+            guard let path = request.path, path.hasPrefix("/v1/assets/"), let file = files[String(path.dropFirst("/v1/assets/".count).dropLast(4))] else { return nil }
+            return (HTTPResponse(status: .ok), HTTPBody(Slow(bytes: file), length: .unknown, iterationBehavior: .single))
+        }
+        let sync = StickerSync.testing(service)
+        let first = Task { try await sync.sync() }
+        try await Task.sleep(for: .milliseconds(50))
+        let second = Task { try await sync.sync() }
+        try await Task.sleep(for: .milliseconds(50))
+        // Action
+        first.cancel()
+        let cancelled = await first.result
+        let report = try await second.value
+        // Check: the first threw, the second got the whole sync, made once.
+        #expect(throws: CancellationError.self) { try cancelled.get() }
+        #expect(report.filesDownloaded == 3 && service.count("/v1/manifest") == 1)
+    }
+}
+
+/// A body that arrives whole after 300 ms.
+struct Slow: AsyncSequence, Sendable {
+    let bytes: Data
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var bytes: Data?
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            guard let bytes else { return nil }
+            self.bytes = nil
+            try await Task.sleep(for: .milliseconds(300))
+            return ArraySlice(bytes)
+        }
+    }
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(bytes: bytes) }
 }
 
 /// A body that sends a byte every ten seconds.

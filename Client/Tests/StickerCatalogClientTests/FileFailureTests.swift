@@ -59,6 +59,38 @@ import Testing
         // Check: all reported; the group is not shown; nothing but the catalog written.
         #expect(report.failedFiles.count == 3 && sync.snapshot?.groups.isEmpty == true)
         #expect(sync.folder.storedDigests().isEmpty)
+
+        // Action: the files can be had.
+        service.handler = { _, _ in nil }
+        let arrived = try await sync.sync()
+        // Check: fetched and shown.
+        #expect(arrived.filesDownloaded == 3 && sync.snapshot?.groups.first?.stickers.count == 3)
+    }
+
+    @Test("Losing the network in the middle of a sync ends it, offline, instead of failing each of its files in turn")
+    func offlineEnds() async throws {
+        // Setup: 400 stickers; the manifest comes, then every image request finds no one listening.
+        let service = MemoryService(stickers: 400)
+        let sync = StickerSync.testing(FilesOffline(service: service))
+        // Action
+        let failure = await #expect(throws: StickerClientError.self) { try await sync.sync() }
+        // Check: offline, after a few requests, nothing committed.
+        guard case .unreachable(_, .offline) = failure else { Issue.record("\(String(describing: failure))"); return }
+        #expect(service.requests.count == 1 && sync.folder.load() == nil)
+    }
+
+    @Test("A 403 for an image URL without a signature is that file's failure; it does not read the whole manifest again")
+    func unsignedForbidden() async throws {
+        // Setup: one image forbidden.
+        let service = MemoryService()
+        let forbidden = try #require(service.files.keys.sorted().first)
+        service.handler = { request, _ in
+            request.path == "/v1/assets/\(forbidden).png" ? MemoryService.refusal(.forbidden, code: "forbidden") : nil
+        }
+        // Action
+        let report = try await StickerSync.testing(service).sync()
+        // Check
+        #expect(report.failedFiles.keys.sorted() == [forbidden] && service.count("/v1/manifest") == 1)
     }
 
     @Test("follow() fetches a file that failed once its backoff has passed, at the next heartbeat, with no change to wait for")
@@ -90,6 +122,15 @@ import Testing
             guard ContinuousClock.now < deadline else { Issue.record("waited 20 s in vain"); return }
             try await Task.sleep(for: .milliseconds(20))
         }
+    }
+}
+
+/// `service`, except that image requests find no one listening (a refused connection).
+struct FilesOffline: ClientTransport {
+    let service: MemoryService
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        if request.path?.hasPrefix("/v1/assets/") == true { throw StickerClientError.unreachable("connect", reason: .offline) }
+        return try await service.send(request, body: body, baseURL: baseURL, operationID: operationID)
     }
 }
 
