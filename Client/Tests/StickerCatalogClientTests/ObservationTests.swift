@@ -28,6 +28,26 @@ import Testing
         #expect(sync.snapshot?.revision == 2)
     }
 
+    @Test("A snapshot held in memory is read again when another process (an app's extension) synced the folder")
+    func anotherProcess() async throws {
+        // Setup: the app has synced and holds revision 1; the extension syncs revision 2 into the same folder.
+        let service = MemoryService()
+        let folder = StickerSync.temporaryFolder()
+        let app = StickerSync.testing(service, folder: folder)
+        try await app.sync()
+        #expect(app.snapshot?.revision == 1)
+        service.replace(sticker: 0, with: Data("new".utf8))
+        service.handler = { request, _ in
+            request.path?.hasPrefix("/v1/manifest/changes") == true ? MemoryService.refusal(.gone, code: "cursor_expired") : nil
+        }
+        try await StickerSync.testing(service, folder: folder).sync()
+        service.handler = { _, _ in nil }
+        // Action: the app's next sync finds nothing new.
+        let report = try await app.sync()
+        // Check: its snapshot is the extension's revision.
+        #expect(report.revision == 2 && app.snapshot?.revision == 2)
+    }
+
     @Test("status is not synced, then up to date at the revision, then offline with the error while the catalog stays")
     func status() async throws {
         // Setup
