@@ -131,7 +131,10 @@ struct FileLimitTests {
         let server = try Limited(ulimit: "-n 300", ["--max-event-streams", "100"], database: endpoint)
         #expect(try await server.waitReady(), "\(server.printed)")
         // Action: 350 connections that send nothing, more than the process has descriptors for.
-        var idle = try (0..<350).map { _ in try RawSocket(port: server.port) }
+        // A connect the kernel refuses while the backlog is full (seen once in a busy full suite) is not the point: the
+        // server must still be up and have counted what it could not accept, checked below.
+        var idle = (0..<350).compactMap { _ in try? RawSocket(port: server.port) }
+        #expect(idle.count >= 300, "only \(idle.count) of 350 connections were made")
         try await Task.sleep(for: .seconds(2))
         idle.removeAll()
         // Check: once they are gone, /metrics counts the failed accepts, and the log said so.
