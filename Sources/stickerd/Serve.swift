@@ -35,6 +35,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Memory for image bytes, in MiB (least recently used ones leave first).")
     var assetCacheMib = 64
 
+    @Option(help: "Memory for encoded search answers, in MiB (least recently used ones leave first); 0 answers every search afresh.")
+    var searchCacheMib = 8
+
     @Option(help: "Seconds before an idle connection, or one still sending its request head, is closed.")
     var idleTimeout = 30
 
@@ -78,7 +81,7 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
-        guard manifestCacheMib >= 1, assetCacheMib >= 1, idleTimeout >= 1, bodyTimeout >= 1, maxUploads >= 1,
+        guard manifestCacheMib >= 1, assetCacheMib >= 1, searchCacheMib >= 0, idleTimeout >= 1, bodyTimeout >= 1, maxUploads >= 1,
               maxEventStreams >= 1, eventHeartbeat >= 1, eventStreamLifetime >= 1, drainSeconds >= 0, shutdownGrace >= 1 else {
             throw ValidationError("cache sizes, timeouts, --max-uploads, --max-event-streams and the event stream times must be at least 1")
         }
@@ -93,6 +96,7 @@ struct Serve: AsyncParsableCommand {
         var options = ServiceOptions()
         (options.host, options.port, options.demo, options.rules) = (host, port, demo, limits.rules)
         (options.manifestCacheBytes, options.assetCacheBytes) = (manifestCacheMib << 20, assetCacheMib << 20)
+        options.searchCacheBytes = searchCacheMib << 20
         (options.idleTimeout, options.bodyTimeout, options.maxConcurrentUploads) = (.seconds(idleTimeout), .seconds(bodyTimeout), maxUploads)
         (options.maxEventStreams, options.eventHeartbeat, options.eventStreamLifetime) =
             (maxEventStreams, .seconds(eventHeartbeat), .seconds(eventStreamLifetime))

@@ -15,7 +15,7 @@ enum DemoCatalog {
         ("chewy", "Chewy", [], ["fr": "Moelleux", "de": "Weich"], [
             Item(name: "Caramel", description: "A golden caramel square in its twisted wrapper", keywords: ["caramel", "toffee"], emoji: ["🍮"]),
             Item(name: "GummiBear", description: "A red gummi bear", keywords: ["gummy", "bear"], emoji: ["🧸"]),
-            Item(name: "SourCandy", description: "A round green sour candy dusted with sugar", keywords: ["sour", "lime"], emoji: ["🍋"]),
+            Item(name: "SourCandy", description: "A round green sour candy dusted with sugar", keywords: ["sour", "lime", "lemon"], emoji: ["🍋"]),
         ]),
         ("chocolate", "Chocolate", ["chocolate"], ["fr": "Chocolat", "de": "Schokolade"], [
             Item(name: "ChocolateBar", description: "A milk chocolate bar half out of its red wrapper", keywords: ["bar", "milk"], emoji: ["🍫"]),

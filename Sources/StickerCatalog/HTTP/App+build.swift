@@ -17,6 +17,8 @@ public struct ServiceOptions: Sendable {
     public var rules = StickerRules()
     /// Memory for encoded manifests and for image bytes, each an LRU.
     public var manifestCacheBytes = 64 << 20
+    /// Memory for encoded search answers, an LRU; 0 answers every search afresh.
+    public var searchCacheBytes = 8 << 20
     public var assetCacheBytes = 64 << 20
     /// A connection with no request under way for this long is closed (so is one still sending its request head).
     public var idleTimeout = Duration.seconds(30)
@@ -118,6 +120,8 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
                                         capacity: options.entitlementCacheBytes)
     let client = router.group("v1").add(middleware: UserAuthMiddleware(tokens: options.userTokens))
     ManifestController(service: manifests, entitlements: entitlements).addRoutes(to: client)
+    let search = SearchService(manifests: manifests, capacity: options.searchCacheBytes, logger: catalog.logger)
+    SearchController(service: search, entitlements: entitlements).addRoutes(to: client)
     let feed = ChangeFeed(manifests: manifests, log: catalog)
     ChangeFeedController(feed: feed, entitlements: entitlements).addRoutes(to: client)
     let hub = EventHub(limits: options.streamLimits, revision: catalog.revision, entitlements: catalog.entitlementChanges)
@@ -128,7 +132,7 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     AssetController(store: assets, manifests: manifests, signer: signer).addRoutes(to: router.group("v1/assets"))
     let uploads = UploadGate(limit: options.maxConcurrentUploads)
     let gauges = ServiceGauges(registry: registry, revision: catalog.revision, listener: listener, draining: draining,
-                               pool: catalog.pool, hub: hub, manifests: manifests, assets: assets, uploads: uploads, quarantine: catalog,
+                               pool: catalog.pool, hub: hub, manifests: manifests, search: search, assets: assets, uploads: uploads, quarantine: catalog,
                                log: options.accessLog?.sink)
     HealthController(pool: catalog.pool, listener: listener, migrator: Migrator(), registry: registry, durations: durations,
                      gauges: gauges, draining: draining, metricsToken: options.metricsToken).addRoutes(to: router)

@@ -18,9 +18,9 @@ final class CachedBody: Sendable {
         let ok: HTTPFields
         let notModified: HTTPFields
 
-        init(bytes: ByteBuffer, etag: String, coding: ContentCoding, vary: String?) {
+        init(bytes: ByteBuffer, etag: String, coding: ContentCoding, vary: String?, cacheControl: String) {
             (self.bytes, self.etag) = (bytes, etag)
-            var common: HTTPFields = [.eTag: etag, .cacheControl: "no-cache"]
+            var common: HTTPFields = [.eTag: etag, .cacheControl: cacheControl]
             if let vary { common[.vary] = vary }
             notModified = common
             common[.contentType] = "application/json"
@@ -56,20 +56,24 @@ final class CachedBody: Sendable {
     private let json: [UInt8]
     private let digest: String
     private let vary: String?
+    /// `no-cache` (revalidate every time), or `max-age` for answers that may be reused for a few seconds.
+    private let cacheControl: String
     private let encoded = Mutex(Encodings())
     /// Requests served from a fast-level representation, counted without the lock.
     private let brotliHits = Atomic<Int>(0)
     private let gzipHits = Atomic<Int>(0)
 
     /// `json` named by its digest. `personal`: the answer depends on who asks (locked or unlocked groups, signed URLs),
-    /// so it varies by `Authorization` and a shared cache must not hand one user's answer to another.
-    init(json: [UInt8], personal: Bool = false) {
+    /// so it varies by `Authorization` and a shared cache must not hand one user's answer to another. `maxAge`: seconds a
+    /// client may reuse it without asking; nil has it revalidate every time.
+    init(json: [UInt8], personal: Bool = false, maxAge: Int? = nil) {
         self.json = json
+        cacheControl = maxAge.map { "max-age=\($0)" } ?? "no-cache"
         digest = String(sha256Hex(json).prefix(32))
         compressible = json.count >= 256
         let vary = [compressible ? "Accept-Encoding" : nil, personal ? "Authorization" : nil].compactMap { $0 }.joined(separator: ", ")
         self.vary = vary.isEmpty ? nil : vary
-        identity = Representation(bytes: ByteBuffer(bytes: json), etag: "\"\(digest)\"", coding: .identity, vary: self.vary)
+        identity = Representation(bytes: ByteBuffer(bytes: json), etag: "\"\(digest)\"", coding: .identity, vary: self.vary, cacheControl: cacheControl)
     }
 
     /// The coding the client prefers among those offered, its representation when made already, and whether this
@@ -91,7 +95,7 @@ final class CachedBody: Sendable {
         let made: Representation
         if let bytes = Compression.compress(json, coding, level), bytes.count < json.count {
             let etag = "\"\(digest)-\(coding == .brotli ? "br" : "gzip")\(level == .fast ? "-fast" : "")\""
-            made = Representation(bytes: ByteBuffer(bytes: bytes), etag: etag, coding: coding, vary: vary)
+            made = Representation(bytes: ByteBuffer(bytes: bytes), etag: etag, coding: coding, vary: vary, cacheControl: cacheControl)
         } else {
             made = identity
         }
@@ -118,7 +122,7 @@ final class CachedBody: Sendable {
         let notModified = ETag.matches(request.headers[.ifNoneMatch], representation.etag)
         var headers = notModified ? representation.notModified : representation.ok
         if stale { headers[.cacheStatus] = "stickerd; hit; detail=stale-if-error" }
-        if personal { headers[.cacheControl] = "private, no-cache" }
+        if personal { headers[.cacheControl] = "private, " + cacheControl }
         return notModified ? Response(status: .notModified, headers: headers)
             : Response(status: .ok, headers: headers, body: .init(byteBuffer: representation.bytes))
     }

@@ -9,6 +9,7 @@ struct ServiceGauges: Sendable {
     let pool: DatabasePool
     let hub: EventHub
     let manifests: ManifestService
+    let search: SearchService
     let assets: AssetStore
     let uploads: UploadGate
     let quarantine: any QuarantineCounter
@@ -20,10 +21,10 @@ struct ServiceGauges: Sendable {
     private let droppedCounted = Reported()
 
     init(registry: PrometheusCollectorRegistry, revision: CatalogRevision, listener: RevisionListener, draining: Draining,
-         pool: DatabasePool, hub: EventHub, manifests: ManifestService, assets: AssetStore, uploads: UploadGate,
+         pool: DatabasePool, hub: EventHub, manifests: ManifestService, search: SearchService, assets: AssetStore, uploads: UploadGate,
          quarantine: any QuarantineCounter, log: LogSink? = nil) {
         (self.revision, self.listener, self.draining, self.pool, self.hub) = (revision, listener, draining, pool, hub)
-        (self.manifests, self.assets, self.uploads, self.quarantine, self.log) = (manifests, assets, uploads, quarantine, log)
+        (self.manifests, self.search, self.assets, self.uploads, self.quarantine, self.log) = (manifests, search, assets, uploads, quarantine, log)
         var gauges: [String: Gauge] = [:]
         for (name, help) in Self.described {
             gauges[name] = registry.makeGauge(name: name, help: help)
@@ -39,6 +40,8 @@ struct ServiceGauges: Sendable {
         ("event_streams_open", "Server-Sent Event streams open on this replica."),
         ("manifest_cache_bytes", "Bytes of encoded manifests held in memory."),
         ("asset_cache_bytes", "Bytes of images held in memory."),
+        ("search_index_bytes", "Bytes the search index of the current catalog takes (an estimate of its arrays)."),
+        ("search_cache_bytes", "Bytes of encoded search answers held in memory."),
         ("uploads_in_progress", "Uploads being read, validated or stored; past --max-uploads they are refused with 503."),
         ("db_pool_connections_in_use", "Database connections running a statement for this replica."),
         ("db_pool_waiting", "Callers waiting for a database connection."),
@@ -54,6 +57,8 @@ struct ServiceGauges: Sendable {
         set("event_streams_open", Double(hub.count))
         set("manifest_cache_bytes", Double(manifests.cachedBytes))
         set("asset_cache_bytes", Double(assets.cachedBytes))
+        set("search_index_bytes", Double(search.indexBytes))
+        set("search_cache_bytes", Double(search.cachedBytes))
         set("uploads_in_progress", Double(uploads.current))
         set("db_pool_connections_in_use", Double(usage.inUse))
         set("db_pool_waiting", Double(usage.waiting))

@@ -1,0 +1,102 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Answers searches from an index of the current catalog snapshot (`SearchIndex`), built once per revision on a build
+/// thread however many requests wait for it, and keeps encoded answers in an LRU bounded by bytes: a repeated query is
+/// answered from memory, and a new revision drops them all (the same rule as manifests: within a second of a commit).
+final class SearchService: Sendable {
+    /// What an answer depends on: the request (its view normalised for the snapshot, the user's products included).
+    enum Key: Hashable, Sendable {
+        case results(SearchRequest)
+        case suggestions(String, locale: String?)
+    }
+
+    private struct State {
+        var index: SearchIndex?
+        var bodies: ByteLRU<Key, CachedBody>
+    }
+
+    static let maxAge = 5
+    let manifests: ManifestService
+    let logger: Logger
+    private let state: Mutex<State>
+    private let builds = SingleFlight<Int64, SearchIndex>()
+
+    init(manifests: ManifestService, capacity: Int, logger: Logger) {
+        (self.manifests, self.logger) = (manifests, logger)
+        state = Mutex(State(index: nil, bodies: ByteLRU(capacity: capacity)))
+    }
+
+    /// The answer to `request` for a user holding `held` (sorted).
+    func results(_ request: SearchRequest, held: [String], personal: Bool) async throws -> CachedBody {
+        let index = try await currentIndex()
+        let access = ManifestService.Access(held: held, snapshot: index.snapshot, signer: manifests.linker.signer, now: nil)
+        var normalized = request
+        normalized.view = request.view.unlocking(access.products, signedUntil: access.signedUntil).normalized(for: index.snapshot)
+        return try body(.results(normalized), index: index, personal: personal) { [linker = manifests.linker] in
+            try JSONEncoder.catalog.encode(try SearchPage.build(normalized, index: index, linker: linker))
+        }
+    }
+
+    /// Completions of `prefix`, those in `locale` first.
+    func suggestions(_ prefix: String, locale: String?) async throws -> CachedBody {
+        let index = try await currentIndex()
+        let resolved = resolvedLocale(locale, catalogLocales: index.snapshot.locales)
+        return try body(.suggestions(prefix, locale: resolved), index: index, personal: false) {
+            try JSONEncoder.catalog.encode(SuggestionList(query: prefix, locale: resolved,
+                                                          suggestions: index.suggestions.complete(prefix, asked: index.localeId(resolved))))
+        }
+    }
+
+    /// The cached body for `key`, else `encode`d now (a query is a fraction of a millisecond: it runs where it is asked).
+    private func body(_ key: Key, index: SearchIndex, personal: Bool, _ encode: () throws -> Data) throws -> CachedBody {
+        let revision = index.snapshot.revision
+        if let hit = state.withLock({ $0.index?.snapshot.revision == revision ? $0.bodies.value(for: key) : nil }) { return hit }
+        let body = CachedBody(json: Array(try encode()), personal: personal, maxAge: Self.maxAge)
+        state.withLock { state in
+            if state.index?.snapshot.revision == revision { state.bodies.insert(body, for: key, cost: body.cost + 256) }
+        }
+        return body
+    }
+
+    /// The index of the newest snapshot, built when the catalog has moved on (one build for every waiter).
+    func currentIndex() async throws -> SearchIndex {
+        let snapshot = try await manifests.currentSnapshot()
+        if let index = state.withLock({ $0.index }), index.snapshot.revision == snapshot.revision { return index }
+        return try await builds.run(snapshot.revision) { [self] in
+            if let index = state.withLock({ $0.index }), index.snapshot.revision == snapshot.revision { return index }
+            let started = ContinuousClock.now
+            let index = try await ManifestWorkers.shared.build { SearchIndex(snapshot: snapshot) }
+            logger.debug("Built the search index", metadata: [
+                "revision": "\(snapshot.revision)", "stickers": "\(index.members.count)", "terms": "\(index.terms.count)",
+                "bytes": "\(index.bytes)", "ms": "\((ContinuousClock.now - started).milliseconds)"])
+            state.withLock { state in
+                guard (state.index?.snapshot.revision ?? -1) < snapshot.revision else { return }
+                state.index = index
+                state.bodies.removeAll()
+            }
+            return index
+        }
+    }
+
+    /// Bytes the index and the cached answers take, for the metrics.
+    var indexBytes: Int { state.withLock { $0.index?.bytes ?? 0 } }
+    var cachedBytes: Int { state.withLock { $0.bodies.totalCost } }
+}
+
+/// `GET /v1/search/suggestions`: completions for a search box.
+struct SuggestionList: Encodable, Sendable {
+    let query: String
+    let locale: String?
+    let suggestions: [String]
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(query, forKey: .query)
+        try c.encode(locale, forKey: .locale)
+        try c.encode(suggestions, forKey: .suggestions)
+    }
+
+    private enum CodingKeys: CodingKey { case query, locale, suggestions }
+}

@@ -1,0 +1,129 @@
+/// A query as search reads it: its folded words and its normalised emoji, each required.
+struct SearchTerms: Hashable, Sendable {
+    let words: [String]
+    let emoji: [String]
+
+    init(_ text: String) {
+        var seen = Set<String>()
+        words = SearchText.words(text).filter { seen.insert($0).inserted }
+        emoji = SearchText.emoji(text).filter { seen.insert($0).inserted }
+    }
+
+    var count: Int { words.count + emoji.count }
+}
+
+extension SearchIndex {
+    /// How well one term matched one posting; lower is better. Exact keyword or emoji, then a name's first word (the
+    /// name's prefix), then the rest of names (group names too) and keywords' prefixes, then descriptions; within each, a
+    /// misspelt match after a true one, and a text in another locale than the one asked after the rest.
+    static func rank(_ posting: Posting, exact: Bool, typo: Bool, asked: UInt8) -> UInt8 {
+        let tier: UInt8 = switch posting.field {
+        case .keyword: exact ? 0 : 2
+        case .nameStart: 1
+        case .name, .groupName: 2
+        case .description: 3
+        }
+        let otherLocale = posting.locale != neutralLocale && posting.locale != asked
+        return tier * 4 + (typo ? 2 : 0) + (otherLocale ? 1 : 0)
+    }
+
+    /// The stickers that match every word (as itself, as a prefix, or one edit away when it has `typoMinimum` letters)
+    /// and every emoji of `terms` and carry the `required` flags: ordinals, best first (the sum of each term's rank),
+    /// ties in manifest order. The work is bounded by the postings of the terms matched, never a scan of the catalog.
+    func matches(_ terms: SearchTerms, required: Set<String>, locale: String?) -> [UInt32] {
+        let asked = localeId(locale)
+        var best = [UInt8](repeating: .max, count: members.count)
+        var total = [UInt16](repeating: 0, count: members.count)
+        var candidates: [UInt32] = []
+        var first = true
+        func settle(_ touched: [UInt32]) {
+            if first {
+                candidates = touched
+                for ordinal in touched { total[Int(ordinal)] = UInt16(best[Int(ordinal)]) }
+                first = false
+            } else {
+                candidates.removeAll { best[Int($0)] == .max }
+                for ordinal in candidates { total[Int(ordinal)] += UInt16(best[Int(ordinal)]) }
+            }
+            for ordinal in touched { best[Int(ordinal)] = .max }
+        }
+        for word in terms.words {
+            var touched: [UInt32] = []
+            visit(word) { posting, exact, typo in
+                let index = Int(posting.ordinal)
+                if best[index] == .max { touched.append(posting.ordinal) }
+                best[index] = min(best[index], Self.rank(posting, exact: exact, typo: typo, asked: asked))
+            }
+            settle(touched)
+            if candidates.isEmpty { return [] }
+        }
+        for emoji in terms.emoji {
+            let touched = self.emoji[emoji] ?? []
+            for ordinal in touched { best[Int(ordinal)] = 0 }
+            settle(touched)
+            if candidates.isEmpty { return [] }
+        }
+        let mask = mask(of: required)
+        if mask == .max { return [] }
+        if !required.isEmpty { candidates.removeAll { !isSelected($0, required: required, mask: mask) } }
+        return ordered(candidates, total)
+    }
+
+    /// Calls `body` with each posting of each term `word` matches: itself, the terms it begins, and those one edit away.
+    private func visit(_ word: String, _ body: (Posting, _ exact: Bool, _ typo: Bool) -> Void) {
+        let bytes = Array(word.utf8)
+        var index = lowerBound(bytes)
+        while index < terms.count, terms[index].starts(with: bytes) {
+            let exact = terms[index].count == bytes.count
+            for posting in postings[index] { body(posting, exact, false) }
+            index += 1
+        }
+        let scalars = Array(word.unicodeScalars)
+        guard scalars.count >= Self.typoMinimum, scalars.count <= Self.typoMaximum else { return }
+        var seen = Set<UInt32>()
+        for key in TypoKeys.keys(scalars) {
+            var slot = typoLowerBound(key)
+            while slot < typoKeys.count, typoKeys[slot] == key {
+                let term = typoTerms[slot]
+                slot += 1
+                guard seen.insert(term).inserted, !terms[Int(term)].starts(with: bytes),
+                      TypoKeys.isOneEditApart(scalars, Array(String(decoding: terms[Int(term)], as: UTF8.self).unicodeScalars)) else { continue }
+                for posting in postings[Int(term)] { body(posting, false, true) }
+            }
+        }
+    }
+
+    /// Ordinals sorted by total rank, then manifest order: bucketed by rank, from a pass over the catalog's ordinals when
+    /// most of it matched (cheaper than sorting), else from the sorted candidates.
+    private func ordered(_ candidates: [UInt32], _ total: [UInt16]) -> [UInt32] {
+        guard let worst = candidates.lazy.map({ total[Int($0)] }).max() else { return [] }
+        var buckets = [[UInt32]](repeating: [], count: Int(worst) + 1)
+        if candidates.count > members.count / 8 {
+            var matched = [Bool](repeating: false, count: members.count)
+            for ordinal in candidates { matched[Int(ordinal)] = true }
+            for ordinal in 0..<members.count where matched[ordinal] { buckets[Int(total[ordinal])].append(UInt32(ordinal)) }
+        } else {
+            for ordinal in candidates.sorted() { buckets[Int(total[Int(ordinal)])].append(ordinal) }
+        }
+        return Array(buckets.joined())
+    }
+
+    /// The first term not before `bytes`.
+    func lowerBound(_ bytes: [UInt8]) -> Int {
+        var (low, high) = (0, terms.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if terms[middle].lexicographicallyPrecedes(bytes) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    private func typoLowerBound(_ key: UInt64) -> Int {
+        var (low, high) = (0, typoKeys.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if typoKeys[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

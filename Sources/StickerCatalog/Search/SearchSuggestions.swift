@@ -1,0 +1,72 @@
+/// Completions for a search box: keywords, sticker names and group names (in every locale) that begin with what was
+/// typed, folded like every search text.
+struct SearchSuggestions: Sendable {
+    struct Phrase: Sendable {
+        let key: [UInt8]
+        let text: String
+        let locale: UInt8
+        /// Stickers it names: the more, the higher it ranks.
+        let weight: Int
+    }
+
+    static let limit = 10
+    /// Phrases by folded key, in byte order.
+    let phrases: [Phrase]
+
+    /// Up to `limit` phrases beginning with `prefix` (folded): those in the asked locale (or in none) first, then
+    /// the most used, then alphabetically; one per folded text.
+    func complete(_ prefix: String, asked: UInt8) -> [String] {
+        let bytes = Array(SearchText.folded(prefix).utf8)
+        var (low, high) = (0, phrases.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if phrases[middle].key.lexicographicallyPrecedes(bytes) { low = middle + 1 } else { high = middle }
+        }
+        func otherLocale(_ phrase: Phrase) -> Bool { phrase.locale != SearchIndex.neutralLocale && phrase.locale != asked }
+        func precedes(_ a: Phrase, _ b: Phrase) -> Bool {
+            if otherLocale(a) != otherLocale(b) { return !otherLocale(a) }
+            if a.weight != b.weight { return a.weight > b.weight }
+            return a.key.lexicographicallyPrecedes(b.key)
+        }
+        // The best `limit` kept as the range is read, so a one-letter prefix costs a pass, not a sort.
+        var best: [Phrase] = []
+        var index = low
+        while index < phrases.count, phrases[index].key.starts(with: bytes) {
+            let phrase = phrases[index]
+            index += 1
+            if let same = best.firstIndex(where: { $0.key == phrase.key }) {
+                guard precedes(phrase, best[same]) else { continue }
+                best.remove(at: same)
+            } else if best.count == Self.limit {
+                guard precedes(phrase, best[Self.limit - 1]) else { continue }
+                best.removeLast()
+            }
+            best.insert(phrase, at: best.firstIndex { precedes(phrase, $0) } ?? best.count)
+        }
+        return best.map(\.text)
+    }
+
+    var bytes: Int { phrases.reduce(0) { $0 + $1.key.count + $1.text.utf8.count + 96 } }
+
+    /// Phrases gathered while the index is built, counted by folded text and locale.
+    struct Builder {
+        private var phrases: [PhraseKey: (text: String, weight: Int)] = [:]
+
+        private struct PhraseKey: Hashable {
+            let key: String
+            let locale: UInt8
+        }
+
+        mutating func add(_ text: String, locale: UInt8, weight: Int) {
+            guard weight > 0, !text.isEmpty else { return }
+            phrases[PhraseKey(key: SearchText.folded(text), locale: locale), default: (text, 0)].weight += weight
+        }
+
+        func build() -> SearchSuggestions {
+            let list = phrases.map { Phrase(key: Array($0.key.key.utf8), text: $0.value.text, locale: $0.key.locale, weight: $0.value.weight) }
+            return SearchSuggestions(phrases: list.sorted { a, b in
+                a.key == b.key ? a.locale < b.locale : a.key.lexicographicallyPrecedes(b.key)
+            })
+        }
+    }
+}
