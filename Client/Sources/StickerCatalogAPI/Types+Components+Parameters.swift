@@ -19,6 +19,16 @@ public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     public enum Parameters {
+        /// What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+        ///
+        /// - Remark: Generated from `#/components/parameters/SearchText`.
+        public typealias SearchText = Swift.String
+        /// - Remark: Generated from `#/components/parameters/SearchLimit`.
+        public typealias SearchLimit = Swift.Int
+        /// The previous page's `next` (opaque); any other value is a 400.
+        ///
+        /// - Remark: Generated from `#/components/parameters/SearchCursor`.
+        public typealias SearchCursor = Swift.String
         /// - Remark: Generated from `#/components/parameters/GroupId`.
         public typealias GroupId = Components.Schemas.Slug
         /// A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.

@@ -525,6 +525,212 @@ extension Components {
                 case thumbnail
             }
         }
+        /// - Remark: Generated from `#/components/schemas/SearchPage`.
+        public struct SearchPage: Codable, Hashable, Sendable {
+            /// The catalog revision searched.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchPage/revision`.
+            public var revision: Swift.Int
+            /// `q` as asked, trimmed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchPage/query`.
+            public var query: Swift.String
+            /// The catalog locale the request resolved to; null: the default texts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchPage/locale`.
+            public var locale: Swift.String?
+            /// Results on every page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchPage/total`.
+            public var total: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/SearchPage/results`.
+            public var results: [Components.Schemas.SearchResult]
+            /// The next page's `cursor`; null on the last page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchPage/next`.
+            public var next: Swift.String?
+            /// Creates a new `SearchPage`.
+            ///
+            /// - Parameters:
+            ///   - revision: The catalog revision searched.
+            ///   - query: `q` as asked, trimmed.
+            ///   - locale: The catalog locale the request resolved to; null: the default texts.
+            ///   - total: Results on every page.
+            ///   - results:
+            ///   - next: The next page's `cursor`; null on the last page.
+            public init(
+                revision: Swift.Int,
+                query: Swift.String,
+                locale: Swift.String? = nil,
+                total: Swift.Int,
+                results: [Components.Schemas.SearchResult],
+                next: Swift.String? = nil
+            ) {
+                self.revision = revision
+                self.query = query
+                self.locale = locale
+                self.total = total
+                self.results = results
+                self.next = next
+            }
+            public enum CodingKeys: String, CodingKey {
+                case revision
+                case query
+                case locale
+                case total
+                case results
+                case next
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SearchResult`.
+        public struct SearchResult: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SearchResult/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SearchResult/name`.
+            public var name: Swift.String
+            /// In the asked locale
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchResult/description`.
+            public var description: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SearchResult/keywords`.
+            public var keywords: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/SearchResult/emoji`.
+            public var emoji: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/SearchResult/flags`.
+            public var flags: [Components.Schemas.Flag]
+            /// - Remark: Generated from `#/components/schemas/SearchResult/group`.
+            public var group: Components.Schemas.SearchResultGroup
+            /// A premium sticker the caller does not hold: no `asset` or `thumbnail`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchResult/locked`.
+            public var locked: Swift.Bool
+            /// The product that unlocks its group; null for a free group.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchResult/productId`.
+            public var productId: Swift.String?
+            /// What `asset` plays.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchResult/animated`.
+            public var animated: Swift.Bool
+            /// The manifest's `asset` for this view; absent when locked.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchResult/asset`.
+            public var asset: Components.Schemas.AssetLink?
+            /// The manifest's `thumbnail`; absent when locked.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchResult/thumbnail`.
+            public var thumbnail: Components.Schemas.AssetLink?
+            /// Creates a new `SearchResult`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - description: In the asked locale
+            ///   - keywords:
+            ///   - emoji:
+            ///   - flags:
+            ///   - group:
+            ///   - locked: A premium sticker the caller does not hold: no `asset` or `thumbnail`.
+            ///   - productId: The product that unlocks its group; null for a free group.
+            ///   - animated: What `asset` plays.
+            ///   - asset: The manifest's `asset` for this view; absent when locked.
+            ///   - thumbnail: The manifest's `thumbnail`; absent when locked.
+            public init(
+                id: Swift.String,
+                name: Swift.String,
+                description: Swift.String,
+                keywords: [Swift.String],
+                emoji: [Swift.String],
+                flags: [Components.Schemas.Flag],
+                group: Components.Schemas.SearchResultGroup,
+                locked: Swift.Bool,
+                productId: Swift.String? = nil,
+                animated: Swift.Bool,
+                asset: Components.Schemas.AssetLink? = nil,
+                thumbnail: Components.Schemas.AssetLink? = nil
+            ) {
+                self.id = id
+                self.name = name
+                self.description = description
+                self.keywords = keywords
+                self.emoji = emoji
+                self.flags = flags
+                self.group = group
+                self.locked = locked
+                self.productId = productId
+                self.animated = animated
+                self.asset = asset
+                self.thumbnail = thumbnail
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case description
+                case keywords
+                case emoji
+                case flags
+                case group
+                case locked
+                case productId
+                case animated
+                case asset
+                case thumbnail
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SearchResultGroup`.
+        public struct SearchResultGroup: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SearchResultGroup/id`.
+            public var id: Components.Schemas.Slug
+            /// In the asked locale.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchResultGroup/name`.
+            public var name: Swift.String
+            /// Creates a new `SearchResultGroup`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name: In the asked locale.
+            public init(
+                id: Components.Schemas.Slug,
+                name: Swift.String
+            ) {
+                self.id = id
+                self.name = name
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SuggestionList`.
+        public struct SuggestionList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SuggestionList/query`.
+            public var query: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SuggestionList/locale`.
+            public var locale: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/SuggestionList/suggestions`.
+            public var suggestions: [Swift.String]
+            /// Creates a new `SuggestionList`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - locale:
+            ///   - suggestions:
+            public init(
+                query: Swift.String,
+                locale: Swift.String? = nil,
+                suggestions: [Swift.String]
+            ) {
+                self.query = query
+                self.locale = locale
+                self.suggestions = suggestions
+            }
+            public enum CodingKeys: String, CodingKey {
+                case query
+                case locale
+                case suggestions
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/StickerFilter`.
         public struct StickerFilter: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/StickerFilter/name`.

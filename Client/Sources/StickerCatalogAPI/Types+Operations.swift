@@ -3294,6 +3294,1230 @@ public enum Operations {
             case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
         }
     }
+    /// Stickers by word, prefix, typo or emoji, best first, in the manifest's view.
+    ///
+    /// Every word and emoji of `q` is required (the first eight are searched). A word matches itself, a word it
+    /// begins (`choc` finds Chocolate), or, from five letters, a word one edit away (a letter added, dropped,
+    /// changed, or two swapped: `choclate`, `lemno`), in sticker names, keywords, group names and descriptions in every
+    /// locale; case, accents and width are ignored (`Crème` = `creme`). An emoji matches stickers tagged with it,
+    /// skin tone and variation selector ignored (👍🏽 finds 👍, ❤ finds ❤️). Ranking: an exact keyword or emoji, then
+    /// a name's first word, then the rest of names, then descriptions; texts in the asked `locale` before others;
+    /// ties in manifest order. Drafts and whatever the view's filter and flags exclude never appear. A premium sticker
+    /// the caller does not hold is a result with `locked: true`, its group's `productId` and no `asset` or
+    /// `thumbnail`; held, its pictures come with signed URLs, as in the manifest. A change is searchable within a
+    /// second of its commit on every replica. Answers carry a strong ETag and `Cache-Control: max-age=5`
+    /// (`private, max-age=5` to a signed-in user).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/search`.
+    /// - Remark: Generated from `#/paths//v1/search/get(search)`.
+    public enum Search {
+        public static let id: Swift.String = "search"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/search/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/q`.
+                public var q: Components.Parameters.SearchText
+                /// A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/filter`.
+                public var filter: Components.Parameters.Filter?
+                /// Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/flags`.
+                public var flags: Components.Parameters.Flags?
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/size`.
+                public var size: Components.Parameters.Size?
+                /// - Remark: Generated from `#/components/parameters/Scale`.
+                @frozen public enum Scale: Int, Codable, Hashable, Sendable, CaseIterable {
+                    case _1 = 1
+                    case _2 = 2
+                    case _3 = 3
+                }
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/scale`.
+                public var scale: Components.Parameters.Scale?
+                /// - Remark: Generated from `#/components/parameters/Format`.
+                @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
+                    case png = "png"
+                    case apng = "apng"
+                }
+                /// `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/format`.
+                public var format: Components.Parameters.Format?
+                /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/locale`.
+                public var locale: Components.Parameters.Locale?
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/limit`.
+                public var limit: Components.Parameters.SearchLimit?
+                /// The previous page's `next` (opaque); any other value is a 400.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/query/cursor`.
+                public var cursor: Components.Parameters.SearchCursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - q: What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+                ///   - filter: A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
+                ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
+                ///   - size:
+                ///   - scale:
+                ///   - format: `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///   - limit:
+                ///   - cursor: The previous page's `next` (opaque); any other value is a 400.
+                public init(
+                    q: Components.Parameters.SearchText,
+                    filter: Components.Parameters.Filter? = nil,
+                    flags: Components.Parameters.Flags? = nil,
+                    size: Components.Parameters.Size? = nil,
+                    scale: Components.Parameters.Scale? = nil,
+                    format: Components.Parameters.Format? = nil,
+                    locale: Components.Parameters.Locale? = nil,
+                    limit: Components.Parameters.SearchLimit? = nil,
+                    cursor: Components.Parameters.SearchCursor? = nil
+                ) {
+                    self.q = q
+                    self.filter = filter
+                    self.flags = flags
+                    self.size = size
+                    self.scale = scale
+                    self.format = format
+                    self.locale = locale
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.Search.Input.Query
+            /// - Remark: Generated from `#/paths/v1/search/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// Entity tags (strong or `W/`), a list of them, or `*`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                /// `br` and `gzip` are offered; q-values are honoured.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/header/Accept-Encoding`.
+                public var acceptEncoding: Components.Parameters.AcceptEncoding?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Search.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
+                ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
+                ///   - accept:
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    acceptEncoding: Components.Parameters.AcceptEncoding? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Search.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.acceptEncoding = acceptEncoding
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.Search.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.Search.Input.Query,
+                headers: Operations.Search.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/search/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// Strong entity tag of the representation (compressed ones end in `-br` or `-gzip`).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/search/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// `Accept-Encoding`: the body may come compressed.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/search/GET/responses/200/headers/Vary`.
+                    public var vary: Components.Headers.Vary?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: Strong entity tag of the representation (compressed ones end in `-br` or `-gzip`).
+                    ///   - vary: `Accept-Encoding`: the body may come compressed.
+                    public init(
+                        eTag: Components.Headers.ETag? = nil,
+                        vary: Components.Headers.Vary? = nil
+                    ) {
+                        self.eTag = eTag
+                        self.vary = vary
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.Search.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/search/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/search/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.SearchPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.SearchPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.Search.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.Search.Output.Ok.Headers = .init(),
+                    body: Operations.Search.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// One page of results.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/get(search)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.Search.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.Search.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/get(search)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/get(search)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/get(search)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_token`: the user token is missing (where one is required), malformed, forged or expired.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/get(search)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.InvalidToken)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.InvalidToken {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/get(search)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/get(search)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// As GET, without a body.
+    ///
+    /// - Remark: HTTP `HEAD /v1/search`.
+    /// - Remark: Generated from `#/paths//v1/search/head(headSearch)`.
+    public enum HeadSearch {
+        public static let id: Swift.String = "headSearch"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/search/HEAD/query`.
+            public struct Query: Sendable, Hashable {
+                /// What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/HEAD/query/q`.
+                public var q: Components.Parameters.SearchText
+                /// A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/HEAD/query/filter`.
+                public var filter: Components.Parameters.Filter?
+                /// Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/HEAD/query/flags`.
+                public var flags: Components.Parameters.Flags?
+                /// - Remark: Generated from `#/paths/v1/search/HEAD/query/size`.
+                public var size: Components.Parameters.Size?
+                /// - Remark: Generated from `#/components/parameters/Scale`.
+                @frozen public enum Scale: Int, Codable, Hashable, Sendable, CaseIterable {
+                    case _1 = 1
+                    case _2 = 2
+                    case _3 = 3
+                }
+                /// - Remark: Generated from `#/paths/v1/search/HEAD/query/scale`.
+                public var scale: Components.Parameters.Scale?
+                /// - Remark: Generated from `#/components/parameters/Format`.
+                @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
+                    case png = "png"
+                    case apng = "apng"
+                }
+                /// `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/HEAD/query/format`.
+                public var format: Components.Parameters.Format?
+                /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/HEAD/query/locale`.
+                public var locale: Components.Parameters.Locale?
+                /// - Remark: Generated from `#/paths/v1/search/HEAD/query/limit`.
+                public var limit: Components.Parameters.SearchLimit?
+                /// The previous page's `next` (opaque); any other value is a 400.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/HEAD/query/cursor`.
+                public var cursor: Components.Parameters.SearchCursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - q: What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+                ///   - filter: A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
+                ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
+                ///   - size:
+                ///   - scale:
+                ///   - format: `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///   - limit:
+                ///   - cursor: The previous page's `next` (opaque); any other value is a 400.
+                public init(
+                    q: Components.Parameters.SearchText,
+                    filter: Components.Parameters.Filter? = nil,
+                    flags: Components.Parameters.Flags? = nil,
+                    size: Components.Parameters.Size? = nil,
+                    scale: Components.Parameters.Scale? = nil,
+                    format: Components.Parameters.Format? = nil,
+                    locale: Components.Parameters.Locale? = nil,
+                    limit: Components.Parameters.SearchLimit? = nil,
+                    cursor: Components.Parameters.SearchCursor? = nil
+                ) {
+                    self.q = q
+                    self.filter = filter
+                    self.flags = flags
+                    self.size = size
+                    self.scale = scale
+                    self.format = format
+                    self.locale = locale
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.HeadSearch.Input.Query
+            /// - Remark: Generated from `#/paths/v1/search/HEAD/header`.
+            public struct Headers: Sendable, Hashable {
+                /// Entity tags (strong or `W/`), a list of them, or `*`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/HEAD/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                /// `br` and `gzip` are offered; q-values are honoured.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/HEAD/header/Accept-Encoding`.
+                public var acceptEncoding: Components.Parameters.AcceptEncoding?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
+                ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    acceptEncoding: Components.Parameters.AcceptEncoding? = nil
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.acceptEncoding = acceptEncoding
+                }
+            }
+            public var headers: Operations.HeadSearch.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.HeadSearch.Input.Query,
+                headers: Operations.HeadSearch.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// Creates a new `Ok`.
+                public init() {}
+            }
+            /// Headers only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/head(headSearch)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.HeadSearch.Output.Ok)
+            /// Headers only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/head(headSearch)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            public static var ok: Self {
+                .ok(.init())
+            }
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.HeadSearch.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/head(headSearch)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/head(headSearch)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// Creates a new `BadRequest`.
+                public init() {}
+            }
+            /// Bad parameters (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/head(headSearch)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.HeadSearch.Output.BadRequest)
+            /// Bad parameters (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/head(headSearch)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            public static var badRequest: Self {
+                .badRequest(.init())
+            }
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.HeadSearch.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Unauthorized: Sendable, Hashable {
+                /// Creates a new `Unauthorized`.
+                public init() {}
+            }
+            /// A user token that does not verify (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/head(headSearch)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.HeadSearch.Output.Unauthorized)
+            /// A user token that does not verify (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/head(headSearch)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            public static var unauthorized: Self {
+                .unauthorized(.init())
+            }
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Operations.HeadSearch.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotFound: Sendable, Hashable {
+                /// Creates a new `NotFound`.
+                public init() {}
+            }
+            /// A filter the catalog does not define (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/head(headSearch)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.HeadSearch.Output.NotFound)
+            /// A filter the catalog does not define (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/head(headSearch)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            public static var notFound: Self {
+                .notFound(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.HeadSearch.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unavailable, as on GET (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/head(headSearch)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.UnavailableHead)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.UnavailableHead {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+    }
+    /// Up to 10 keywords and names (sticker and group names, every locale) that begin with `q`, for a search box.
+    ///
+    /// Folded like search (case, accents and width ignored); phrases in the asked `locale` (or in none) first, then
+    /// those naming the most stickers, then alphabetically. Only what clients can see is suggested.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/search/suggestions`.
+    /// - Remark: Generated from `#/paths//v1/search/suggestions/get(searchSuggestions)`.
+    public enum SearchSuggestions {
+        public static let id: Swift.String = "searchSuggestions"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/search/suggestions/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/suggestions/GET/query/q`.
+                public var q: Components.Parameters.SearchText
+                /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/suggestions/GET/query/locale`.
+                public var locale: Components.Parameters.Locale?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - q: What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+                ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                public init(
+                    q: Components.Parameters.SearchText,
+                    locale: Components.Parameters.Locale? = nil
+                ) {
+                    self.q = q
+                    self.locale = locale
+                }
+            }
+            public var query: Operations.SearchSuggestions.Input.Query
+            /// - Remark: Generated from `#/paths/v1/search/suggestions/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// Entity tags (strong or `W/`), a list of them, or `*`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/suggestions/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                /// `br` and `gzip` are offered; q-values are honoured.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/suggestions/GET/header/Accept-Encoding`.
+                public var acceptEncoding: Components.Parameters.AcceptEncoding?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SearchSuggestions.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
+                ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
+                ///   - accept:
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    acceptEncoding: Components.Parameters.AcceptEncoding? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SearchSuggestions.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.acceptEncoding = acceptEncoding
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.SearchSuggestions.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.SearchSuggestions.Input.Query,
+                headers: Operations.SearchSuggestions.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/search/suggestions/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// Strong entity tag of the representation (compressed ones end in `-br` or `-gzip`).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/search/suggestions/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: Strong entity tag of the representation (compressed ones end in `-br` or `-gzip`).
+                    public init(eTag: Components.Headers.ETag? = nil) {
+                        self.eTag = eTag
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SearchSuggestions.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/search/suggestions/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/search/suggestions/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.SuggestionList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.SuggestionList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SearchSuggestions.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.SearchSuggestions.Output.Ok.Headers = .init(),
+                    body: Operations.SearchSuggestions.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The completions.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/suggestions/get(searchSuggestions)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.SearchSuggestions.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.SearchSuggestions.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/suggestions/get(searchSuggestions)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/suggestions/get(searchSuggestions)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/suggestions/get(searchSuggestions)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_token`: the user token is missing (where one is required), malformed, forged or expired.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/suggestions/get(searchSuggestions)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.InvalidToken)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.InvalidToken {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/suggestions/get(searchSuggestions)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// As GET, without a body.
+    ///
+    /// - Remark: HTTP `HEAD /v1/search/suggestions`.
+    /// - Remark: Generated from `#/paths//v1/search/suggestions/head(headSearchSuggestions)`.
+    public enum HeadSearchSuggestions {
+        public static let id: Swift.String = "headSearchSuggestions"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/search/suggestions/HEAD/query`.
+            public struct Query: Sendable, Hashable {
+                /// What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/suggestions/HEAD/query/q`.
+                public var q: Components.Parameters.SearchText
+                /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/suggestions/HEAD/query/locale`.
+                public var locale: Components.Parameters.Locale?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - q: What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+                ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                public init(
+                    q: Components.Parameters.SearchText,
+                    locale: Components.Parameters.Locale? = nil
+                ) {
+                    self.q = q
+                    self.locale = locale
+                }
+            }
+            public var query: Operations.HeadSearchSuggestions.Input.Query
+            /// - Remark: Generated from `#/paths/v1/search/suggestions/HEAD/header`.
+            public struct Headers: Sendable, Hashable {
+                /// Entity tags (strong or `W/`), a list of them, or `*`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/suggestions/HEAD/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                /// `br` and `gzip` are offered; q-values are honoured.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/suggestions/HEAD/header/Accept-Encoding`.
+                public var acceptEncoding: Components.Parameters.AcceptEncoding?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
+                ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    acceptEncoding: Components.Parameters.AcceptEncoding? = nil
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.acceptEncoding = acceptEncoding
+                }
+            }
+            public var headers: Operations.HeadSearchSuggestions.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.HeadSearchSuggestions.Input.Query,
+                headers: Operations.HeadSearchSuggestions.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// Creates a new `Ok`.
+                public init() {}
+            }
+            /// Headers only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/suggestions/head(headSearchSuggestions)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.HeadSearchSuggestions.Output.Ok)
+            /// Headers only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/suggestions/head(headSearchSuggestions)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            public static var ok: Self {
+                .ok(.init())
+            }
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.HeadSearchSuggestions.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/suggestions/head(headSearchSuggestions)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/suggestions/head(headSearchSuggestions)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// Creates a new `BadRequest`.
+                public init() {}
+            }
+            /// Bad parameters (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/suggestions/head(headSearchSuggestions)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.HeadSearchSuggestions.Output.BadRequest)
+            /// Bad parameters (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/suggestions/head(headSearchSuggestions)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            public static var badRequest: Self {
+                .badRequest(.init())
+            }
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.HeadSearchSuggestions.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Unauthorized: Sendable, Hashable {
+                /// Creates a new `Unauthorized`.
+                public init() {}
+            }
+            /// A user token that does not verify (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/suggestions/head(headSearchSuggestions)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.HeadSearchSuggestions.Output.Unauthorized)
+            /// A user token that does not verify (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/suggestions/head(headSearchSuggestions)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            public static var unauthorized: Self {
+                .unauthorized(.init())
+            }
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Operations.HeadSearchSuggestions.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unavailable, as on GET (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/search/suggestions/head(headSearchSuggestions)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.UnavailableHead)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.UnavailableHead {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+    }
     /// Image bytes; immutable, cacheable for a year; served from memory once read.
     ///
     /// A premium image (a premium group's sticker other than its cover, shown by no free group) is served only with

@@ -116,6 +116,43 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `HEAD /v1/filters`.
     /// - Remark: Generated from `#/paths//v1/filters/head(headFilters)`.
     func headFilters(_ input: Operations.HeadFilters.Input) async throws -> Operations.HeadFilters.Output
+    /// Stickers by word, prefix, typo or emoji, best first, in the manifest's view.
+    ///
+    /// Every word and emoji of `q` is required (the first eight are searched). A word matches itself, a word it
+    /// begins (`choc` finds Chocolate), or, from five letters, a word one edit away (a letter added, dropped,
+    /// changed, or two swapped: `choclate`, `lemno`), in sticker names, keywords, group names and descriptions in every
+    /// locale; case, accents and width are ignored (`Crème` = `creme`). An emoji matches stickers tagged with it,
+    /// skin tone and variation selector ignored (👍🏽 finds 👍, ❤ finds ❤️). Ranking: an exact keyword or emoji, then
+    /// a name's first word, then the rest of names, then descriptions; texts in the asked `locale` before others;
+    /// ties in manifest order. Drafts and whatever the view's filter and flags exclude never appear. A premium sticker
+    /// the caller does not hold is a result with `locked: true`, its group's `productId` and no `asset` or
+    /// `thumbnail`; held, its pictures come with signed URLs, as in the manifest. A change is searchable within a
+    /// second of its commit on every replica. Answers carry a strong ETag and `Cache-Control: max-age=5`
+    /// (`private, max-age=5` to a signed-in user).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/search`.
+    /// - Remark: Generated from `#/paths//v1/search/get(search)`.
+    func search(_ input: Operations.Search.Input) async throws -> Operations.Search.Output
+    /// As GET, without a body.
+    ///
+    /// - Remark: HTTP `HEAD /v1/search`.
+    /// - Remark: Generated from `#/paths//v1/search/head(headSearch)`.
+    func headSearch(_ input: Operations.HeadSearch.Input) async throws -> Operations.HeadSearch.Output
+    /// Up to 10 keywords and names (sticker and group names, every locale) that begin with `q`, for a search box.
+    ///
+    /// Folded like search (case, accents and width ignored); phrases in the asked `locale` (or in none) first, then
+    /// those naming the most stickers, then alphabetically. Only what clients can see is suggested.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/search/suggestions`.
+    /// - Remark: Generated from `#/paths//v1/search/suggestions/get(searchSuggestions)`.
+    func searchSuggestions(_ input: Operations.SearchSuggestions.Input) async throws -> Operations.SearchSuggestions.Output
+    /// As GET, without a body.
+    ///
+    /// - Remark: HTTP `HEAD /v1/search/suggestions`.
+    /// - Remark: Generated from `#/paths//v1/search/suggestions/head(headSearchSuggestions)`.
+    func headSearchSuggestions(_ input: Operations.HeadSearchSuggestions.Input) async throws -> Operations.HeadSearchSuggestions.Output
     /// Image bytes; immutable, cacheable for a year; served from memory once read.
     ///
     /// A premium image (a premium group's sticker other than its cover, shown by no free group) is served only with
@@ -339,6 +376,75 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/filters/head(headFilters)`.
     public func headFilters(headers: Operations.HeadFilters.Input.Headers = .init()) async throws -> Operations.HeadFilters.Output {
         try await headFilters(Operations.HeadFilters.Input(headers: headers))
+    }
+    /// Stickers by word, prefix, typo or emoji, best first, in the manifest's view.
+    ///
+    /// Every word and emoji of `q` is required (the first eight are searched). A word matches itself, a word it
+    /// begins (`choc` finds Chocolate), or, from five letters, a word one edit away (a letter added, dropped,
+    /// changed, or two swapped: `choclate`, `lemno`), in sticker names, keywords, group names and descriptions in every
+    /// locale; case, accents and width are ignored (`Crème` = `creme`). An emoji matches stickers tagged with it,
+    /// skin tone and variation selector ignored (👍🏽 finds 👍, ❤ finds ❤️). Ranking: an exact keyword or emoji, then
+    /// a name's first word, then the rest of names, then descriptions; texts in the asked `locale` before others;
+    /// ties in manifest order. Drafts and whatever the view's filter and flags exclude never appear. A premium sticker
+    /// the caller does not hold is a result with `locked: true`, its group's `productId` and no `asset` or
+    /// `thumbnail`; held, its pictures come with signed URLs, as in the manifest. A change is searchable within a
+    /// second of its commit on every replica. Answers carry a strong ETag and `Cache-Control: max-age=5`
+    /// (`private, max-age=5` to a signed-in user).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/search`.
+    /// - Remark: Generated from `#/paths//v1/search/get(search)`.
+    public func search(
+        query: Operations.Search.Input.Query,
+        headers: Operations.Search.Input.Headers = .init()
+    ) async throws -> Operations.Search.Output {
+        try await search(Operations.Search.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// As GET, without a body.
+    ///
+    /// - Remark: HTTP `HEAD /v1/search`.
+    /// - Remark: Generated from `#/paths//v1/search/head(headSearch)`.
+    public func headSearch(
+        query: Operations.HeadSearch.Input.Query,
+        headers: Operations.HeadSearch.Input.Headers = .init()
+    ) async throws -> Operations.HeadSearch.Output {
+        try await headSearch(Operations.HeadSearch.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Up to 10 keywords and names (sticker and group names, every locale) that begin with `q`, for a search box.
+    ///
+    /// Folded like search (case, accents and width ignored); phrases in the asked `locale` (or in none) first, then
+    /// those naming the most stickers, then alphabetically. Only what clients can see is suggested.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/search/suggestions`.
+    /// - Remark: Generated from `#/paths//v1/search/suggestions/get(searchSuggestions)`.
+    public func searchSuggestions(
+        query: Operations.SearchSuggestions.Input.Query,
+        headers: Operations.SearchSuggestions.Input.Headers = .init()
+    ) async throws -> Operations.SearchSuggestions.Output {
+        try await searchSuggestions(Operations.SearchSuggestions.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// As GET, without a body.
+    ///
+    /// - Remark: HTTP `HEAD /v1/search/suggestions`.
+    /// - Remark: Generated from `#/paths//v1/search/suggestions/head(headSearchSuggestions)`.
+    public func headSearchSuggestions(
+        query: Operations.HeadSearchSuggestions.Input.Query,
+        headers: Operations.HeadSearchSuggestions.Input.Headers = .init()
+    ) async throws -> Operations.HeadSearchSuggestions.Output {
+        try await headSearchSuggestions(Operations.HeadSearchSuggestions.Input(
+            query: query,
+            headers: headers
+        ))
     }
     /// Image bytes; immutable, cacheable for a year; served from memory once read.
     ///

@@ -64,6 +64,24 @@ struct CatalogService: Sendable {
         return body.asDecodedServerSentEvents()
     }
 
+    /// One page of `GET /v1/search` in `view`.
+    func search(_ text: String, view: CatalogView, limit: Int?, cursor: String?) async throws -> SearchPage {
+        let query = Operations.Search.Input.Query(q: text, filter: view.filter, flags: view.flagList, size: view.size, scale: view.scaleValue,
+                                                  format: view.format, locale: view.language, limit: limit, cursor: cursor)
+        switch try await call({ try await api.search(query: query) }) {
+        case .ok(let ok): return try ok.body.json
+        default: throw StickerClientError.invalidAnswer("an undocumented answer to GET /v1/search")
+        }
+    }
+
+    /// `GET /v1/search/suggestions`.
+    func suggestions(_ prefix: String, locale: String?) async throws -> [String] {
+        switch try await call({ try await api.searchSuggestions(query: .init(q: prefix, locale: locale)) }) {
+        case .ok(let ok): return try ok.body.json.suggestions
+        default: throw StickerClientError.invalidAnswer("an undocumented answer to GET /v1/search/suggestions")
+        }
+    }
+
     func purchaseToken() async throws -> String {
         switch try await call({ try await api.getPurchaseToken() }) {
         case .ok(let ok): return try ok.body.json.purchaseToken

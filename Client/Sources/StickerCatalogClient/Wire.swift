@@ -10,6 +10,11 @@ public typealias ManifestGroup = Components.Schemas.ManifestGroup
 public typealias ManifestSticker = Components.Schemas.ManifestSticker
 /// An image: where to fetch it, its true size, and the digest and byte count a download must match.
 public typealias AssetLink = Components.Schemas.AssetLink
+/// One page of search results, best first; `next` asks for the page after it.
+public typealias SearchPage = Components.Schemas.SearchPage
+/// A sticker found: its texts in the view's locale, its group, and its pictures as the manifest gives them (none when
+/// `locked`: a premium group the user does not hold, which `productId` sells).
+public typealias SearchResult = Components.Schemas.SearchResult
 /// One page of `GET /v1/manifest/changes`.
 typealias ManifestChanges = Components.Schemas.ManifestChanges
 

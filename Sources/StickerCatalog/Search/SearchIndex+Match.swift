@@ -1,12 +1,13 @@
-/// A query as search reads it: its folded words and its normalised emoji, each required.
+/// A query as search reads it: its folded words and its normalised emoji, each required; at most `limit` of them,
+/// words first.
 struct SearchTerms: Hashable, Sendable {
     let words: [String]
     let emoji: [String]
 
-    init(_ text: String) {
+    init(_ text: String, limit: Int = .max) {
         var seen = Set<String>()
-        words = SearchText.words(text).filter { seen.insert($0).inserted }
-        emoji = SearchText.emoji(text).filter { seen.insert($0).inserted }
+        words = Array(SearchText.words(text).filter { seen.insert($0).inserted }.prefix(limit))
+        emoji = Array(SearchText.emoji(text).filter { seen.insert($0).inserted }.prefix(limit - words.count))
     }
 
     var count: Int { words.count + emoji.count }
@@ -31,6 +32,7 @@ extension SearchIndex {
     /// and every emoji of `terms` and carry the `required` flags: ordinals, best first (the sum of each term's rank),
     /// ties in manifest order. The work is bounded by the postings of the terms matched, never a scan of the catalog.
     func matches(_ terms: SearchTerms, required: Set<String>, locale: String?) -> [UInt32] {
+        guard terms.count > 0 else { return [] }
         let asked = localeId(locale)
         var best = [UInt8](repeating: .max, count: members.count)
         var total = [UInt16](repeating: 0, count: members.count)

@@ -20,9 +20,7 @@ struct SearchRequest: Hashable, Sendable {
     /// `invalidParameter`.
     init(parameters: [String: String]) throws(CatalogError) {
         text = try Self.text(parameters["q"])
-        terms = SearchTerms(text)
-        guard terms.count > 0 else { throw .invalidParameter(name: "q", rule: "must contain a word or an emoji") }
-        guard terms.count <= Self.maxTerms else { throw .invalidParameter(name: "q", rule: "must have at most \(Self.maxTerms) words and emoji") }
+        terms = SearchTerms(text, limit: Self.maxTerms)
         var viewParameters = parameters
         viewParameters["q"] = nil
         view = try ManifestQuery(parameters: viewParameters)
@@ -40,31 +38,30 @@ struct SearchRequest: Hashable, Sendable {
         }
     }
 
-    /// `q` trimmed, refused when missing, blank, longer than `maxCharacters` or holding a control character.
+    /// `q` trimmed, refused when missing, blank, longer than `maxCharacters` (code points, as JSON Schema's `maxLength`
+    /// counts) or holding a control character. Words and emoji past `maxTerms` are not searched: no query costs more
+    /// than eight lookups.
     static func text(_ raw: String?) throws(CatalogError) -> String {
         guard let raw else { throw .invalidParameter(name: "q", rule: "is required") }
         guard !SearchText.hasControl(raw) else { throw .invalidParameter(name: "q", rule: "must not contain control characters") }
+        guard raw.unicodeScalars.count <= maxCharacters else { throw .invalidParameter(name: "q", rule: "must be at most \(maxCharacters) characters") }
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw .invalidParameter(name: "q", rule: "must not be empty") }
-        guard text.count <= maxCharacters else { throw .invalidParameter(name: "q", rule: "must be at most \(maxCharacters) characters") }
         return text
     }
 }
 
-/// The opaque cursor of the next page: `s` and the offset, base64url, so clients pass it back and read nothing into it.
+/// The opaque cursor of the next page: `o` and the offset. Clients pass it back and read nothing into it; its form is
+/// simple enough for openapi.yaml's pattern to say exactly which cursors exist.
 enum SearchCursor {
-    static func encode(offset: Int) -> String {
-        Data("s\(offset)".utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    static let maxOffset = 999_999
 
-    /// The offset in `cursor`, nil unless it is one `encode` made (at most a million results in).
+    static func encode(offset: Int) -> String { "o\(offset)" }
+
+    /// The offset in `cursor`, nil unless it is one `encode` makes.
     static func offset(_ cursor: String) -> Int? {
-        guard cursor.utf8.count <= 16, cursor.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8), text.first == "s",
-              let offset = Int(text.dropFirst()), offset > 0, offset <= 1_000_000, encode(offset: offset) == cursor else { return nil }
+        guard cursor.utf8.count <= 7, cursor.first == "o", let offset = Int(cursor.dropFirst()), (1...maxOffset).contains(offset),
+              encode(offset: offset) == cursor else { return nil }
         return offset
     }
 }
