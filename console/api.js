@@ -86,3 +86,15 @@ export function manifest(query, user) {
     ? request('GET', `/v1/admin/users/${encodeURIComponent(user)}/manifest${suffix}`)
     : request('GET', `/v1/manifest${suffix}`, undefined, { anonymous: true });
 }
+
+/** Search as an anonymous client with the same view: `q` and the view's parameters; premium results come locked. */
+export function search(q, query) {
+  const params = new URLSearchParams(Object.entries({ q, ...query }).filter(([, value]) => value !== ''));
+  return request('GET', `/v1/search?${params}`, undefined, { anonymous: true });
+}
+
+/** Up to ten completions of `prefix` for the search box. */
+export function suggestions(prefix, locale) {
+  const params = new URLSearchParams(Object.entries({ q: prefix, locale }).filter(([, value]) => value !== ''));
+  return request('GET', `/v1/search/suggestions?${params}`, undefined, { anonymous: true });
+}

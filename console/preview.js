@@ -1,6 +1,6 @@
 // Preview: the manifest exactly as a client gets it, for any filter, size, scale, locale and format, anonymous or
 // as a given user (their premium groups unlocked), with the real rendition images at their true pixel size.
-import { manifest, request } from './api.js';
+import { manifest, request, search, suggestions } from './api.js';
 import { h, field } from './dom.js';
 import { failed } from './status.js';
 
@@ -26,6 +26,14 @@ function groupSection(group) {
         h('span', { class: 'caption' }, `${sticker.name} · ${sticker.asset.width} px${sticker.asset.animated ? ' · animated' : ''}`)))));
 }
 
+/** Search results as a client's search box shows them, best first; locked ones with the product that unlocks them. */
+function resultList(answer) {
+  return h('ol', { class: 'preview-stickers search-results', 'aria-label': `Results for ${answer.query}` },
+    ...answer.results.map((result) => h('li', { dataset: { sticker: result.id } },
+      result.asset ? picture(result.asset, result.description) : h('span', { class: 'badge premium' }, `Locked: ${result.productId}`),
+      h('span', { class: 'caption' }, `${result.name} · ${result.group.name}`))));
+}
+
 export async function render(main, { params }) {
   main.append(h('h1', {}, 'Preview'));
   let filters = [];
@@ -38,21 +46,35 @@ export async function render(main, { params }) {
     locale: h('input', { name: 'locale', value: params.get('locale') ?? '', placeholder: 'e.g. fr-CA' }),
     format: select('format', [['', 'Animated where uploaded'], ['png', 'Still PNG only']], params.get('format') ?? ''),
     user: h('input', { name: 'user', value: params.get('user') ?? '', autocomplete: 'off' }),
+    q: h('input', { name: 'q', type: 'search', value: params.get('q') ?? '', maxlength: 100, list: 'search-suggestions',
+      placeholder: 'Word, prefix, typo or emoji', autocomplete: 'off' }),
   };
+  const completions = h('datalist', { id: 'search-suggestions' });
   const form = h('form', { class: 'card', 'aria-labelledby': 'preview-options' },
     h('h2', { id: 'preview-options' }, 'As which client'),
+    h('div', { class: 'row' }, field('Search', controls.q, 'Empty: the whole manifest. Words, a prefix, a typo or emoji: the stickers this view shows that match, best first (as an anonymous client).'),
+      completions),
     h('div', { class: 'row' },
       field('Filter', controls.filter), field('Flags', controls.flags, 'Comma-separated, all required.'),
       field('Size', controls.size), field('Scale', controls.scale), field('Locale', controls.locale),
       field('Format', controls.format),
       field('As user', controls.user, 'Empty: anonymous. A user id: their premium groups unlock.')),
+
     h('button', { type: 'submit', class: 'primary' }, 'Show'));
   const result = h('div', { class: 'preview', 'aria-live': 'polite', id: 'preview-result' });
   const only = params.get('group');
   const show = async () => {
     const query = Object.fromEntries(['filter', 'flags', 'size', 'scale', 'locale', 'format'].map((k) => [k, controls[k].value.trim()]));
     const user = controls.user.value.trim();
+    const q = controls.q.value.trim();
     try {
+      if (q) {
+        const answer = await search(q, query);
+        result.replaceChildren(h('p', { class: 'summary' }, `Search "${answer.query}": revision ${answer.revision}, `,
+          `${answer.total} result${answer.total === 1 ? '' : 's'}${answer.total > answer.results.length ? `, the first ${answer.results.length}` : ''}`,
+          answer.locale ? `, texts in ${answer.locale}` : '', '.'), resultList(answer));
+        return;
+      }
       const answer = await manifest(query, user);
       const groups = only ? answer.groups.filter((g) => g.id === only) : answer.groups;
       const stickers = groups.reduce((sum, g) => sum + g.stickers.length, 0);
@@ -69,6 +91,14 @@ export async function render(main, { params }) {
   };
   form.addEventListener('submit', (event) => { event.preventDefault(); show(); });
   form.addEventListener('change', () => show());
+  controls.q.addEventListener('input', async () => {
+    const prefix = controls.q.value.trim();
+    if (!prefix) return completions.replaceChildren();
+    try {
+      const answer = await suggestions(prefix, controls.locale.value.trim());
+      completions.replaceChildren(...answer.suggestions.map((text) => h('option', { value: text })));
+    } catch { completions.replaceChildren(); }
+  });
   main.append(form, result);
   await show();
 }

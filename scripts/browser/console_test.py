@@ -201,6 +201,22 @@ def filter_preview():
     shot("filter-preview")
 
 
+def search_preview():
+    go("/preview", "Preview")
+    fill(css("input[name=q]"), "choclate")
+    css("input[name=q]").send_keys(Keys.ENTER)
+    text_in("#preview-result .summary", 'Search "choclate"')
+    shown = [e.get_attribute("data-sticker") for e in driver.find_elements(By.CSS_SELECTOR, "#preview-result .search-results [data-sticker]")]
+    wanted = [r["id"] for r in api("/v1/search?q=choclate&scale=2")["results"]]
+    check(shown == wanted and len(shown) > 0, f"the search box shows what /v1/search answers, a typo included: {shown} vs {wanted}")
+    shot("search")
+    fill(css("input[name=q]"), "Cho")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#search-suggestions option")) > 0)
+    offered = [e.get_attribute("value") for e in driver.find_elements(By.CSS_SELECTOR, "#search-suggestions option")]
+    check(offered == api("/v1/search/suggestions?q=Cho")["suggestions"], f"the box offers the service's completions: {offered}")
+    fill(css("input[name=q]"), "")
+
+
 def premium_locked():
     go(f"/groups/{GROUP}", "Browser test")
     clear_status()
@@ -348,7 +364,7 @@ def sign_out():
     shot("unauthorized-returns-to-sign-in")
 
 
-scenarios = [sign_in_refused, sign_in, create_group, upload_three, reorder, edit_and_delete, filter_preview, premium_locked,
+scenarios = [sign_in_refused, sign_in, create_group, upload_three, reorder, edit_and_delete, filter_preview, search_preview, premium_locked,
              entitled_unlocked, accessibility, narrow, upload_answer_lost, sign_out]
 failed = False
 try:
