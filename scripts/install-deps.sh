@@ -14,7 +14,7 @@ if [[ "${1:-}" == "--browser" ]]; then
   python=(selenium)
 fi
 if [[ "${1:-}" == "--bench" ]]; then
-  # postgresql-client: psql seeds the purchases benchmark; cryptography mints its App Store notifications; time (GNU)
+  # postgresql-client: psql seeds the purchases and search benchmarks, pgbench runs PostgreSQL search; cryptography mints its App Store notifications; time (GNU)
   # measures sticker-sync's CPU and peak memory.
   packages=(wrk nginx-light curl pngcheck libvips-tools hyperfine apngdis optipng libvips42 postgresql-client time)
   python=(pyvips cryptography)

@@ -52,11 +52,14 @@ import Testing
         try await withApp(demo: true) { client, _ async throws in
             let caramel = try await Self.id(client, "Caramel")
             let lollipop = try await Self.id(client, "Lollipop")
-            try await ChangeFeedTests.patch(client, "stickers/\(caramel)", ["description": "Crème brûlée in a square", "emoji": ["👍"]])
+            try await ChangeFeedTests.patch(client, "stickers/\(caramel)", ["description": "Crème brûlée in a \"square\" \\ box", "emoji": ["👍"]])
             try await ChangeFeedTests.patch(client, "stickers/\(lollipop)", ["emoji": ["❤️"]])
             for q in ["creme", "CRÈME", "Cre\u{300}me", "ｃｒｅｍｅ", "brulee", "BRÛLÉE"] {
                 #expect(try await Self.names(client, q) == ["Caramel"], "\(q)")
             }
+            // The text comes back as stored, quotes and backslash escaped in the JSON.
+            let found = try await Self.search(client, "creme").json["results"] as? [[String: Any]]
+            #expect(found?.first?["description"] as? String == "Crème brûlée in a \"square\" \\ box")
             #expect(try await Self.names(client, "👍🏽") == ["Caramel"])  // a skin tone
             #expect(try await Self.names(client, "👍🏿") == ["Caramel"])
             #expect(try await Self.names(client, "❤") == ["Lollipop"])  // no variation selector

@@ -10,7 +10,7 @@ extension SearchIndex {
             let stickers = snapshot.stickers[group.id] ?? []
             let groupNames = [(group.name, Self.defaultLocale)]
                 + group.localizedNames.sorted { $0.key < $1.key }.map { ($1, localeIds[$0] ?? Self.defaultLocale) }
-            let groupWords = groupNames.map { (SearchText.words($0.0, camelCase: true), $0.1) }
+            let groupTerms = groupNames.map { (SearchText.words($0.0, camelCase: true).map { builder.id($0) }, $0.1) }
             for (name, locale) in groupNames { suggestions.add(name, locale: locale, weight: stickers.count) }
             for (stickerIndex, sticker) in stickers.enumerated() {
                 let ordinal = UInt32(members.count)
@@ -24,13 +24,13 @@ extension SearchIndex {
                     suggestions.add(keyword, locale: Self.neutralLocale, weight: 1)
                 }
                 suggestions.add(sticker.name, locale: Self.neutralLocale, weight: 1)
-                for (words, locale) in groupWords {
-                    for word in words { builder.add(word, Posting(ordinal: ordinal, field: .groupName, locale: locale)) }
+                for (terms, locale) in groupTerms {
+                    for term in terms { builder.add(term, Posting(ordinal: ordinal, field: .groupName, locale: locale)) }
                 }
                 let descriptions = [(sticker.description, Self.defaultLocale)]
                     + sticker.localizedDescriptions.map { ($1, localeIds[$0] ?? Self.defaultLocale) }
                 for (text, locale) in descriptions {
-                    for word in builder.words(of: text) { builder.add(word, Posting(ordinal: ordinal, field: .description, locale: locale)) }
+                    for term in builder.terms(of: text) { builder.add(term, Posting(ordinal: ordinal, field: .description, locale: locale)) }
                 }
                 for emoji in sticker.emoji {
                     for character in emoji where SearchText.isEmoji(character) {
@@ -42,30 +42,46 @@ extension SearchIndex {
         self.snapshot = snapshot
         self.members = members
         self.localeIds = localeIds
-        let sorted = builder.postings.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        terms = sorted.map { Array($0.utf8) }
-        postings = sorted.map { builder.postings[$0]! }
+        let order = builder.terms.indices.sorted { builder.terms[$0].lexicographicallyPrecedes(builder.terms[$1]) }
+        terms = order.map { builder.terms[$0] }
+        postings = order.map { builder.postings[$0] }
         emoji = builder.emoji.mapValues { Array(Set($0)).sorted() }
         (typoKeys, typoTerms) = Self.typoIndex(terms)
         (flagBits, flagMasks) = Self.flagMasks(snapshot, members)
         self.suggestions = suggestions.build()
     }
 
-    /// Postings by term while the index is built; descriptions' words remembered by text, as many stickers share one.
+    /// Terms by id and their postings while the index is built; each word looked up once per text, and descriptions'
+    /// term ids remembered by text, as many stickers share one.
     private struct Builder {
-        var postings: [String: [Posting]] = [:]
+        var terms: [[UInt8]] = []
+        var postings: [[Posting]] = []
         var emoji: [String: [UInt32]] = [:]
-        private var wordsOfText: [String: [String]] = [:]
+        private var ids: [String: Int] = [:]
+        private var termsOfText: [String: [Int]] = [:]
 
         mutating func add(_ term: String, _ posting: Posting) {
-            postings[term, default: []].appendUnlessRepeated(posting)
+            add(id(term), posting)
         }
 
-        mutating func words(of text: String) -> [String] {
-            if let words = wordsOfText[text] { return words }
-            let words = SearchText.words(text)
-            if wordsOfText.count < 100_000 { wordsOfText[text] = words }
-            return words
+        mutating func add(_ id: Int, _ posting: Posting) {
+            postings[id].appendUnlessRepeated(posting)
+        }
+
+        mutating func id(_ term: String) -> Int {
+            if let id = ids[term] { return id }
+            ids[term] = terms.count
+            terms.append(Array(term.utf8))
+            postings.append([])
+            return terms.count - 1
+        }
+
+        /// The term ids of `text`'s words.
+        mutating func terms(of text: String) -> [Int] {
+            if let known = termsOfText[text] { return known }
+            let found = SearchText.words(text).map { id($0) }
+            if termsOfText.count < 100_000 { termsOfText[text] = found }
+            return found
         }
     }
 

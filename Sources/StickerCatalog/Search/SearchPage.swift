@@ -1,5 +1,5 @@
 /// One page of search results as clients get them, best first.
-struct SearchPage: Encodable, Sendable {
+struct SearchPage: Sendable {
     var revision: Int64
     /// The query as asked, trimmed.
     var query: String
@@ -11,23 +11,26 @@ struct SearchPage: Encodable, Sendable {
     /// The cursor of the next page; null on the last.
     var next: String?
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(revision, forKey: .revision)
-        try c.encode(query, forKey: .query)
-        try c.encode(locale, forKey: .locale)
-        try c.encode(total, forKey: .total)
-        try c.encode(results, forKey: .results)
-        try c.encode(next, forKey: .next)
+    /// The answer's bytes (`SearchJSON`).
+    var json: [UInt8] {
+        var writer = SearchJSON(capacity: 1024 + results.count * 1024)
+        writer.object { page in
+            page.field("locale", locale)
+            page.field("next", next)
+            page.field("query", query)
+            page.key("results")
+            page.array(results) { $1.write(to: &$0) }
+            page.field("revision", revision)
+            page.field("total", total)
+        }
+        return writer.bytes
     }
-
-    private enum CodingKeys: CodingKey { case revision, query, locale, total, results, next }
 }
 
 /// A sticker found, in the asked locale, with its group; its pictures exactly as the manifest gives them, or none when
 /// it is locked (a premium group the caller does not hold: `productId` says what to buy).
-struct SearchResult: Encodable, Sendable {
-    struct Group: Encodable, Sendable {
+struct SearchResult: Sendable {
+    struct Group: Sendable {
         var id: String
         var name: String
     }
@@ -45,23 +48,36 @@ struct SearchResult: Encodable, Sendable {
     var asset: AssetLink?
     var thumbnail: AssetLink?
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(description, forKey: .description)
-        try c.encode(keywords, forKey: .keywords)
-        try c.encode(emoji, forKey: .emoji)
-        try c.encode(flags, forKey: .flags)
-        try c.encode(group, forKey: .group)
-        try c.encode(locked, forKey: .locked)
-        try c.encode(productId, forKey: .productId)
-        try c.encode(animated, forKey: .animated)
-        try c.encodeIfPresent(asset, forKey: .asset)
-        try c.encodeIfPresent(thumbnail, forKey: .thumbnail)
+    func write(to json: inout SearchJSON) {
+        json.object { json in
+            json.field("animated", animated)
+            if let asset { json.key("asset"); asset.write(to: &json) }
+            json.field("description", description)
+            json.field("emoji", emoji)
+            json.field("flags", flags)
+            json.key("group")
+            json.object { $0.field("id", group.id); $0.field("name", group.name) }
+            json.field("id", id)
+            json.field("keywords", keywords)
+            json.field("locked", locked)
+            json.field("name", name)
+            json.field("productId", productId)
+            if let thumbnail { json.key("thumbnail"); thumbnail.write(to: &json) }
+        }
     }
+}
 
-    private enum CodingKeys: CodingKey { case id, name, description, keywords, emoji, flags, group, locked, productId, animated, asset, thumbnail }
+extension AssetLink {
+    func write(to json: inout SearchJSON) {
+        json.object { json in
+            json.field("animated", animated)
+            json.field("bytes", bytes)
+            json.field("height", height)
+            json.field("sha256", sha256)
+            json.field("url", url)
+            json.field("width", width)
+        }
+    }
 }
 
 extension SearchPage {

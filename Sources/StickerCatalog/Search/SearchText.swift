@@ -17,6 +17,7 @@ enum SearchText {
     /// The words of `text`, folded: runs of letters and digits. `camelCase` also cuts where a lowercase letter meets
     /// an uppercase one, so the sticker name `ChocolateBar` is found by `bar`.
     static func words(_ text: String, camelCase: Bool = false) -> [String] {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(text, camelCase: camelCase) }
         var words: [String] = []
         var current = ""
         var previousLower = false
@@ -35,6 +36,30 @@ enum SearchText {
             previousLower = character.isLowercase
         }
         flush()
+        return words
+    }
+
+    /// `words` for ASCII text, byte by byte: nearly every text of a catalog, read once per revision for the index.
+    private static func asciiWords(_ text: String, camelCase: Bool) -> [String] {
+        var words: [String] = []
+        var current: [UInt8] = []
+        var previousLower = false
+        for byte in text.utf8 {
+            let upper = (65...90).contains(byte), lower = (97...122).contains(byte), digit = (48...57).contains(byte)
+            guard upper || lower || digit else {
+                if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
+                current.removeAll(keepingCapacity: true)
+                previousLower = false
+                continue
+            }
+            if camelCase, previousLower, upper, !current.isEmpty {
+                words.append(String(decoding: current, as: UTF8.self))
+                current.removeAll(keepingCapacity: true)
+            }
+            current.append(upper ? byte + 32 : byte)
+            previousLower = lower
+        }
+        if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
         return words
     }
 

@@ -35,7 +35,7 @@ final class SearchService: Sendable {
         var normalized = request
         normalized.view = request.view.unlocking(access.products, signedUntil: access.signedUntil).normalized(for: index.snapshot)
         return try body(.results(normalized), index: index, personal: personal) { [linker = manifests.linker] in
-            try JSONEncoder.catalog.encode(try SearchPage.build(normalized, index: index, linker: linker))
+            try SearchPage.build(normalized, index: index, linker: linker).json
         }
     }
 
@@ -44,16 +44,21 @@ final class SearchService: Sendable {
         let index = try await currentIndex()
         let resolved = resolvedLocale(locale, catalogLocales: index.snapshot.locales)
         return try body(.suggestions(prefix, locale: resolved), index: index, personal: false) {
-            try JSONEncoder.catalog.encode(SuggestionList(query: prefix, locale: resolved,
-                                                          suggestions: index.suggestions.complete(prefix, asked: index.localeId(resolved))))
+            var writer = SearchJSON()
+            writer.object { list in
+                list.field("locale", resolved)
+                list.field("query", prefix)
+                list.field("suggestions", index.suggestions.complete(prefix, asked: index.localeId(resolved)))
+            }
+            return writer.bytes
         }
     }
 
     /// The cached body for `key`, else `encode`d now (a query is a fraction of a millisecond: it runs where it is asked).
-    private func body(_ key: Key, index: SearchIndex, personal: Bool, _ encode: () throws -> Data) throws -> CachedBody {
+    private func body(_ key: Key, index: SearchIndex, personal: Bool, _ encode: () throws -> [UInt8]) throws -> CachedBody {
         let revision = index.snapshot.revision
         if let hit = state.withLock({ $0.index?.snapshot.revision == revision ? $0.bodies.value(for: key) : nil }) { return hit }
-        let body = CachedBody(json: Array(try encode()), personal: personal, maxAge: Self.maxAge)
+        let body = CachedBody(json: try encode(), personal: personal, maxAge: Self.maxAge)
         state.withLock { state in
             if state.index?.snapshot.revision == revision { state.bodies.insert(body, for: key, cost: body.cost + 256) }
         }
@@ -83,20 +88,4 @@ final class SearchService: Sendable {
     /// Bytes the index and the cached answers take, for the metrics.
     var indexBytes: Int { state.withLock { $0.index?.bytes ?? 0 } }
     var cachedBytes: Int { state.withLock { $0.bodies.totalCost } }
-}
-
-/// `GET /v1/search/suggestions`: completions for a search box.
-struct SuggestionList: Encodable, Sendable {
-    let query: String
-    let locale: String?
-    let suggestions: [String]
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(query, forKey: .query)
-        try c.encode(locale, forKey: .locale)
-        try c.encode(suggestions, forKey: .suggestions)
-    }
-
-    private enum CodingKeys: CodingKey { case query, locale, suggestions }
 }

@@ -1,0 +1,18 @@
+-- wrk: GETs each path of a file (one per line) in turn, each thread starting at its own place; counts non-2xx answers.
+-- Usage: wrk ... -s paths.lua URL -- FILE
+local counter = 0
+function setup(thread)
+  thread:set("id", counter)
+  counter = counter + 1
+end
+
+function init(args)
+  paths = {}
+  for line in io.lines(args[1]) do table.insert(paths, wrk.format("GET", line)) end
+  index = (id * 37) % #paths
+end
+
+function request()
+  index = index % #paths + 1
+  return paths[index]
+end
