@@ -96,6 +96,8 @@ export async function render(main, { params }) {
     if (!prefix) return completions.replaceChildren();
     try {
       const answer = await suggestions(prefix, controls.locale.value.trim());
+      // Answers to earlier keystrokes can arrive after later ones: only the one for what is typed now is shown.
+      if (controls.q.value.trim() !== prefix) return;
       completions.replaceChildren(...answer.suggestions.map((text) => h('option', { value: text })));
     } catch { completions.replaceChildren(); }
   });

@@ -112,20 +112,10 @@ extension SearchIndex {
 
     /// The first term not before `bytes`.
     func lowerBound(_ bytes: [UInt8]) -> Int {
-        var (low, high) = (0, terms.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if terms[middle].lexicographicallyPrecedes(bytes) { low = middle + 1 } else { high = middle }
-        }
-        return low
+        terms.insertionPoint { $0.lexicographicallyPrecedes(bytes) }
     }
 
     private func typoLowerBound(_ key: UInt64) -> Int {
-        var (low, high) = (0, typoKeys.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if typoKeys[middle] < key { low = middle + 1 } else { high = middle }
-        }
-        return low
+        typoKeys.insertionPoint { $0 < key }
     }
 }

@@ -17,11 +17,7 @@ struct SearchSuggestions: Sendable {
     /// the most used, then alphabetically; one per folded text.
     func complete(_ prefix: String, asked: UInt8) -> [String] {
         let bytes = Array(SearchText.folded(prefix).utf8)
-        var (low, high) = (0, phrases.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if phrases[middle].key.lexicographicallyPrecedes(bytes) { low = middle + 1 } else { high = middle }
-        }
+        let low = phrases.insertionPoint { $0.key.lexicographicallyPrecedes(bytes) }
         func otherLocale(_ phrase: Phrase) -> Bool { phrase.locale != SearchIndex.neutralLocale && phrase.locale != asked }
         func precedes(_ a: Phrase, _ b: Phrase) -> Bool {
             if otherLocale(a) != otherLocale(b) { return !otherLocale(a) }
