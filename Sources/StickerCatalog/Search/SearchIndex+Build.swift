@@ -1,118 +1,168 @@
 extension SearchIndex {
-    /// The index of everything `snapshot` shows: published groups and their stickers, in manifest order.
-    init(snapshot: CatalogSnapshot) {
-        let locales = snapshot.locales.sorted().prefix(254)
-        let localeIds = Dictionary(uniqueKeysWithValues: locales.enumerated().map { ($1, UInt8($0 + 1)) })
-        var builder = Builder()
-        var members: [Member] = []
-        var suggestions = SearchSuggestions.Builder()
-        for (groupIndex, group) in snapshot.groups.enumerated() {
-            let stickers = snapshot.stickers[group.id] ?? []
-            let groupNames = [(group.name, Self.defaultLocale)]
-                + group.localizedNames.sorted { $0.key < $1.key }.map { ($1, localeIds[$0] ?? Self.defaultLocale) }
-            let groupTerms = groupNames.map { (SearchText.words($0.0, camelCase: true).map { builder.id($0) }, $0.1) }
-            for (name, locale) in groupNames { suggestions.add(name, locale: locale, weight: stickers.count) }
-            for (stickerIndex, sticker) in stickers.enumerated() {
-                let ordinal = UInt32(members.count)
-                members.append(Member(group: Int32(groupIndex), sticker: Int32(stickerIndex)))
-                let nameWords = SearchText.words(sticker.name, camelCase: true)
-                for (index, word) in nameWords.enumerated() {
-                    builder.add(word, Posting(ordinal: ordinal, field: index == 0 ? .nameStart : .name, locale: Self.neutralLocale))
-                }
-                for keyword in sticker.keywords {
-                    for word in SearchText.words(keyword) { builder.add(word, Posting(ordinal: ordinal, field: .keyword, locale: Self.neutralLocale)) }
-                    suggestions.add(keyword, locale: Self.neutralLocale, weight: 1)
-                }
-                suggestions.add(sticker.name, locale: Self.neutralLocale, weight: 1)
-                for (terms, locale) in groupTerms {
-                    for term in terms { builder.add(term, Posting(ordinal: ordinal, field: .groupName, locale: locale)) }
-                }
-                let descriptions = [(sticker.description, Self.defaultLocale)]
-                    + sticker.localizedDescriptions.map { ($1, localeIds[$0] ?? Self.defaultLocale) }
-                for (text, locale) in descriptions {
-                    for term in builder.terms(of: text) { builder.add(term, Posting(ordinal: ordinal, field: .description, locale: locale)) }
-                }
-                for emoji in sticker.emoji {
-                    for character in emoji where SearchText.isEmoji(character) {
-                        builder.emoji[SearchText.normalizedEmoji(character), default: []].append(ordinal)
-                    }
+    /// The index of nothing, which `patched(to:)` makes the index of a snapshot.
+    static let empty = SearchIndex(snapshot: CatalogSnapshot(revision: -1, groups: [], stickers: [:], filters: [:]))
+
+    /// This index made to show `snapshot`: groups whose texts and stickers' version are unchanged keep their postings;
+    /// the others (and removed ones) are taken out and changed ones indexed again. Built afresh instead when unused
+    /// slots would outnumber used ones, or locale ids run out.
+    func patched(to snapshot: CatalogSnapshot) -> SearchIndex {
+        var next = self
+        next.snapshot = snapshot
+        var kept: [String: GroupEntry] = [:]
+        var changed: [StickerGroup] = []
+        for group in snapshot.groups {
+            if let entry = groups[group.id], let version = snapshot.contentVersions[group.id], entry.version == version,
+               entry.name == group.name, entry.localizedNames == group.localizedNames {
+                kept[group.id] = entry
+            } else {
+                changed.append(group)
+            }
+        }
+        for (id, entry) in groups where kept[id] == nil { next.remove(entry) }
+        for locale in snapshot.locales.sorted() where next.localeIds[locale] == nil {
+            // Past 254 locales, further ones rank as default texts; a patched index starts over to number them afresh.
+            if next.localeIds.count >= 254 {
+                if !groups.isEmpty { return Self.empty.patched(to: snapshot) }
+                break
+            }
+            next.localeIds[locale] = UInt8(next.localeIds.count + 1)
+        }
+        let firstNewTerm = next.terms.count
+        for group in changed {
+            kept[group.id] = next.add(group, stickers: snapshot.stickers[group.id] ?? [], version: snapshot.contentVersions[group.id])
+        }
+        next.groups = kept
+        next.index(newTerms: firstNewTerm..<next.terms.count)
+        next.arrange()
+        if !groups.isEmpty, next.members.count > 1024, next.members.count > 2 * next.slots.count { return Self.empty.patched(to: snapshot) }
+        return next
+    }
+
+    /// Takes `entry`'s postings and emoji out; its slots stay unused.
+    private mutating func remove(_ entry: GroupEntry) {
+        for term in entry.terms { postings[Int(term)].removeAll { entry.slots.contains($0.slot) } }
+        for key in entry.emoji {
+            emoji[key]?.removeAll { entry.slots.contains($0) }
+            if emoji[key]?.isEmpty == true { emoji[key] = nil }
+        }
+    }
+
+    /// Indexes `group`'s stickers in new slots: names, keywords, its names in every locale, descriptions, emoji.
+    private mutating func add(_ group: StickerGroup, stickers: [Sticker], version: Int64?) -> GroupEntry {
+        let first = UInt32(members.count)
+        members.append(contentsOf: repeatElement(.unused, count: stickers.count))
+        var used = Set<Int32>()
+        var emojiUsed = Set<String>()
+        func post(_ term: String, _ slot: UInt32, _ field: Field, _ locale: UInt8) {
+            let id = id(of: term)
+            used.insert(id)
+            postings[Int(id)].appendUnlessRepeated(Posting(slot: slot, field: field, locale: locale))
+        }
+        let groupNames = [(group.name, Self.defaultLocale)]
+            + group.localizedNames.sorted { $0.key < $1.key }.map { ($1, localeIds[$0] ?? Self.defaultLocale) }
+        let groupWords = groupNames.map { (SearchText.words($0.0, camelCase: true), $0.1) }
+        for index in stickers.indices {
+            let slot = first + UInt32(index)
+            for (position, word) in SearchText.words(stickers[index].name, camelCase: true).enumerated() {
+                post(word, slot, position == 0 ? .nameStart : .name, Self.neutralLocale)
+            }
+            for keyword in stickers[index].keywords {
+                for word in SearchText.words(keyword) { post(word, slot, .keyword, Self.neutralLocale) }
+            }
+            for (words, locale) in groupWords {
+                for word in words { post(word, slot, .groupName, locale) }
+            }
+            for word in SearchText.words(stickers[index].description) { post(word, slot, .description, Self.defaultLocale) }
+            for (tag, text) in stickers[index].localizedDescriptions {
+                for word in SearchText.words(text) { post(word, slot, .description, localeIds[tag] ?? Self.defaultLocale) }
+            }
+            for text in stickers[index].emoji {
+                for character in text where SearchText.isEmoji(character) {
+                    let key = SearchText.normalizedEmoji(character)
+                    if emoji[key]?.last != slot { emoji[key, default: []].append(slot) }
+                    emojiUsed.insert(key)
                 }
             }
         }
-        self.snapshot = snapshot
-        self.members = members
-        self.localeIds = localeIds
-        let order = builder.terms.indices.sorted { builder.terms[$0].lexicographicallyPrecedes(builder.terms[$1]) }
-        terms = order.map { builder.terms[$0] }
-        postings = order.map { builder.postings[$0] }
-        emoji = builder.emoji.mapValues { Array(Set($0)).sorted() }
-        (typoKeys, typoTerms) = Self.typoIndex(terms)
-        (flagBits, flagMasks) = Self.flagMasks(snapshot, members)
-        self.suggestions = suggestions.build()
+        return GroupEntry(name: group.name, localizedNames: group.localizedNames, version: version,
+                          slots: first..<first + UInt32(stickers.count), terms: Array(used), emoji: Array(emojiUsed))
     }
 
-    /// Terms by id and their postings while the index is built; each word looked up once per text, and descriptions'
-    /// term ids remembered by text, as many stickers share one.
-    private struct Builder {
-        var terms: [[UInt8]] = []
-        var postings: [[Posting]] = []
-        var emoji: [String: [UInt32]] = [:]
-        private var ids: [String: Int] = [:]
-        private var termsOfText: [String: [Int]] = [:]
-
-        mutating func add(_ term: String, _ posting: Posting) {
-            add(id(term), posting)
-        }
-
-        mutating func add(_ id: Int, _ posting: Posting) {
-            postings[id].appendUnlessRepeated(posting)
-        }
-
-        mutating func id(_ term: String) -> Int {
-            if let id = ids[term] { return id }
-            ids[term] = terms.count
-            terms.append(Array(term.utf8))
-            postings.append([])
-            return terms.count - 1
-        }
-
-        /// The term ids of `text`'s words.
-        mutating func terms(of text: String) -> [Int] {
-            if let known = termsOfText[text] { return known }
-            let found = SearchText.words(text).map { id($0) }
-            if termsOfText.count < 100_000 { termsOfText[text] = found }
-            return found
-        }
+    /// The id of `term`, a new one the first time it is seen.
+    private mutating func id(of term: String) -> Int32 {
+        let bytes = Array(term.utf8)
+        if let id = termIds[bytes] { return id }
+        let id = Int32(terms.count)
+        termIds[bytes] = id
+        terms.append(bytes)
+        postings.append([])
+        return id
     }
 
-    private static func typoIndex(_ terms: [[UInt8]]) -> ([UInt64], [UInt32]) {
-        var pairs: [(UInt64, UInt32)] = []
-        for (id, term) in terms.enumerated() {
-            let scalars = Array(String(decoding: term, as: UTF8.self).unicodeScalars)
-            guard (typoMinimum - 1...typoMaximum).contains(scalars.count), scalars.contains(where: { $0.properties.isAlphabetic }) else { continue }
-            for key in TypoKeys.keys(scalars) { pairs.append((key, UInt32(id))) }
+    /// Merges terms `new` into the byte order and the typo keys (each sorted once, then merged in one pass).
+    private mutating func index(newTerms new: Range<Int>) {
+        guard !new.isEmpty else { return }
+        let added = new.map(Int32.init).sorted { terms[Int($0)].lexicographicallyPrecedes(terms[Int($1)]) }
+        sortedTerms = Self.merge(sortedTerms, added) { terms[Int($0)].lexicographicallyPrecedes(terms[Int($1)]) }
+        var pairs: [(UInt64, Int32)] = []
+        for id in added {
+            let scalars = Array(String(decoding: terms[Int(id)], as: UTF8.self).unicodeScalars)
+            guard (Self.typoMinimum - 1...Self.typoMaximum).contains(scalars.count), scalars.contains(where: { $0.properties.isAlphabetic }) else { continue }
+            for key in TypoKeys.keys(scalars) { pairs.append((key, id)) }
         }
-        pairs.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
-        return (pairs.map(\.0), pairs.map(\.1))
+        pairs.sort { $0.0 < $1.0 }
+        let merged = Self.merge(Array(zip(typoKeys, typoTerms)), pairs) { $0.0 < $1.0 }
+        (typoKeys, typoTerms) = (merged.map(\.0), merged.map(\.1))
     }
 
-    private static func flagMasks(_ snapshot: CatalogSnapshot, _ members: [Member]) -> ([String: Int], [UInt64]?) {
-        let flags = Set(snapshot.groups.flatMap(\.flags) + snapshot.stickers.values.flatMap { $0.flatMap(\.flags) }).sorted()
-        guard flags.count <= 64 else { return ([:], nil) }
-        let bits = Dictionary(uniqueKeysWithValues: flags.enumerated().map { ($1, $0) })
-        func mask(_ list: [String]) -> UInt64 { list.reduce(0) { $0 | 1 << UInt64(bits[$1]!) } }
-        let masks = members.map { member -> UInt64 in
+    /// Manifest order for this snapshot: each visible sticker's slot in order, each slot's place and sticker, and the
+    /// flag bits of each (the catalog's flags, when there are at most 64).
+    private mutating func arrange() {
+        order = [UInt32](repeating: .max, count: members.count)
+        for slot in members.indices { members[slot] = .unused }
+        slots.removeAll(keepingCapacity: true)
+        for (groupIndex, group) in snapshot.groups.enumerated() {
+            guard let entry = groups[group.id] else { continue }
+            for (index, slot) in entry.slots.enumerated() {
+                members[Int(slot)] = Member(group: Int32(groupIndex), sticker: Int32(index))
+                order[Int(slot)] = UInt32(slots.count)
+                slots.append(slot)
+            }
+        }
+        var flags = Set(snapshot.groups.flatMap(\.flags))
+        for list in snapshot.stickers.values { for sticker in list { flags.formUnion(sticker.flags) } }
+        guard flags.count <= 64 else { return (flagBits, flagMasks) = ([:], nil) }
+        flagBits = Dictionary(uniqueKeysWithValues: flags.sorted().enumerated().map { ($1, $0) })
+        var masks = [UInt64](repeating: 0, count: members.count)
+        for slot in slots {
+            let member = members[Int(slot)]
             let group = snapshot.groups[Int(member.group)]
-            return mask(group.flags) | mask(snapshot.stickers[group.id]![Int(member.sticker)].flags)
+            let sticker = snapshot.stickers[group.id]![Int(member.sticker)]
+            masks[Int(slot)] = (group.flags + sticker.flags).reduce(0) { $0 | 1 << UInt64(flagBits[$1]!) }
         }
-        return (bits, masks)
+        flagMasks = masks
+    }
+
+    /// Two sorted arrays as one.
+    private static func merge<T>(_ a: [T], _ b: [T], _ before: (T, T) -> Bool) -> [T] {
+        guard !a.isEmpty else { return b }
+        guard !b.isEmpty else { return a }
+        var merged: [T] = []
+        merged.reserveCapacity(a.count + b.count)
+        var (i, j) = (0, 0)
+        while i < a.count, j < b.count {
+            if before(b[j], a[i]) { merged.append(b[j]); j += 1 } else { merged.append(a[i]); i += 1 }
+        }
+        merged.append(contentsOf: a[i...])
+        merged.append(contentsOf: b[j...])
+        return merged
     }
 }
 
 extension Array where Element == SearchIndex.Posting {
     /// Appends `posting` unless the last one says the same (a word twice in one text).
     fileprivate mutating func appendUnlessRepeated(_ posting: Element) {
-        if let last, last.ordinal == posting.ordinal, last.field == posting.field, last.locale == posting.locale { return }
+        if let last, last.slot == posting.slot, last.field == posting.field, last.locale == posting.locale { return }
         append(posting)
     }
 }

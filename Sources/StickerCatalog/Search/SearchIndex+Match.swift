@@ -29,8 +29,9 @@ extension SearchIndex {
     }
 
     /// The stickers that match every word (as itself, as a prefix, or one edit away when it has `typoMinimum` letters)
-    /// and every emoji of `terms` and carry the `required` flags: ordinals, best first (the sum of each term's rank),
-    /// ties in manifest order. The work is bounded by the postings of the terms matched, never a scan of the catalog.
+    /// and every emoji of `terms` and carry the `required` flags: slots, best first (the sum of each term's rank), ties
+    /// in manifest order. The work is bounded by the postings of the terms matched, and a pass over the catalog's order
+    /// only when most of it matched.
     func matches(_ terms: SearchTerms, required: Set<String>, locale: String?) -> [UInt32] {
         guard terms.count > 0 else { return [] }
         let asked = localeId(locale)
@@ -41,19 +42,19 @@ extension SearchIndex {
         func settle(_ touched: [UInt32]) {
             if first {
                 candidates = touched
-                for ordinal in touched { total[Int(ordinal)] = UInt16(best[Int(ordinal)]) }
+                for slot in touched { total[Int(slot)] = UInt16(best[Int(slot)]) }
                 first = false
             } else {
                 candidates.removeAll { best[Int($0)] == .max }
-                for ordinal in candidates { total[Int(ordinal)] += UInt16(best[Int(ordinal)]) }
+                for slot in candidates { total[Int(slot)] += UInt16(best[Int(slot)]) }
             }
-            for ordinal in touched { best[Int(ordinal)] = .max }
+            for slot in touched { best[Int(slot)] = .max }
         }
         for word in terms.words {
             var touched: [UInt32] = []
             visit(word) { posting, exact, typo in
-                let index = Int(posting.ordinal)
-                if best[index] == .max { touched.append(posting.ordinal) }
+                let index = Int(posting.slot)
+                if best[index] == .max { touched.append(posting.slot) }
                 best[index] = min(best[index], Self.rank(posting, exact: exact, typo: typo, asked: asked))
             }
             settle(touched)
@@ -61,7 +62,7 @@ extension SearchIndex {
         }
         for emoji in terms.emoji {
             let touched = self.emoji[emoji] ?? []
-            for ordinal in touched { best[Int(ordinal)] = 0 }
+            for slot in touched { best[Int(slot)] = 0 }
             settle(touched)
             if candidates.isEmpty { return [] }
         }
@@ -75,14 +76,14 @@ extension SearchIndex {
     private func visit(_ word: String, _ body: (Posting, _ exact: Bool, _ typo: Bool) -> Void) {
         let bytes = Array(word.utf8)
         var index = lowerBound(bytes)
-        while index < terms.count, terms[index].starts(with: bytes) {
-            let exact = terms[index].count == bytes.count
-            for posting in postings[index] { body(posting, exact, false) }
+        while index < sortedTerms.count, case let term = Int(sortedTerms[index]), terms[term].starts(with: bytes) {
+            let exact = terms[term].count == bytes.count
+            for posting in postings[term] { body(posting, exact, false) }
             index += 1
         }
         let scalars = Array(word.unicodeScalars)
         guard scalars.count >= Self.typoMinimum, scalars.count <= Self.typoMaximum else { return }
-        var seen = Set<UInt32>()
+        var seen = Set<Int32>()
         for key in TypoKeys.keys(scalars) {
             var slot = typoLowerBound(key)
             while slot < typoKeys.count, typoKeys[slot] == key {
@@ -95,24 +96,26 @@ extension SearchIndex {
         }
     }
 
-    /// Ordinals sorted by total rank, then manifest order: bucketed by rank, from a pass over the catalog's ordinals when
-    /// most of it matched (cheaper than sorting), else from the sorted candidates.
+    /// Slots sorted by total rank, then manifest order: bucketed by rank, from a pass over the manifest order when most
+    /// of the catalog matched (cheaper than sorting), else from the candidates sorted by their place.
     private func ordered(_ candidates: [UInt32], _ total: [UInt16]) -> [UInt32] {
         guard let worst = candidates.lazy.map({ total[Int($0)] }).max() else { return [] }
         var buckets = [[UInt32]](repeating: [], count: Int(worst) + 1)
-        if candidates.count > members.count / 8 {
+        if candidates.count > slots.count / 8 {
             var matched = [Bool](repeating: false, count: members.count)
-            for ordinal in candidates { matched[Int(ordinal)] = true }
-            for ordinal in 0..<members.count where matched[ordinal] { buckets[Int(total[ordinal])].append(UInt32(ordinal)) }
+            for slot in candidates { matched[Int(slot)] = true }
+            for slot in slots where matched[Int(slot)] { buckets[Int(total[Int(slot)])].append(slot) }
         } else {
-            for ordinal in candidates.sorted() { buckets[Int(total[Int(ordinal)])].append(ordinal) }
+            for slot in candidates.sorted(by: { order[Int($0)] < order[Int($1)] }) where order[Int(slot)] != .max {
+                buckets[Int(total[Int(slot)])].append(slot)
+            }
         }
         return Array(buckets.joined())
     }
 
     /// The first term not before `bytes`.
     func lowerBound(_ bytes: [UInt8]) -> Int {
-        terms.insertionPoint { $0.lexicographicallyPrecedes(bytes) }
+        sortedTerms.insertionPoint { terms[Int($0)].lexicographicallyPrecedes(bytes) }
     }
 
     private func typoLowerBound(_ key: UInt64) -> Int {

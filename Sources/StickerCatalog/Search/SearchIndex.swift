@@ -1,25 +1,39 @@
 /// What search looks words up in: every term of one catalog snapshot (names, descriptions and keywords in every
-/// locale, folded), each with the stickers it appears in and where; emoji apart; a deletion index for typos; and the
-/// phrases suggestions complete. Built once per revision from the snapshot (`SearchIndex.init(snapshot:)`), then only
-/// read: a plain value, shared by every request.
+/// locale, folded), each with the stickers it appears in and where; emoji apart; a deletion index for typos.
+/// A plain value, shared by every request. A new revision patches it (`patched(to:)`): the groups whose texts and
+/// stickers are unchanged keep their postings, the others are taken out and indexed again, so a one-sticker change to
+/// a 100,000-sticker catalog costs one group's work and a pass over the catalog's order, not a rebuild.
+/// Stickers are numbered by slot, stable while the index is patched; `order` and `slots` map slots to manifest order.
 struct SearchIndex: Sendable {
     /// Where a term appears in a sticker: decides its rank (`SearchIndex.rank`).
     enum Field: UInt8, Sendable {
         case keyword, nameStart, name, groupName, description
     }
 
-    /// One appearance of a term: the sticker (its place in manifest order), the field and the text's locale.
+    /// One appearance of a term: the sticker's slot, the field and the text's locale.
     struct Posting: Sendable {
-        let ordinal: UInt32
+        let slot: UInt32
         let field: Field
         /// `SearchIndex.defaultLocale` for default texts, `neutralLocale` for names and keywords, else a catalog locale.
         let locale: UInt8
     }
 
-    /// A sticker by its group's place in the snapshot and its own place in the group.
+    /// A sticker by its group's place in the snapshot and its own place in the group; a slot no longer used has none.
     struct Member: Sendable {
+        static let unused = Member(group: -1, sticker: -1)
         let group: Int32
         let sticker: Int32
+    }
+
+    /// What one group put in the index, so a later revision can keep it or take it out.
+    struct GroupEntry: Sendable {
+        let name: String
+        let localizedNames: [String: String]
+        /// The group's stickers' version as stored (`CatalogSnapshot.contentVersions`); nil is never taken as unchanged.
+        let version: Int64?
+        let slots: Range<UInt32>
+        let terms: [Int32]
+        let emoji: [String]
     }
 
     static let defaultLocale: UInt8 = 0
@@ -28,41 +42,45 @@ struct SearchIndex: Sendable {
     static let typoMinimum = 5
     static let typoMaximum = 32
 
-    let snapshot: CatalogSnapshot
-    /// Every visible sticker in manifest order: an ordinal indexes this.
-    let members: [Member]
-    /// Folded terms in byte order (for prefixes), and each one's postings in ordinal order.
-    let terms: [[UInt8]]
-    let postings: [[Posting]]
-    /// Normalised emoji and the stickers tagged with each, in ordinal order.
-    let emoji: [String: [UInt32]]
+    var snapshot: CatalogSnapshot
+    var groups: [String: GroupEntry] = [:]
+    /// By slot: the sticker, its place in manifest order (`.max` when unused), its flags and its group's as bits.
+    var members: [Member] = []
+    var order: [UInt32] = []
+    var flagMasks: [UInt64]?
+    var flagBits: [String: Int] = [:]
+    /// Every visible sticker's slot, in manifest order.
+    var slots: [UInt32] = []
+    /// Folded terms by id, each id's postings, and the ids in byte order (for prefixes).
+    var terms: [[UInt8]] = []
+    var termIds: [[UInt8]: Int32] = [:]
+    var postings: [[Posting]] = []
+    var sortedTerms: [Int32] = []
+    /// Normalised emoji and the slots of the stickers tagged with each.
+    var emoji: [String: [UInt32]] = [:]
     /// Hashes of each term of `typoMinimum - 1` letters or more and of each of its one-letter deletions, sorted, beside
     /// the term each came from: two words one edit apart share one (Garbe's symmetric deletion).
-    let typoKeys: [UInt64]
-    let typoTerms: [UInt32]
-    /// Catalog locales by id (1-254).
-    let localeIds: [String: UInt8]
-    /// Each sticker's flags and its group's, as bits of `flagBits`, when the catalog has at most 64 flags.
-    let flagBits: [String: Int]
-    let flagMasks: [UInt64]?
-    let suggestions: SearchSuggestions
+    var typoKeys: [UInt64] = []
+    var typoTerms: [Int32] = []
+    /// Catalog locales by id (1-254), never renumbered while the index is patched.
+    var localeIds: [String: UInt8] = [:]
 
     /// The locale id whose texts rank first for a query in `locale` (resolved against the catalog).
     func localeId(_ locale: String?) -> UInt8 {
         locale.flatMap { localeIds[$0] } ?? Self.defaultLocale
     }
 
-    /// The sticker at `ordinal` and its group.
-    func member(_ ordinal: UInt32) -> (group: StickerGroup, sticker: Sticker) {
-        let member = members[Int(ordinal)]
+    /// The sticker in `slot` and its group.
+    func member(_ slot: UInt32) -> (group: StickerGroup, sticker: Sticker) {
+        let member = members[Int(slot)]
         let group = snapshot.groups[Int(member.group)]
         return (group, snapshot.stickers[group.id]![Int(member.sticker)])
     }
 
-    /// Whether the sticker at `ordinal` carries every flag in `required` (its own or its group's).
-    func isSelected(_ ordinal: UInt32, required: Set<String>, mask: UInt64?) -> Bool {
-        if let mask, let flagMasks { return flagMasks[Int(ordinal)] & mask == mask }
-        let (group, sticker) = member(ordinal)
+    /// Whether the sticker in `slot` carries every flag in `required` (its own or its group's).
+    func isSelected(_ slot: UInt32, required: Set<String>, mask: UInt64?) -> Bool {
+        if let mask, let flagMasks { return flagMasks[Int(slot)] & mask == mask }
+        let (group, sticker) = member(slot)
         return StickerCatalog.isSelected(requiredFlags: required, groupFlags: group.flags, stickerFlags: sticker.flags)
     }
 
@@ -81,10 +99,10 @@ struct SearchIndex: Sendable {
     /// An estimate of the memory the index holds (arrays' elements and headers), for the metric and the benchmark.
     var bytes: Int {
         let header = 32
-        let termBytes = terms.reduce(terms.count * 8) { $0 + $1.count + header }
+        let termBytes = terms.reduce(terms.count * 8) { $0 + 2 * $1.count + 2 * header + 8 }
         let postingBytes = postings.reduce(postings.count * 8) { $0 + $1.count * MemoryLayout<Posting>.stride + header }
         let emojiBytes = emoji.reduce(0) { $0 + $1.key.utf8.count + $1.value.count * 4 + 2 * header }
-        return termBytes + postingBytes + emojiBytes + typoKeys.count * 12 + members.count * 8 + (flagMasks?.count ?? 0) * 8
-            + suggestions.bytes
+        return termBytes + postingBytes + emojiBytes + typoKeys.count * 12 + members.count * 20 + sortedTerms.count * 4
+            + groups.count * 160
     }
 }

@@ -88,8 +88,8 @@ extension SearchPage {
         let required = try Manifest.requiredFlags(index.snapshot, view)
         let matches = index.matches(request.terms, required: required, locale: view.locale)
         let page = matches.dropFirst(request.offset).prefix(request.limit)
-        let results = page.map { ordinal in
-            let (group, sticker) = index.member(ordinal)
+        let results = page.map { slot in
+            let (group, sticker) = index.member(slot)
             let locked = group.productId.map { !view.unlocked.contains($0) } ?? false
             let shown = ManifestSticker(sticker, edge: view.edge(for: group), query: view, linker: linker,
                                         signedUntil: group.productId == nil ? nil : view.signedUntil)

@@ -12,10 +12,30 @@ struct SearchSuggestions: Sendable {
     static let limit = 10
     /// Phrases by folded key, in byte order.
     let phrases: [Phrase]
+    /// Catalog locales by id, as phrases number them.
+    let localeIds: [String: UInt8]
 
-    /// Up to `limit` phrases beginning with `prefix` (folded): those in the asked locale (or in none) first, then
-    /// the most used, then alphabetically; one per folded text.
-    func complete(_ prefix: String, asked: UInt8) -> [String] {
+    /// The phrases of everything `snapshot` shows: its keywords, sticker names, and group names in every locale.
+    init(snapshot: CatalogSnapshot) {
+        let localeIds = Dictionary(uniqueKeysWithValues: snapshot.locales.sorted().prefix(254).enumerated().map { ($1, UInt8($0 + 1)) })
+        var builder = Builder()
+        for group in snapshot.groups {
+            let stickers = snapshot.stickers[group.id] ?? []
+            builder.add(group.name, locale: SearchIndex.defaultLocale, weight: stickers.count)
+            for (tag, name) in group.localizedNames { builder.add(name, locale: localeIds[tag] ?? SearchIndex.defaultLocale, weight: stickers.count) }
+            for sticker in stickers {
+                builder.add(sticker.name, locale: SearchIndex.neutralLocale, weight: 1)
+                for keyword in sticker.keywords { builder.add(keyword, locale: SearchIndex.neutralLocale, weight: 1) }
+            }
+        }
+        phrases = builder.build()
+        self.localeIds = localeIds
+    }
+
+    /// Up to `limit` phrases beginning with `prefix` (folded): those in `locale` (resolved against the catalog; or in
+    /// none) first, then the most used, then alphabetically; one per folded text.
+    func complete(_ prefix: String, locale: String?) -> [String] {
+        let asked = locale.flatMap { localeIds[$0] } ?? SearchIndex.defaultLocale
         let bytes = Array(SearchText.folded(prefix).utf8)
         let low = phrases.insertionPoint { $0.key.lexicographicallyPrecedes(bytes) }
         func otherLocale(_ phrase: Phrase) -> Bool { phrase.locale != SearchIndex.neutralLocale && phrase.locale != asked }
@@ -44,8 +64,8 @@ struct SearchSuggestions: Sendable {
 
     var bytes: Int { phrases.reduce(0) { $0 + $1.key.count + $1.text.utf8.count + 96 } }
 
-    /// Phrases gathered while the index is built, counted by folded text and locale.
-    struct Builder {
+    /// Phrases gathered from a snapshot, counted by folded text and locale.
+    private struct Builder {
         private var phrases: [PhraseKey: (text: String, weight: Int)] = [:]
 
         private struct PhraseKey: Hashable {
@@ -58,11 +78,9 @@ struct SearchSuggestions: Sendable {
             phrases[PhraseKey(key: SearchText.folded(text), locale: locale), default: (text, 0)].weight += weight
         }
 
-        func build() -> SearchSuggestions {
+        func build() -> [Phrase] {
             let list = phrases.map { Phrase(key: Array($0.key.key.utf8), text: $0.value.text, locale: $0.key.locale, weight: $0.value.weight) }
-            return SearchSuggestions(phrases: list.sorted { a, b in
-                a.key == b.key ? a.locale < b.locale : a.key.lexicographicallyPrecedes(b.key)
-            })
+            return list.sorted { a, b in a.key == b.key ? a.locale < b.locale : a.key.lexicographicallyPrecedes(b.key) }
         }
     }
 }

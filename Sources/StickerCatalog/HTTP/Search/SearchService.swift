@@ -2,9 +2,10 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Answers searches from an index of the current catalog snapshot (`SearchIndex`), built once per revision on a build
-/// thread however many requests wait for it, and keeps encoded answers in an LRU bounded by bytes: a repeated query is
-/// answered from memory, and a new revision drops them all (the same rule as manifests: within a second of a commit).
+/// Answers searches from an index of the current catalog snapshot (`SearchIndex`), patched from the previous one once
+/// per revision on a build thread however many requests wait for it, and keeps encoded answers in an LRU bounded by
+/// bytes: a repeated query is answered from memory, and a new revision drops them all (the same rule as manifests:
+/// within a second of a commit). Suggestions are built from the snapshot when first asked for, once per revision.
 final class SearchService: Sendable {
     /// What an answer depends on: the request (its view normalised for the snapshot, the user's products included).
     enum Key: Hashable, Sendable {
@@ -14,6 +15,7 @@ final class SearchService: Sendable {
 
     private struct State {
         var index: SearchIndex?
+        var suggestions: SearchSuggestions?
         var bodies: ByteLRU<Key, CachedBody>
     }
 
@@ -22,6 +24,7 @@ final class SearchService: Sendable {
     let logger: Logger
     private let state: Mutex<State>
     private let builds = SingleFlight<Int64, SearchIndex>()
+    private let suggestionBuilds = SingleFlight<Int64, SearchSuggestions>()
 
     init(manifests: ManifestService, capacity: Int, logger: Logger) {
         (self.manifests, self.logger) = (manifests, logger)
@@ -43,12 +46,13 @@ final class SearchService: Sendable {
     func suggestions(_ prefix: String, locale: String?) async throws -> CachedBody {
         let index = try await currentIndex()
         let resolved = resolvedLocale(locale, catalogLocales: index.snapshot.locales)
+        let phrases = try await suggestions(for: index.snapshot)
         return try body(.suggestions(prefix, locale: resolved), index: index, personal: false) {
             var writer = SearchJSON()
             writer.object { list in
                 list.field("locale", resolved)
                 list.field("query", prefix)
-                list.field("suggestions", index.suggestions.complete(prefix, asked: index.localeId(resolved)))
+                list.field("suggestions", phrases.complete(prefix, locale: resolved))
             }
             return writer.bytes
         }
@@ -70,22 +74,34 @@ final class SearchService: Sendable {
         let snapshot = try await manifests.currentSnapshot()
         if let index = state.withLock({ $0.index }), index.snapshot.revision == snapshot.revision { return index }
         return try await builds.run(snapshot.revision) { [self] in
-            if let index = state.withLock({ $0.index }), index.snapshot.revision == snapshot.revision { return index }
+            let previous = state.withLock { $0.index }
+            if let previous, previous.snapshot.revision == snapshot.revision { return previous }
             let started = ContinuousClock.now
-            let index = try await ManifestWorkers.shared.build { SearchIndex(snapshot: snapshot) }
-            logger.debug("Built the search index", metadata: [
-                "revision": "\(snapshot.revision)", "stickers": "\(index.members.count)", "terms": "\(index.terms.count)",
+            let index = try await ManifestWorkers.shared.build { (previous ?? .empty).patched(to: snapshot) }
+            logger.debug("Patched the search index", metadata: [
+                "revision": "\(snapshot.revision)", "stickers": "\(index.slots.count)", "terms": "\(index.terms.count)",
                 "bytes": "\(index.bytes)", "ms": "\((ContinuousClock.now - started).milliseconds)"])
             state.withLock { state in
                 guard (state.index?.snapshot.revision ?? -1) < snapshot.revision else { return }
                 state.index = index
+                state.suggestions = nil
                 state.bodies.removeAll()
             }
             return index
         }
     }
 
+    /// The suggestions of `snapshot`, built on a build thread when first asked for.
+    private func suggestions(for snapshot: CatalogSnapshot) async throws -> SearchSuggestions {
+        if let kept = state.withLock({ $0.index?.snapshot.revision == snapshot.revision ? $0.suggestions : nil }) { return kept }
+        let built = try await suggestionBuilds.run(snapshot.revision) {
+            try await ManifestWorkers.shared.build { SearchSuggestions(snapshot: snapshot) }
+        }
+        state.withLock { if $0.index?.snapshot.revision == snapshot.revision { $0.suggestions = built } }
+        return built
+    }
+
     /// Bytes the index and the cached answers take, for the metrics.
-    var indexBytes: Int { state.withLock { $0.index?.bytes ?? 0 } }
+    var indexBytes: Int { state.withLock { ($0.index?.bytes ?? 0) + ($0.suggestions?.bytes ?? 0) } }
     var cachedBytes: Int { state.withLock { $0.bodies.totalCost } }
 }
