@@ -218,6 +218,18 @@ import Testing
         #expect(SearchText.emoji("abc 123 #*").isEmpty)
     }
 
+    @Test func selectionMatchesASort() {
+        var generator = SystemRandomNumberGenerator()
+        for count in [0, 1, 2, 7, 100, 5_000] {
+            let keys = Array(Set((0..<count).map { _ in UInt64.random(in: 0..<1_000_000, using: &generator) }))
+            for wanted in [1, 2, 10, keys.count / 2, max(1, keys.count - 1)] where wanted < keys.count {
+                var selected = keys
+                SearchIndex.selectSmallest(&selected, wanted)
+                #expect(selected.prefix(wanted).sorted() == Array(keys.sorted().prefix(wanted)), "\(count) \(wanted)")
+            }
+        }
+    }
+
     @Test func oneEdit() {
         func scalars(_ s: String) -> [Unicode.Scalar] { Array(s.unicodeScalars) }
         for (a, b) in [("choclate", "chocolate"), ("lemno", "lemon"), ("lemon", "lemmon"), ("lemon", "lemun"), ("ab", "ba")] {

@@ -29,11 +29,11 @@ extension SearchIndex {
     }
 
     /// The stickers that match every word (as itself, as a prefix, or one edit away when it has `typoMinimum` letters)
-    /// and every emoji of `terms` and carry the `required` flags: slots, best first (the sum of each term's rank), ties
-    /// in manifest order. The work is bounded by the postings of the terms matched, and a pass over the catalog's order
-    /// only when most of it matched.
-    func matches(_ terms: SearchTerms, required: Set<String>, locale: String?) -> [UInt32] {
-        guard terms.count > 0 else { return [] }
+    /// and every emoji of `terms` and carry the `required` flags: how many, and the `first` best of them as slots, best
+    /// first (the sum of each term's rank), ties in manifest order. The work is bounded by the postings of the terms
+    /// matched: the best are selected, not all the matches sorted.
+    func matches(_ terms: SearchTerms, required: Set<String>, locale: String?, first wanted: Int = .max) -> (total: Int, best: [UInt32]) {
+        guard terms.count > 0 else { return (0, []) }
         let asked = localeId(locale)
         // Raw buffers and no closure over mutable state: captured variables cost a dynamic exclusivity check on every
         // access, which perf showed as a third of a search's CPU at 100,000 stickers.
@@ -67,12 +67,41 @@ extension SearchIndex {
                 for slot in candidates { total[Int(slot)] += UInt16(best[Int(slot)]) }
             }
             for slot in touched { best[Int(slot)] = .max }
-            if candidates.isEmpty { return [] }
+            if candidates.isEmpty { return (0, []) }
         }
         let mask = mask(of: required)
-        if mask == .max { return [] }
+        if mask == .max { return (0, []) }
         if !required.isEmpty { candidates.removeAll { !isSelected($0, required: required, mask: mask) } }
-        return ordered(candidates, UnsafeBufferPointer(total))
+        // Rank, then place in manifest order, in one key: the `wanted` smallest are selected, then sorted.
+        // A slot no group uses any more (`order` .max) has no postings; should one appear, it is left out, not shown.
+        var keys = candidates.compactMap { order[Int($0)] == .max ? nil : UInt64(total[Int($0)]) << 32 | UInt64(order[Int($0)]) }
+        let found = keys.count
+        if wanted < keys.count {
+            Self.selectSmallest(&keys, wanted)
+            keys.removeLast(keys.count - wanted)
+        }
+        keys.sort()
+        return (found, keys.map { slots[Int($0 & 0xFFFF_FFFF)] })
+    }
+
+    /// Moves the `count` smallest of `keys` (distinct) to its front, in no order (Hoare's selection, linear on average).
+    static func selectSmallest(_ keys: inout [UInt64], _ count: Int) {
+        guard count > 0, count < keys.count else { return }
+        var (low, high) = (0, keys.count - 1)
+        while low < high {
+            let pivot = keys[low + (high - low) / 2]
+            var (i, j) = (low, high)
+            while i <= j {
+                while keys[i] < pivot { i += 1 }
+                while keys[j] > pivot { j -= 1 }
+                if i <= j {
+                    keys.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if count - 1 <= j { high = j } else if count - 1 >= i { low = i } else { return }
+        }
     }
 
     /// The terms `word` matches: itself, the terms it begins, and those one edit away.
@@ -98,23 +127,6 @@ extension SearchIndex {
             }
         }
         return matched
-    }
-
-    /// Slots sorted by total rank, then manifest order: bucketed by rank, from a pass over the manifest order when most
-    /// of the catalog matched (cheaper than sorting), else from the candidates sorted by their place.
-    private func ordered(_ candidates: [UInt32], _ total: UnsafeBufferPointer<UInt16>) -> [UInt32] {
-        guard let worst = candidates.lazy.map({ total[Int($0)] }).max() else { return [] }
-        var buckets = [[UInt32]](repeating: [], count: Int(worst) + 1)
-        if candidates.count > slots.count / 8 {
-            var matched = [Bool](repeating: false, count: members.count)
-            for slot in candidates { matched[Int(slot)] = true }
-            for slot in slots where matched[Int(slot)] { buckets[Int(total[Int(slot)])].append(slot) }
-        } else {
-            for slot in candidates.sorted(by: { order[Int($0)] < order[Int($1)] }) where order[Int(slot)] != .max {
-                buckets[Int(total[Int(slot)])].append(slot)
-            }
-        }
-        return Array(buckets.joined())
     }
 
     /// The first term not before `bytes`.

@@ -86,8 +86,8 @@ extension SearchPage {
     static func build(_ request: SearchRequest, index: SearchIndex, linker: AssetLinker) throws(CatalogError) -> SearchPage {
         let view = request.view
         let required = try Manifest.requiredFlags(index.snapshot, view)
-        let matches = index.matches(request.terms, required: required, locale: view.locale)
-        let page = matches.dropFirst(request.offset).prefix(request.limit)
+        let (total, best) = index.matches(request.terms, required: required, locale: view.locale, first: request.offset + request.limit)
+        let page = best.dropFirst(request.offset)
         let results = page.map { slot in
             let (group, sticker) = index.member(slot)
             let locked = group.productId.map { !view.unlocked.contains($0) } ?? false
@@ -100,7 +100,7 @@ extension SearchPage {
                 asset: locked ? nil : shown.asset, thumbnail: locked ? nil : shown.thumbnail)
         }
         let end = request.offset + results.count
-        return SearchPage(revision: index.snapshot.revision, query: request.text, locale: view.locale, total: matches.count, results: results,
-                          next: end < matches.count && !results.isEmpty ? SearchCursor.encode(offset: end) : nil)
+        return SearchPage(revision: index.snapshot.revision, query: request.text, locale: view.locale, total: total, results: results,
+                          next: end < total && !results.isEmpty ? SearchCursor.encode(offset: end) : nil)
     }
 }
