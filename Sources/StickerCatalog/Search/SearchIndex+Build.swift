@@ -20,9 +20,10 @@ extension SearchIndex {
         }
         for (id, entry) in groups where kept[id] == nil { next.remove(entry) }
         for locale in snapshot.locales.sorted() where next.localeIds[locale] == nil {
-            // Past 254 locales, further ones rank as default texts; a patched index starts over to number them afresh.
+            // Past 254 locales, further ones rank as default texts; when some id is held by a locale no longer in the
+            // catalog, a patched index starts over to number them afresh.
             if next.localeIds.count >= 254 {
-                if !groups.isEmpty { return Self.empty.patched(to: snapshot) }
+                if !groups.isEmpty, next.localeIds.keys.contains(where: { !snapshot.locales.contains($0) }) { return Self.empty.patched(to: snapshot) }
                 break
             }
             next.localeIds[locale] = UInt8(next.localeIds.count + 1)
@@ -60,10 +61,13 @@ extension SearchIndex {
         }
         let groupNames = [(group.name, Self.defaultLocale)]
             + group.localizedNames.sorted { $0.key < $1.key }.map { ($1, localeIds[$0] ?? Self.defaultLocale) }
-        let groupWords = groupNames.map { (SearchText.words($0.0, camelCase: true), $0.1) }
+        let groupWords = groupNames.map { (SearchText.words($0.0, camelCase: true) + SearchText.compounds($0.0), $0.1) }
         for index in stickers.indices {
             let slot = first + UInt32(index)
             for (position, word) in SearchText.words(stickers[index].name, camelCase: true).enumerated() {
+                post(word, slot, position == 0 ? .nameStart : .name, Self.neutralLocale)
+            }
+            for (position, word) in SearchText.compounds(stickers[index].name).enumerated() {
                 post(word, slot, position == 0 ? .nameStart : .name, Self.neutralLocale)
             }
             for keyword in stickers[index].keywords {
@@ -131,7 +135,8 @@ extension SearchIndex {
         }
         var flags = Set(snapshot.groups.flatMap(\.flags))
         for list in snapshot.stickers.values { for sticker in list { flags.formUnion(sticker.flags) } }
-        guard flags.count <= 64 else { return (flagBits, flagMasks) = ([:], nil) }
+        // At most 63, so no mask is all ones: `mask(of:)` says "no sticker has these flags" with `.max`.
+        guard flags.count <= 63 else { return (flagBits, flagMasks) = ([:], nil) }
         flagBits = Dictionary(uniqueKeysWithValues: flags.sorted().enumerated().map { ($1, $0) })
         var masks = [UInt64](repeating: 0, count: members.count)
         for slot in slots {

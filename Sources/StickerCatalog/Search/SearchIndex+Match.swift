@@ -6,7 +6,8 @@ struct SearchTerms: Hashable, Sendable {
 
     init(_ text: String, limit: Int = .max) {
         var seen = Set<String>()
-        words = Array(SearchText.words(text).filter { seen.insert($0).inserted }.prefix(limit))
+        // Cut at case changes as names are: `ChocolateBar` asks for both its parts (`chocolatebar` finds the whole name).
+        words = Array(SearchText.words(text, camelCase: true).filter { seen.insert($0).inserted }.prefix(limit))
         emoji = Array(SearchText.emoji(text).filter { seen.insert($0).inserted }.prefix(limit - words.count))
     }
 

@@ -44,7 +44,8 @@ struct SearchIndex: Sendable {
 
     var snapshot: CatalogSnapshot
     var groups: [String: GroupEntry] = [:]
-    /// By slot: the sticker, its place in manifest order (`.max` when unused), its flags and its group's as bits.
+    /// By slot: the sticker, its place in manifest order (`.max` when unused), its flags and its group's as bits (when
+    /// the catalog has at most 63 flags).
     var members: [Member] = []
     var order: [UInt32] = []
     var flagMasks: [UInt64]?

@@ -101,6 +101,6 @@ extension SearchPage {
         }
         let end = request.offset + results.count
         return SearchPage(revision: index.snapshot.revision, query: request.text, locale: view.locale, total: total, results: results,
-                          next: end < total && !results.isEmpty ? SearchCursor.encode(offset: end) : nil)
+                          next: end < total && !results.isEmpty && end <= SearchCursor.maxOffset ? SearchCursor.encode(offset: end) : nil)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 
 /// A search as a client asks it: the text, the manifest's view (filter, flags, size, scale, format, locale, what the
 /// user unlocks), and the page. All validated: what reaches the index is bounded.
@@ -45,7 +44,11 @@ struct SearchRequest: Hashable, Sendable {
         guard let raw else { throw .invalidParameter(name: "q", rule: "is required") }
         guard !SearchText.hasControl(raw) else { throw .invalidParameter(name: "q", rule: "must not contain control characters") }
         guard raw.unicodeScalars.count <= maxCharacters else { throw .invalidParameter(name: "q", rule: "must be at most \(maxCharacters) characters") }
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Unicode White_Space, as JSON Schema's `\s` reads it (Foundation's set also trims U+200B, which the pattern allows).
+        let scalars = raw.unicodeScalars
+        let start = scalars.firstIndex { !$0.properties.isWhitespace } ?? scalars.endIndex
+        let end = scalars.lastIndex { !$0.properties.isWhitespace }.map { scalars.index(after: $0) } ?? start
+        let text = String(scalars[start..<max(start, end)])
         guard !text.isEmpty else { throw .invalidParameter(name: "q", rule: "must not be empty") }
         return text
     }

@@ -22,7 +22,8 @@ enum SearchText {
         var current = ""
         var previousLower = false
         func flush() {
-            if !current.isEmpty { words.append(folded(current)) }
+            // A lone combining mark can count as a letter and fold to nothing: an empty word would prefix every term.
+            if !current.isEmpty, case let word = folded(current), !word.isEmpty { words.append(word) }
             current = ""
         }
         for character in text {
@@ -37,6 +38,13 @@ enum SearchText {
         }
         flush()
         return words
+    }
+
+    /// The words of a name that `words(_:camelCase:)` cuts in parts, whole (`chocolatebar` for `ChocolateBar`), so a
+    /// name typed as one word is found too.
+    static func compounds(_ text: String) -> [String] {
+        let parts = Set(words(text, camelCase: true))
+        return words(text).filter { !parts.contains($0) }
     }
 
     /// `words` for ASCII text, byte by byte: nearly every text of a catalog, read once per revision for the index.

@@ -14,7 +14,7 @@ struct SearchController {
     @Sendable func search(_ request: Request, context: AppRequestContext) async throws -> Response {
         let parsed = try SearchRequest(parameters: ManifestController.parameters(request))
         let personal = context.user != nil
-        let body = try await service.results(parsed, held: try await entitlements.held(by: context), personal: personal)
+        let body = try await service.results(parsed, held: try await entitlements.held(by: context))
         return try await Self.respond(body, to: request, personal: personal)
     }
 

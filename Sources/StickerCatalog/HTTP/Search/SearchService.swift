@@ -32,12 +32,14 @@ final class SearchService: Sendable {
     }
 
     /// The answer to `request` for a user holding `held` (sorted).
-    func results(_ request: SearchRequest, held: [String], personal: Bool) async throws -> CachedBody {
+    func results(_ request: SearchRequest, held: [String]) async throws -> CachedBody {
         let index = try await currentIndex()
         let access = ManifestService.Access(held: held, snapshot: index.snapshot, signer: manifests.linker.signer, now: nil)
         var normalized = request
         normalized.view = request.view.unlocking(access.products, signedUntil: access.signedUntil).normalized(for: index.snapshot)
-        return try body(.results(normalized), index: index, personal: personal) { [linker = manifests.linker] in
+        // Results vary by who asks (one body may answer an anonymous client and a user holding nothing that matters):
+        // always `Vary: Authorization`, whoever asked first.
+        return try body(.results(normalized), index: index, personal: true) { [linker = manifests.linker] in
             try SearchPage.build(normalized, index: index, linker: linker).json
         }
     }
