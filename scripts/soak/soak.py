@@ -44,8 +44,18 @@ class Replica:
         raise SystemExit(f"{self.name} did not become ready")
 
     def rss_mib(self):
+        self.require_running()
         with open(f"/proc/{self.process.pid}/status") as f:
             return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1)) / 1024
+
+    def require_running(self):
+        """Ends the soak with the replica's exit status and the end of its log when it is no longer running."""
+        code = self.process.poll()
+        if code is not None:
+            self.log.flush()
+            with open(self.log.name, "rb") as f:
+                tail = f.read()[-4000:].decode(errors="replace")
+            raise SystemExit(f"replica {self.name} exited with status {code} during the soak; its log ends:\n{tail}")
 
 
 def status(replica, method, path, body=None, headers=None, timeout=30):
@@ -210,9 +220,13 @@ def until(fraction):
 def both_ready():
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
+        for replica in (a, b):
+            replica.require_running()
         if all(status(r, "GET", "/readyz", timeout=5)[0] == 200 for r in (a, b)):
             return
         time.sleep(0.1)
+    raise SystemExit("the replicas were not both ready within 60 s: " +
+                     ", ".join(f"{r.name} /readyz {status(r, 'GET', '/readyz', timeout=5)[0]}" for r in (a, b)))
 
 
 def restart_postgres(label):
