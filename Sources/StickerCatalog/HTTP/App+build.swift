@@ -78,10 +78,10 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
     let catalog = PostgresCatalog(pool: pool, revision: revision, logger: logger, entitlementChanges: changes,
                                   quarantineLimit: options.quarantineLimit, quarantineBytes: options.quarantineBytes, replicas: replicas)
     let listener = RevisionListener(endpoint: pool.endpoint, revision: revision, logger: logger, entitlementChanges: changes)
-    let (router, manifests) = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry, draining: draining)
+    let (_, manifests, responder) = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry, draining: draining)
     let sweeper = DeliverySweeper(intake: PurchaseIntake(repository: catalog, configuration: options.purchases), logger: logger)
     var app = Application(
-        router: router,
+        responder: responder(),
         server: .http1(configuration: .init(idleTimeout: TimeAmount(options.idleTimeout))),
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "stickerd"),
         services: [pool] + standbys + [listener, sweeper],
@@ -97,20 +97,20 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
     return app
 }
 
-/// Every route of the API, in one place, and the manifest service behind them (warmed before the server starts);
-/// `methodNotAllowed` adds 405 answers for the methods a path does not serve.
+/// Every route of the API, in one place, the manifest service behind them (warmed before the server starts), and what
+/// makes the `ServiceResponder` in front of the router (called once, by the application: making the router's responder
+/// adds its HEAD routes); `methodNotAllowed` adds 405 answers for the methods a path does not serve.
 func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: ServiceOptions, registry: PrometheusCollectorRegistry,
-                 draining: Draining = Draining(), methodNotAllowed: Bool = true) -> (router: Router<AppRequestContext>, manifests: ManifestService) {
+                 draining: Draining = Draining(), methodNotAllowed: Bool = true)
+    -> (router: Router<AppRequestContext>, manifests: ManifestService, responder: () -> ServiceResponder) {
     let signer = AssetSigner(key: options.assetSigningKey ?? (0..<32).map { _ in UInt8.random(in: 0...255) }, lifetime: options.assetURLLifetime)
     let linker = AssetLinker(publicBaseURL: options.publicBaseURL, signer: signer)
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     let unknownMethods = UnknownMethods()
     let durations = RequestDurations(timed: options.requestDurations)
     let metrics = CatalogMetrics(registry: registry)
-    router.addMiddleware {
-        RequestObservation(durations: durations, accessLog: options.accessLog)
-        ProblemMiddleware(unknownMethods: unknownMethods)
-    }
+    let problems = ProblemMiddleware<AppRequestContext>(unknownMethods: unknownMethods)
+    router.add(middleware: problems)
     // Only the groups that read bodies pay for their deadline: a cached manifest is not a frame deeper for it.
     let deadline = BodyDeadlineMiddleware<AppRequestContext>(timeout: options.bodyTimeout)
     ConsoleController(publicBaseURL: options.publicBaseURL).addRoutes(to: router)
@@ -118,8 +118,10 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
                                     logger: catalog.logger, counters: CacheCounters(registry: registry, cache: "manifest"))
     let entitlements = EntitlementCache(repository: catalog, changes: catalog.entitlementChanges, sandbox: options.purchases.sandbox,
                                         capacity: options.entitlementCacheBytes)
-    let client = router.group("v1").add(middleware: UserAuthMiddleware(tokens: options.userTokens))
-    ManifestController(service: manifests, entitlements: entitlements).addRoutes(to: client)
+    let users = UserAuthMiddleware(tokens: options.userTokens)
+    let client = router.group("v1").add(middleware: users)
+    let manifestController = ManifestController(service: manifests, entitlements: entitlements)
+    manifestController.addRoutes(to: client)
     let search = SearchService(manifests: manifests, capacity: options.searchCacheBytes, logger: catalog.logger)
     SearchController(service: search, entitlements: entitlements).addRoutes(to: client)
     let feed = ChangeFeed(manifests: manifests, log: catalog)
@@ -129,7 +131,8 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
                     lifetime: options.eventStreamLifetime, proxies: options.trustedProxies, metrics: metrics).addRoutes(to: client)
     let assets = AssetStore(reader: catalog, revision: catalog.revision, capacity: options.assetCacheBytes,
                             counters: CacheCounters(registry: registry, cache: "asset"))
-    AssetController(store: assets, manifests: manifests, signer: signer).addRoutes(to: router.group("v1/assets"))
+    let assetController = AssetController(store: assets, manifests: manifests, signer: signer)
+    assetController.addRoutes(to: router.group("v1/assets"))
     let uploads = UploadGate(limit: options.maxConcurrentUploads)
     let gauges = ServiceGauges(registry: registry, revision: catalog.revision, listener: listener, draining: draining,
                                pool: catalog.pool, hub: hub, manifests: manifests, search: search, assets: assets, uploads: uploads, quarantine: catalog,
@@ -159,5 +162,7 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     AdminPreviewController(service: manifests, entitlements: entitlements).addRoutes(to: admin.group("users"))
     AdminWebhookController(intake: intake).addRoutes(to: admin.group("webhook-events"))
     if methodNotAllowed { router.answerMethodNotAllowed(unknownMethods: unknownMethods, admin: authenticator) }
-    return (router, manifests)
+    let hot = HotRoutes(assets: assetController, manifests: manifestController, users: users)
+    let observation = RequestObservation(durations: durations, accessLog: options.accessLog)
+    return (router, manifests, { ServiceResponder(router: router.buildResponder(), hot: hot, observation: observation, problems: problems) })
 }

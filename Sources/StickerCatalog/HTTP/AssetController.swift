@@ -14,8 +14,12 @@ struct AssetController {
     }
 
     @Sendable func asset(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await asset(hex: context.parameters["sha256"] ?? "", request: request)
+    }
+
+    /// The image whose digest `text` should be (`HotRoutes` calls it without the router).
+    func asset(hex text: Substring, request: Request) async throws -> Response {
         // Only a well-formed digest reaches the store (and so the database).
-        let text = context.parameters["sha256"] ?? ""
         guard let digest = AssetDigest(hex: text), let asset = try await store.asset(digest) else {
             throw CatalogError.notFound("Asset '\(text.prefix(64))'")
         }

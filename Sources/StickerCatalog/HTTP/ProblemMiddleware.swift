@@ -10,19 +10,24 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            if let http = error as? HTTPError, http.status == .notFound, let problem = try await unknownMethod(request, context) {
-                return try problem.response(from: request, context: context)
-            }
-            if let problem = Problem(error) {
-                if problem.status == .serviceUnavailable {
-                    context.logger.warning("Answered 503", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
-                }
-                return try problem.response(from: request, context: context)
-            }
-            context.logger.error("Unhandled error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
-            return try Problem(.internalServerError, "internal_error", "The server failed to answer; the failure is logged.")
-                .response(from: request, context: context)
+            return try await answer(error, to: request, context: context)
         }
+    }
+
+    /// The problem answering `error`, thrown while `request` was answered.
+    func answer(_ error: any Error, to request: Request, context: Context) async throws -> Response {
+        if let http = error as? HTTPError, http.status == .notFound, let problem = try await unknownMethod(request, context) {
+            return try problem.response(from: request, context: context)
+        }
+        if let problem = Problem(error) {
+            if problem.status == .serviceUnavailable {
+                context.logger.warning("Answered 503", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            }
+            return try problem.response(from: request, context: context)
+        }
+        context.logger.error("Unhandled error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+        return try Problem(.internalServerError, "internal_error", "The server failed to answer; the failure is logged.")
+            .response(from: request, context: context)
     }
 
     /// The 405 (or, on the admin API without a token, 401) for a method no route names; a failed token lookup is its 503.

@@ -2,39 +2,34 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// Observes every request: its id (a sane incoming `X-Request-Id`, else the one Hummingbird gave it), echoed on the
-/// response and on every log line of the request; its duration to the response head in `RequestDurations`; and its
-/// line in the `AccessLog`. It also marks every answer `X-Content-Type-Options: nosniff`.
-struct RequestObservation<Context: RequestContext>: RouterMiddleware {
+/// Observes every request (`ServiceResponder` calls it around each): its id (a sane incoming `X-Request-Id`, else the
+/// one Hummingbird gave it), echoed on the response and on every log line of the request; its duration to the response
+/// head in `RequestDurations`; and its line in the `AccessLog`. It also marks every answer
+/// `X-Content-Type-Options: nosniff`. Plain calls rather than a middleware: a middleware is an async frame per request.
+struct RequestObservation: Sendable {
     let durations: RequestDurations
     let accessLog: AccessLog?
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let start = ContinuousClock.now
-        var context = context
-        let id: String
-        if let incoming = request.headers[.requestID], RequestIdentity.isSane(incoming) {
-            id = incoming
-            context.logger[metadataKey: RequestIdentity.logKey] = .string(incoming)
-        } else {
-            id = context.id
-        }
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch {
-            // ProblemMiddleware answers every error; one that escapes it still counts.
-            durations.record(route: context.endpointPath ?? "unmatched", method: request.method, status: 500, since: start)
-            throw error
-        }
+    /// The request's id; an incoming one is also put on the context's logger, where Hummingbird's own id was.
+    func identify(_ request: Request, context: inout AppRequestContext) -> String {
+        guard let incoming = request.headers[.requestID], RequestIdentity.isSane(incoming) else { return context.id }
+        context.logger[metadataKey: RequestIdentity.logKey] = .string(incoming)
+        return incoming
+    }
+
+    /// Marks `response` with `id` and nosniff, and records its duration and its access line under `route`.
+    func finish(_ response: inout Response, id: String, route: String, request: Request, since start: ContinuousClock.Instant) {
         response.headers[.requestID] = id
         // On every answer, problems and images included: no browser may take a body for another type than it says.
         response.headers[.xContentTypeOptions] = "nosniff"
-        let route = context.endpointPath ?? "unmatched"   // read once: it is behind a lock
         let elapsed = durations.record(route: route, method: request.method, status: response.status.code, since: start)
         accessLog?.record(method: request.method.rawValue, path: request.uri.path, route: route,
                           status: response.status.code, elapsed: elapsed, bytes: response.body.contentLength, requestId: id)
-        return response
+    }
+
+    /// Counts a request no problem answered (the answer itself failed) as a 500.
+    func failed(route: String, request: Request, since start: ContinuousClock.Instant) {
+        _ = durations.record(route: route, method: request.method, status: 500, since: start)
     }
 }
 
