@@ -5,7 +5,8 @@
 #  2. the change feed at 10,000 stickers: after one sticker changed, the bytes a client moves to catch up against a
 #     whole manifest (gzip against gzip; target: at least 100x fewer), and each answer's throughput side by side with
 #     wrk (target: the change feed at least as fast as the cached manifest).
-#  3. a first sync of the 10,000-sticker catalog at one size and scale (10,000 files of their own) by sticker-sync,
+#  3. a first sync of the 10,000-sticker catalog at one size and scale (10,000 files of their own) by sticker-sync
+#     (which asks for them in bundles: POST /v1/assets/bundle),
 #     side by side with curl --parallel fetching the manifest and the same files at the same concurrency, both timed
 #     end to end (target: at least 0.8x of curl).
 # Usage: scripts/bench-client.sh [stickerd] [sticker-sync]   Environment: UPLOADS (50), STREAMS (1000), CONCURRENCY (8).

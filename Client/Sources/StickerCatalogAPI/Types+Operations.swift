@@ -5337,6 +5337,328 @@ public enum Operations {
             case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
         }
     }
+    /// Many images in one answer, for a first sync.
+    ///
+    /// The images a manifest links, named as its links name them (digest, and `exp` and `sig` for premium ones), up
+    /// to 256 in one request. The answer is one frame per image, in the order asked: a status byte (0 ok,
+    /// 1 not found, 2 signature required, 3 signature expired, 4 signature invalid, 5 skipped: past the answer's
+    /// 16 MiB, ask again), the length as four bytes big-endian, then that many bytes of the image (none unless
+    /// the status is 0). The same rules as `GET /v1/assets/{sha256}.png`; a client checks each image's SHA-256.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/assets/bundle`.
+    /// - Remark: Generated from `#/paths//v1/assets/bundle/post(postAssetBundle)`.
+    public enum PostAssetBundle {
+        public static let id: Swift.String = "postAssetBundle"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostAssetBundle.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostAssetBundle.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.PostAssetBundle.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/requestBody/json/AssetsPayload`.
+                    public struct AssetsPayloadPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/requestBody/json/AssetsPayload/sha256`.
+                        public var sha256: Swift.String
+                        /// A premium image's link's `exp`.
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/requestBody/json/AssetsPayload/exp`.
+                        public var exp: Swift.String?
+                        /// A premium image's link's `sig`.
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/requestBody/json/AssetsPayload/sig`.
+                        public var sig: Swift.String?
+                        /// Creates a new `AssetsPayloadPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - sha256:
+                        ///   - exp: A premium image's link's `exp`.
+                        ///   - sig: A premium image's link's `sig`.
+                        public init(
+                            sha256: Swift.String,
+                            exp: Swift.String? = nil,
+                            sig: Swift.String? = nil
+                        ) {
+                            self.sha256 = sha256
+                            self.exp = exp
+                            self.sig = sig
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case sha256
+                            case exp
+                            case sig
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/requestBody/json/assets`.
+                    public typealias AssetsPayload = [Operations.PostAssetBundle.Input.Body.JsonPayload.AssetsPayloadPayload]
+                    /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/requestBody/json/assets`.
+                    public var assets: Operations.PostAssetBundle.Input.Body.JsonPayload.AssetsPayload
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - assets:
+                    public init(assets: Operations.PostAssetBundle.Input.Body.JsonPayload.AssetsPayload) {
+                        self.assets = assets
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case assets
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/requestBody/content/application\/json`.
+                case json(Operations.PostAssetBundle.Input.Body.JsonPayload)
+            }
+            public var body: Operations.PostAssetBundle.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.PostAssetBundle.Input.Headers = .init(),
+                body: Operations.PostAssetBundle.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/responses/200/headers/Cache-Control`.
+                    @frozen public enum CacheControlPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case noStore = "no-store"
+                    }
+                    /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Operations.PostAssetBundle.Output.Ok.Headers.CacheControlPayload?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl:
+                    public init(cacheControl: Operations.PostAssetBundle.Output.Ok.Headers.CacheControlPayload? = nil) {
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.PostAssetBundle.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/responses/200/content/application\/vnd.stickercatalog.bundle`.
+                    case applicationVnd_stickercatalog_bundle(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.applicationVnd_stickercatalog_bundle`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationVnd_stickercatalog_bundle`.
+                    /// - SeeAlso: `.applicationVnd_stickercatalog_bundle`.
+                    public var applicationVnd_stickercatalog_bundle: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .applicationVnd_stickercatalog_bundle(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PostAssetBundle.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.PostAssetBundle.Output.Ok.Headers = .init(),
+                    body: Operations.PostAssetBundle.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The frames, one per image asked for.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/bundle/post(postAssetBundle)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PostAssetBundle.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.PostAssetBundle.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/bundle/post(postAssetBundle)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/bundle/post(postAssetBundle)/responses/408`.
+            ///
+            /// HTTP response code: `408 requestTimeout`.
+            case requestTimeout(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.requestTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.requestTimeout`.
+            /// - SeeAlso: `.requestTimeout`.
+            public var requestTimeout: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .requestTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/bundle/post(postAssetBundle)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/bundle/post(postAssetBundle)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/bundle/post(postAssetBundle)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationVnd_stickercatalog_bundle
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/vnd.stickercatalog.bundle":
+                    self = .applicationVnd_stickercatalog_bundle
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationVnd_stickercatalog_bundle:
+                    return "application/vnd.stickercatalog.bundle"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationVnd_stickercatalog_bundle,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// The signed-in user's stable purchase token, to pass to StoreKit as `appAccountToken`.
     ///
     /// - Remark: HTTP `GET /v1/me/purchase-token`.

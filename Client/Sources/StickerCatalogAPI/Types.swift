@@ -168,6 +168,18 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `HEAD /v1/assets/{sha256}.png`.
     /// - Remark: Generated from `#/paths//v1/assets/{sha256}.png/head(headAsset)`.
     func headAsset(_ input: Operations.HeadAsset.Input) async throws -> Operations.HeadAsset.Output
+    /// Many images in one answer, for a first sync.
+    ///
+    /// The images a manifest links, named as its links name them (digest, and `exp` and `sig` for premium ones), up
+    /// to 256 in one request. The answer is one frame per image, in the order asked: a status byte (0 ok,
+    /// 1 not found, 2 signature required, 3 signature expired, 4 signature invalid, 5 skipped: past the answer's
+    /// 16 MiB, ask again), the length as four bytes big-endian, then that many bytes of the image (none unless
+    /// the status is 0). The same rules as `GET /v1/assets/{sha256}.png`; a client checks each image's SHA-256.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/assets/bundle`.
+    /// - Remark: Generated from `#/paths//v1/assets/bundle/post(postAssetBundle)`.
+    func postAssetBundle(_ input: Operations.PostAssetBundle.Input) async throws -> Operations.PostAssetBundle.Output
     /// The signed-in user's stable purchase token, to pass to StoreKit as `appAccountToken`.
     ///
     /// - Remark: HTTP `GET /v1/me/purchase-token`.
@@ -479,6 +491,26 @@ extension APIProtocol {
             path: path,
             query: query,
             headers: headers
+        ))
+    }
+    /// Many images in one answer, for a first sync.
+    ///
+    /// The images a manifest links, named as its links name them (digest, and `exp` and `sig` for premium ones), up
+    /// to 256 in one request. The answer is one frame per image, in the order asked: a status byte (0 ok,
+    /// 1 not found, 2 signature required, 3 signature expired, 4 signature invalid, 5 skipped: past the answer's
+    /// 16 MiB, ask again), the length as four bytes big-endian, then that many bytes of the image (none unless
+    /// the status is 0). The same rules as `GET /v1/assets/{sha256}.png`; a client checks each image's SHA-256.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/assets/bundle`.
+    /// - Remark: Generated from `#/paths//v1/assets/bundle/post(postAssetBundle)`.
+    public func postAssetBundle(
+        headers: Operations.PostAssetBundle.Input.Headers = .init(),
+        body: Operations.PostAssetBundle.Input.Body
+    ) async throws -> Operations.PostAssetBundle.Output {
+        try await postAssetBundle(Operations.PostAssetBundle.Input(
+            headers: headers,
+            body: body
         ))
     }
     /// The signed-in user's stable purchase token, to pass to StoreKit as `appAccountToken`.

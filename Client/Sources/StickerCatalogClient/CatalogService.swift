@@ -117,6 +117,26 @@ struct CatalogService: Sendable {
         }
     }
 
+    /// `POST /v1/assets/bundle` for `links`, which are paths on the service: the answer's bytes, at most as many as
+    /// their frames can take.
+    func bundle(_ links: [AssetLink]) async throws -> HTTPBody {
+        let items = links.map { link in
+            let query = link.url.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+            var (exp, sig): (String?, String?) = (nil, nil)
+            for pair in query.split(separator: "&") {
+                if pair.hasPrefix("exp=") { exp = String(pair.dropFirst(4)) }
+                if pair.hasPrefix("sig=") { sig = String(pair.dropFirst(4)) }
+            }
+            return Operations.PostAssetBundle.Input.Body.JsonPayload.AssetsPayloadPayload(sha256: link.sha256, exp: exp, sig: sig)
+        }
+        switch try await call({ try await api.postAssetBundle(body: .json(.init(assets: items))) }) {
+        case .ok(let ok):
+            let limit = links.reduce(0) { $0 + BundleFrames.headerBytes + min(max($1.bytes, 0), Downloads.largestFile) }
+            return try ok.body.applicationVnd_stickercatalog_bundle.bounded(to: limit)
+        default: throw StickerClientError.invalidAnswer("an undocumented answer to POST /v1/assets/bundle")
+        }
+    }
+
     /// A GET of `url` and the origin it goes to. A path on the service (what the manifest gives unless images are on
     /// a CDN) is taken as it is, without a URL parse per file; an absolute URL is parsed, and refused when no URL can
     /// hold its host.

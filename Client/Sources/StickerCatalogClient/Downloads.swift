@@ -1,15 +1,20 @@
 import Crypto
 import Foundation
+import OpenAPIRuntime
 
 /// Downloads files with bounded concurrency, keeping each only when its SHA-256 and byte count match the manifest;
-/// a mismatch is discarded and fetched again, up to three times.
+/// a mismatch is discarded and fetched again, up to three times. Many files on the service come first in bundles
+/// (`Downloads+Bundles.swift`); what a bundle does not bring is fetched alone.
 struct Downloads: Sendable {
     /// Fetches an image's bytes, at most as many as its link states.
     typealias Fetch = @Sendable (AssetLink) async throws -> Data
+    /// Asks the service for many images at once: the answer's bytes (`BundleFrames`).
+    typealias Bundle = @Sendable ([AssetLink]) async throws -> HTTPBody
 
     let catalog: LocalCatalog
     let concurrency: Int
     let fetch: Fetch
+    var bundle: Bundle?
 
     /// What a run kept and what it could not.
     struct Outcome: Sendable {
@@ -30,8 +35,15 @@ struct Downloads: Sendable {
         var counted = SyncProgress(totalFiles: assets.count, totalBytes: assets.reduce(0) { $0 + min(max($1.bytes, 0), Self.largestFile) })
         progress(counted)
         try LocalCatalog.makeFolder(catalog.filesDirectory)
+        var pending = assets[...]
+        if let bundle, assets.count >= Self.bundledFrom {
+            let left = try await fetchBundled(assets.filter(Self.isOnService), with: bundle) { kept in
+                (outcome.bytes, counted.bytes, counted.files) = (outcome.bytes + kept, counted.bytes + kept, counted.files + 1)
+                progress(counted)
+            }
+            pending = (left + assets.filter { !Self.isOnService($0) })[...]
+        }
         try await withThrowingTaskGroup(of: (AssetLink, Result<Int, StickerClientError>).self) { group in
-            var pending = assets[...]
             for _ in 0..<min(concurrency, pending.count) {
                 let asset = pending.removeFirst()
                 group.addTask { (asset, try await one(asset)) }

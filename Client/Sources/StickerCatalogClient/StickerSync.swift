@@ -50,9 +50,9 @@ public actor StickerSync {
         let service = CatalogService(base: service, transport: transport ?? DefaultTransport.make(connections: options.concurrency),
                                      middleware: middleware)
         (self.service, self.folder, self.view, self.options, self.sleep, self.logger) = (service, folder, view, options, sleep, logger)
-        downloads = Downloads(catalog: folder, concurrency: max(options.concurrency, 1)) { asset in
+        downloads = Downloads(catalog: folder, concurrency: max(options.concurrency, 1), fetch: { asset in
             try await service.file(asset.url, bytes: asset.bytes)
-        }
+        }, bundle: { try await service.bundle($0) })
         let shown = Observed { folder.load() }
         (self.shown, progress) = (shown, Observed { Self.settled(folder) })
     }

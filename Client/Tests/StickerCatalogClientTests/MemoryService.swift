@@ -12,6 +12,10 @@ final class MemoryService: ClientTransport, @unchecked Sendable {
     private var counts: [String: Int] = [:]
     private(set) var requests: [HTTPRequest] = []
     var handler: Handler = { _, _ in nil }
+    /// Whether `POST /v1/assets/bundle` is served (an older service answers 404).
+    var bundles = true
+    /// Replaces a bundle's frames with what it returns (a hostile service).
+    var tamper: @Sendable (Data) -> Data = { $0 }
     /// Images by digest.
     private(set) var files: [String: Data]
     var manifest: [String: Any]
@@ -68,12 +72,29 @@ final class MemoryService: ClientTransport, @unchecked Sendable {
         }
         if let answer = handler(request, number) { return answer }
         if path == "/v1/manifest" { return Self.json(manifest) }
+        if path == "/v1/assets/bundle", bundles, let body {
+            return (HTTPResponse(status: .ok, headerFields: [.contentType: "application/vnd.stickercatalog.bundle"]),
+                    HTTPBody(tamper(bundle(asked: try await Data(collecting: body, upTo: 1 << 20)))))
+        }
         if path.hasPrefix("/v1/assets/"), let file = lock.withLock({ files[String(path.dropFirst("/v1/assets/".count).dropLast(4))] }) {
             return (HTTPResponse(status: .ok, headerFields: [.contentType: "image/png"]), HTTPBody(file))
         }
         if path == "/v1/manifest/changes" { return (HTTPResponse(status: .notModified), nil) }
         return (HTTPResponse(status: .notFound, headerFields: [.contentType: "application/problem+json"]),
                 HTTPBody(#"{"code":"not_found","detail":"no such thing"}"#))
+    }
+
+    /// The frames for the digests a bundle's request body asks for: status 0 and the bytes, or 1 for an unknown one.
+    func bundle(asked body: Data) -> Data {
+        let assets = ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["assets"] as? [[String: Any]] ?? []
+        var frames = Data()
+        for asset in assets {
+            let file = lock.withLock { files[asset["sha256"] as? String ?? ""] }
+            frames.append(file == nil ? 1 : 0)
+            withUnsafeBytes(of: UInt32(file?.count ?? 0).bigEndian) { frames.append(contentsOf: $0) }
+            frames.append(file ?? Data())
+        }
+        return frames
     }
 
     static func json(_ object: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> (HTTPResponse, HTTPBody?) {

@@ -132,7 +132,7 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     let assets = AssetStore(reader: catalog, revision: catalog.revision, capacity: options.assetCacheBytes,
                             counters: CacheCounters(registry: registry, cache: "asset"))
     let assetController = AssetController(store: assets, manifests: manifests, signer: signer)
-    assetController.addRoutes(to: router.group("v1/assets"))
+    assetController.addRoutes(to: router.group("v1/assets"), bodies: router.group("v1/assets").add(middleware: deadline))
     let uploads = UploadGate(limit: options.maxConcurrentUploads)
     let gauges = ServiceGauges(registry: registry, revision: catalog.revision, listener: listener, draining: draining,
                                pool: catalog.pool, hub: hub, manifests: manifests, search: search, assets: assets, uploads: uploads, quarantine: catalog,

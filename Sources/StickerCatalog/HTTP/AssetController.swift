@@ -3,14 +3,17 @@ import Hummingbird
 
 /// `GET|HEAD /v1/assets/{sha256}.png`: immutable image bytes, cacheable for a year; any image no published free group
 /// shows only with a signed URL (a manifest gives one to an entitled user, an admin answer to the admin; 403 otherwise).
+/// `POST /v1/assets/bundle`: many at once, by the same rules.
 struct AssetController {
     let store: AssetStore
     /// Knows which images are premium (from the current catalog snapshot).
     let manifests: ManifestService
     let signer: AssetSigner
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    /// `bodies` is the same path with the deadline of routes that read a body.
+    func addRoutes(to group: RouterGroup<AppRequestContext>, bodies: RouterGroup<AppRequestContext>) {
         group.get("{sha256}.png", use: asset)
+        bodies.post("bundle", use: bundle)
     }
 
     @Sendable func asset(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -35,6 +38,43 @@ struct AssetController {
         }
         // A premium image's answer may be kept only privately, and only while its URL holds.
         return try asset.response(for: request, cacheControl: expires.map { "private, max-age=\(max(0, $0))" })
+    }
+
+    /// `POST /v1/assets/bundle`: the images asked for, each as `AssetBundle` frames them, with the same rules as one
+    /// image's route. Every image is looked up before the first byte is sent, so a database failure is a 503.
+    @Sendable func bundle(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let asked = try await request.decode(as: AssetBundle.Request.self, context: context)
+        let issues = AssetBundle.issues(asked)
+        guard issues.isEmpty else { throw Problem.validationFailed(issues) }
+        let now = Date()
+        var frames: [ByteBuffer] = []
+        var total = 0
+        for item in asked.assets {
+            guard total < AssetBundle.maxBytes else { frames.append(AssetBundle.header(.skipped, length: 0)); continue }
+            guard let digest = AssetDigest(hex: Substring(item.sha256)), let asset = try await store.asset(digest) else {
+                frames.append(AssetBundle.header(.notFound, length: 0))
+                continue
+            }
+            if try await !manifests.isFree(digest), let refusal = signer.check(sha256: item.sha256, exp: item.exp, sig: item.sig, now: now) {
+                frames.append(AssetBundle.header(AssetBundle.Status(refusal), length: 0))
+                continue
+            }
+            frames.append(AssetBundle.header(.ok, length: asset.bytes.readableBytes))
+            frames.append(asset.bytes)
+            total += asset.bytes.readableBytes
+        }
+        return Response(status: .ok, headers: [.contentType: AssetBundle.mediaType, .cacheControl: "no-store"],
+                        body: ResponseBody(contentsOf: frames))
+    }
+}
+
+extension AssetBundle.Status {
+    init(_ refusal: AssetSigner.Refusal) {
+        switch refusal {
+        case .missing: self = .signatureRequired
+        case .expired: self = .signatureExpired
+        case .invalid: self = .signatureInvalid
+        }
     }
 }
 
