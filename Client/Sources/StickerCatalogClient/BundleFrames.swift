@@ -47,10 +47,11 @@ enum BundleFrames {
                     guard length == 0 else { throw StickerClientError.invalidAnswer("a withheld image with bytes in a bundle") }
                     try await each(index - 1, .withheld(status: status))
                 } else {
-                    guard length == expected, length > 0 else {
+                    guard length == expected, (1...Downloads.largestFile).contains(length) else {
                         throw StickerClientError.invalidAnswer("an image of \(length) bytes in a bundle where its manifest states \(expected)")
                     }
-                    (image, wanted) = (Data(capacity: length), length)
+                    // Room for what has come, not for what a header claims.
+                    (image, wanted) = (Data(capacity: min(length, 1 << 20)), length)
                 }
             }
         }

@@ -11,9 +11,10 @@ extension Downloads {
     static let bundleFiles = 256
     static let bundleBytes = 2 << 20
 
-    /// A path on the service (a bundle's images come from it), not a CDN's URL.
-    static func isOnService(_ link: AssetLink) -> Bool {
-        link.url.hasPrefix("/v1/assets/")
+    /// An image a bundle may bring: a path on the service (not a CDN's URL), with a digest and a size that a single
+    /// fetch would believe (anything else is left to it, and refused there).
+    static func isBundled(_ link: AssetLink) -> Bool {
+        link.url.hasPrefix("/v1/assets/") && LocalCatalog.isDigest(link.sha256) && (1...largestFile).contains(link.bytes)
     }
 
     /// `assets` in bundles, in order.
@@ -25,14 +26,14 @@ extension Downloads {
                 (batches, bytes) = (batches + [[]], 0)
             }
             batches[batches.count - 1].append(asset)
-            bytes += max(asset.bytes, 0)
+            bytes += asset.bytes   // at most `largestFile` each (`isBundled`): no sum overflows
         }
         return batches
     }
 
     /// Fetches `assets` in bundles, half as many at once as single files, keeping each image whose digest matches
     /// (`kept` is told its bytes); returns those to fetch alone: withheld, corrupt, or in a bundle that failed. A
-    /// service without bundles (404, 405, 501) is asked for none after it says so. Ends the run as a single file
+    /// service without bundles (or a proxy refusing them) is asked for none after it says so. Ends the run as a single file
     /// does: no network, a full disk, a cancellation.
     func fetchBundled(_ assets: [AssetLink], with bundle: @escaping Bundle, kept: (Int) -> Void) async throws -> [AssetLink] {
         var batches = Self.batches(assets)[...]
@@ -47,8 +48,13 @@ extension Downloads {
                 result.kept.forEach(kept)
                 left += result.left
                 unsupported = unsupported || result.unsupported
-                guard let batch = batches.popFirst() else { continue }
-                if unsupported { left += batch } else { group.addTask { try await fetch(batch, bundle) } }
+                if unsupported {
+                    // Every batch not asked for yet is fetched alone.
+                    left += batches.joined()
+                    batches = []
+                } else if let batch = batches.popFirst() {
+                    group.addTask { try await fetch(batch, bundle) }
+                }
             }
         }
         return left
@@ -80,7 +86,8 @@ extension Downloads {
             switch failure {
             case .storage: throw failure
             case .unreachable(_, let reason) where reason == .offline || reason == .timedOut || reason == .tls: throw failure
-            case .refused(let status, _, _) where [404, 405, 501].contains(status): result.unsupported = true
+            // A service without bundles, or a proxy that will not pass them: no more bundles this sync.
+            case .refused(let status, _, _) where [400, 403, 404, 405, 413, 415, 501].contains(status): result.unsupported = true
             default: break
             }
             result.left += batch[answered...]

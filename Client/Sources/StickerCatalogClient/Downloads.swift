@@ -37,11 +37,11 @@ struct Downloads: Sendable {
         try LocalCatalog.makeFolder(catalog.filesDirectory)
         var pending = assets[...]
         if let bundle, assets.count >= Self.bundledFrom {
-            let left = try await fetchBundled(assets.filter(Self.isOnService), with: bundle) { kept in
+            let left = try await fetchBundled(assets.filter(Self.isBundled), with: bundle) { kept in
                 (outcome.bytes, counted.bytes, counted.files) = (outcome.bytes + kept, counted.bytes + kept, counted.files + 1)
                 progress(counted)
             }
-            pending = (left + assets.filter { !Self.isOnService($0) })[...]
+            pending = (left + assets.filter { !Self.isBundled($0) })[...]
         }
         try await withThrowingTaskGroup(of: (AssetLink, Result<Int, StickerClientError>).self) { group in
             for _ in 0..<min(concurrency, pending.count) {

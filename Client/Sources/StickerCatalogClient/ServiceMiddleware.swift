@@ -14,7 +14,7 @@ struct ServiceMiddleware: ClientMiddleware {
     /// The largest JSON answer read (a manifest at 10,000 stickers is 7 MB).
     static let jsonLimit = 64 << 20
     /// Operations whose requests carry no `Authorization` (an image URL may be a CDN's, a premium one signed).
-    static let anonymous: Set<String> = ["getAsset"]
+    static let anonymous: Set<String> = ["getAsset", "postAssetBundle"]
     /// One try per request: `follow()` waits between its own tries, so retries here would multiply them.
     @TaskLocal static var singleAttempt = false
 

@@ -41,6 +41,31 @@ import Testing
         // The three bundles go at once; each is refused (404), and every file comes alone.
         #expect(report.filesDownloaded == 600 && old.count("/v1/assets/bundle") <= 3 && Self.singles(old) == 600)
         try Self.whole(older, old, stickers: 600)
+        // One bundle at a time (two connections): the first refusal sends every batch after it alone too.
+        let slow = MemoryService(stickers: 600)
+        slow.bundles = false
+        let one = StickerSync.testing(slow) { $0.concurrency = 2 }
+        let all = try await one.sync()
+        #expect(all.filesDownloaded == 600 && slow.count("/v1/assets/bundle") == 1 && Self.singles(slow) == 600)
+        try Self.whole(one, slow, stickers: 600)
+    }
+
+    @Test func anAbsurdSizeInTheManifestIsRefusedNotSummed() async throws {
+        // Setup: 100 stickers, one of them (and its thumbnail) said to be Int.max bytes.
+        let service = MemoryService(stickers: 100)
+        var group = (service.manifest["groups"] as! [[String: Any]])[0]
+        var stickers = group["stickers"] as! [[String: Any]]
+        var link = stickers[7]["asset"] as! [String: Any]
+        link["bytes"] = Int.max
+        (stickers[7]["asset"], stickers[7]["thumbnail"]) = (link, link)
+        group["stickers"] = stickers
+        service.manifest["groups"] = [group]
+        let sync = StickerSync.testing(service)
+        // Action
+        let report = try await sync.sync()
+        // Check: no trap; that file refused alone, the 99 others kept from the bundle.
+        #expect(report.failedFiles.count == 1 && report.failedFiles[link["sha256"] as! String] != nil)
+        #expect(report.filesDownloaded == 99 && service.count("/v1/assets/bundle") == 1)
     }
 
     @Test(arguments: ["withheld", "corrupt", "longer", "cut", "extra", "endless"])
@@ -94,6 +119,13 @@ import Testing
             }
         }
         #expect(more == images)
+        // An image its manifest says is past what a single fetch believes: refused at its header.
+        var huge = try JSONSerialization.jsonObject(with: JSONEncoder().encode(links[0])) as! [String: Any]
+        huge["bytes"] = Downloads.largestFile + 1
+        let claimed = try JSONDecoder().decode(AssetLink.self, from: JSONSerialization.data(withJSONObject: huge))
+        await #expect(throws: StickerClientError.self) {
+            try await BundleFrames.read([ArraySlice<UInt8>([0, 0x40, 0, 0, 1])].async, for: [claimed]) { _, _ in }
+        }
     }
 }
 

@@ -32,8 +32,9 @@ struct HotRoutes: Sendable {
             return nil
         }
         let hex = bytes.dropFirst(prefix.count).prefix(64)
-        // A slash in it is another path (the router's 404), not a digest that fails to parse.
-        return hex.contains(UInt8(ascii: "/")) ? nil : .asset(hex: Substring(hex))
+        // A slash or a byte past ASCII is another path for the router (which matches `.png` by Characters), not a
+        // digest that fails to parse.
+        return hex.contains { $0 == UInt8(ascii: "/") || $0 >= 0x80 } ? nil : .asset(hex: Substring(hex))
     }
 
     /// `route`'s answer to `request` (`ServiceResponder` drops the body of a HEAD's answer).
