@@ -60,6 +60,8 @@ public struct ServiceOptions: Sendable {
     public var metricsToken: String?
     /// Wrong admin tokens one source may present in a minute before it is refused with 429 until the minute ends.
     public var adminAuthFailuresPerMinute = 10
+    /// How long a starting replica waits for PostgreSQL before it gives up.
+    public var startupPatience = Duration.seconds(30)
 
     public init() {}
 
@@ -88,7 +90,7 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
         onServerRunning: AcceptFailures(registry: registry, logger: logger).watch,
         logger: logger)
     app.beforeServerStarts {
-        try await Migrator().migrate(pool, logger: logger)
+        try await Migrator().migrate(pool, logger: logger, patience: options.startupPatience)
         if options.demo {
             try await DemoCatalog.loadIfEmpty(into: catalog, validator: StickerValidator(rules: options.rules), logger: logger)
         }

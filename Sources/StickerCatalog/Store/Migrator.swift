@@ -58,6 +58,21 @@ public struct Migrator: Sendable {
         }
     }
 
+    /// `migrate`, tried again every half second while PostgreSQL is unavailable, for up to `patience`: a replica that
+    /// starts while its database is busy, restarting or not created yet waits for it rather than exiting after the
+    /// pool's first second (on a busy machine that once ended a test's stickerd before it was ready).
+    public func migrate(_ pool: DatabasePool, logger: Logger, patience: Duration) async throws -> [Migration] {
+        let deadline = ContinuousClock.now + patience
+        while true {
+            do {
+                return try await migrate(pool, logger: logger)
+            } catch let error as DatabaseUnavailable where ContinuousClock.now < deadline {
+                logger.warning("PostgreSQL is not available yet; trying again", metadata: ["reason": "\(error.reason)"])
+                try await Task.sleep(for: .milliseconds(500))
+            }
+        }
+    }
+
     /// True when every bundled migration is applied with its recorded checksum.
     public func isCurrent(_ pool: DatabasePool, logger: Logger) async throws -> Bool {
         let recorded = try await pool.withConnection(timeout: .seconds(2)) { connection in

@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+@testable import StickerCatalog
+import Testing
+
+/// A replica started before its database can serve waits for it (`ServiceOptions.startupPatience`, which the app's
+/// start passes to `Migrator`) instead of exiting after the pool's first second: once, on a busy machine, a test's
+/// stickerd ended at start for want of a connection within 1 s.
+@Suite struct StartupTests {
+    @Test(.timeLimit(.minutes(1)))
+    func migratingWaitsForADatabaseThatIsNotThereYet() async throws {
+        // Setup: a database nobody has created yet, created 1.5 s after the migration starts; the pool's prober running.
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: false)
+        defer { Task { await drop() } }
+        var later = endpoint
+        later.database = (endpoint.database ?? "sc") + "_later"
+        let name = try #require(later.database)
+        var logger = Logger(label: "startup")
+        logger.logLevel = .critical
+        let pool = DatabasePool(endpoint: later, logger: logger)
+        let prober = Task { try await pool.run() }
+        let create = Task {
+            try await Task.sleep(for: .milliseconds(1500))
+            try await TestDatabase.execute(endpoint, "CREATE DATABASE \(name) TEMPLATE template1")
+        }
+        // Action
+        let applied = await Result(catching: { try await Migrator().migrate(pool, logger: logger, patience: .seconds(30)) })
+        // Check: every migration applied once the database was there (without patience: DatabaseUnavailable at once).
+        #expect(try applied.get().count == Migrator().migrations.count)
+        prober.cancel()
+        _ = await prober.result
+        try await create.value
+        try await TestDatabase.execute(endpoint, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+}
+
+extension Result where Failure == any Error {
+    /// The result of `body`.
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
