@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 @testable import StickerCatalog
+import Synchronization
 import Testing
 
 /// The search index is patched from one revision to the next (only changed groups indexed again): after each kind of
@@ -71,6 +72,37 @@ import Testing
             // Only the changed group was indexed again each time (three stickers, four after the upload), never all
             // nine; a reorder and an unpublish index nothing.
             #expect(growth == [3, 3, 3, 3, 3, 4, 3, 0, 0, 3], "\(growth)")
+        }
+    }
+
+    @Test func pagesFromKeptResultsAreThoseMadeAfresh() async throws {
+        try await withApp(demo: true) { client, db async throws in
+            // Setup: the demo with Chewy premium, its index, and a cache of results' JSON as SearchService keeps them.
+            try await PremiumManifestTests.premiumChewy(client)
+            let catalog = PostgresCatalog(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger)
+            let snapshot = try await catalog.snapshot(reusing: nil)
+            let index = SearchIndex.empty.patched(to: snapshot)
+            let linker = AssetLinker(publicBaseURL: nil, signer: AssetSigner(key: Array(repeating: 7, count: 32), lifetime: 3600))
+            let kept = Mutex<[SearchFragmentKey: [UInt8]]>([:])
+            let cache: SearchFragments = { key, make in
+                if let hit = kept.withLock({ $0[key] }) { return hit }
+                let made = make()
+                kept.withLock { $0[key] = made }
+                return made
+            }
+            // Action and check: every query in several views, twice through the cache (made, then kept), as fresh.
+            let views: [[String: String]] = [[:], ["locale": "fr"], ["locale": "de", "size": "small", "scale": "2"], ["format": "png"]]
+            for parameters in views {
+                for text in Self.queries(snapshot) {
+                    // A word's tail may be empty: not a query.
+                    guard let request = try? SearchRequest(parameters: parameters.merging(["q": text]) { $1 }) else { continue }
+                    let fresh = try SearchPage.build(request, index: index, linker: linker).json
+                    for _ in 0..<2 {
+                        #expect(try SearchPage.build(request, index: index, linker: linker, fragments: cache).json == fresh, "\(text) \(parameters)")
+                    }
+                }
+            }
+            #expect(kept.withLock { $0.count } > 9)
         }
     }
 }

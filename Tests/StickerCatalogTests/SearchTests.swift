@@ -130,6 +130,11 @@ import Testing
             #expect(unlocked["locked"] as? Bool == false)
             #expect(((unlocked["asset"] as? [String: Any])?["url"] as? String)?.contains("sig=") == true)
             #expect(owned.headers[.cacheControl] == "private, max-age=5" && owned.headers[.vary]?.contains("Authorization") == true)
+            // Results' JSON is kept across queries, never an unlocked one: anonymous asking anew after hana gets no picture.
+            let again = try await Self.search(client, "caramel", "&limit=7")
+            let stillLocked = try #require((again.json["results"] as? [[String: Any]])?.first)
+            #expect(stillLocked["locked"] as? Bool == true && stillLocked["asset"] == nil)
+            #expect(String(buffer: again.body).contains("Caramel") && !String(buffer: again.body).contains("sig="))
         }
     }
 

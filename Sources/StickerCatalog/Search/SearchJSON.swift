@@ -47,6 +47,12 @@ struct SearchJSON {
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
+    /// A value already written as JSON (a cached result's object).
+    mutating func raw(_ value: [UInt8]) {
+        comma()
+        bytes.append(contentsOf: value)
+    }
+
     mutating func strings(_ values: [String]) {
         array(values) { $0.string($1) }
     }

@@ -1,3 +1,5 @@
+import StickerImage
+
 /// One page of search results as clients get them, best first.
 struct SearchPage: Sendable {
     var revision: Int64
@@ -7,7 +9,8 @@ struct SearchPage: Sendable {
     var locale: String?
     /// Results on every page.
     var total: Int
-    var results: [SearchResult]
+    /// Each result's JSON object (`SearchResult.json`).
+    var results: [[UInt8]]
     /// The cursor of the next page; null on the last.
     var next: String?
 
@@ -19,7 +22,7 @@ struct SearchPage: Sendable {
             page.field("next", next)
             page.field("query", query)
             page.key("results")
-            page.array(results) { $1.write(to: &$0) }
+            page.array(results) { $0.raw($1) }
             page.field("revision", revision)
             page.field("total", total)
         }
@@ -47,6 +50,13 @@ struct SearchResult: Sendable {
     var animated: Bool
     var asset: AssetLink?
     var thumbnail: AssetLink?
+
+    /// This result's JSON object.
+    var json: [UInt8] {
+        var json = SearchJSON(capacity: 1024)
+        write(to: &json)
+        return json.bytes
+    }
 
     func write(to json: inout SearchJSON) {
         json.object { json in
@@ -83,7 +93,10 @@ extension AssetLink {
 extension SearchPage {
     /// The page `request` asks for from `index`; its view normalised for the index's snapshot (locale resolved, products
     /// cut to those that unlock something). Throws `unknownFilter` as the manifest does.
-    static func build(_ request: SearchRequest, index: SearchIndex, linker: AssetLinker) throws(CatalogError) -> SearchPage {
+    /// A result's JSON without a signed URL is the same for every request with its view's size, scale, format and
+    /// locale: `fragments` may keep it (`SearchService` does, per revision); a result with signed URLs is made anew.
+    static func build(_ request: SearchRequest, index: SearchIndex, linker: AssetLinker,
+                      fragments: SearchFragments = { $1() }) throws(CatalogError) -> SearchPage {
         let view = request.view
         let required = try Manifest.requiredFlags(index.snapshot, view)
         let (total, best) = index.matches(request.terms, required: required, locale: view.locale, first: request.offset + request.limit)
@@ -91,16 +104,38 @@ extension SearchPage {
         let results = page.map { slot in
             let (group, sticker) = index.member(slot)
             let locked = group.productId.map { !view.unlocked.contains($0) } ?? false
-            let shown = ManifestSticker(sticker, edge: view.edge(for: group), query: view, linker: linker,
-                                        signedUntil: group.productId == nil ? nil : view.signedUntil)
-            return SearchResult(
-                id: shown.id, name: shown.name, description: shown.description, keywords: shown.keywords, emoji: shown.emoji,
-                flags: shown.flags, group: .init(id: group.id, name: localized(group.localizedNames, locale: view.locale, fallback: group.name)),
-                locked: locked, productId: group.productId, animated: shown.animated,
-                asset: locked ? nil : shown.asset, thumbnail: locked ? nil : shown.thumbnail)
+            let make = {
+                let shown = ManifestSticker(sticker, edge: view.edge(for: group), query: view, linker: linker,
+                                            signedUntil: group.productId == nil ? nil : view.signedUntil)
+                return SearchResult(
+                    id: shown.id, name: shown.name, description: shown.description, keywords: shown.keywords, emoji: shown.emoji,
+                    flags: shown.flags, group: .init(id: group.id, name: localized(group.localizedNames, locale: view.locale, fallback: group.name)),
+                    locked: locked, productId: group.productId, animated: shown.animated,
+                    asset: locked ? nil : shown.asset, thumbnail: locked ? nil : shown.thumbnail).json
+            }
+            // An unlocked premium result carries URLs signed for this user until a moment: never kept.
+            guard group.productId == nil || locked else { return make() }
+            return fragments(SearchFragmentKey(slot: slot, view: view), make)
         }
         let end = request.offset + results.count
         return SearchPage(revision: index.snapshot.revision, query: request.text, locale: view.locale, total: total, results: results,
                           next: end < total && !results.isEmpty && end <= SearchCursor.maxOffset ? SearchCursor.encode(offset: end) : nil)
+    }
+}
+
+/// Gives the JSON of a result (its key) from a cache, or what `make` makes.
+typealias SearchFragments = (SearchFragmentKey, () -> [UInt8]) -> [UInt8]
+
+/// What a result without signed URLs depends on, besides the revision: the sticker's slot and the view's rendition and
+/// locale (filter and flags only choose which stickers match).
+struct SearchFragmentKey: Hashable, Sendable {
+    let slot: UInt32
+    let size: SizeClass?
+    let scale: Int
+    let still: Bool
+    let locale: String?
+
+    init(slot: UInt32, view: ManifestQuery) {
+        (self.slot, size, scale, still, locale) = (slot, view.size, view.scale, view.still, view.locale)
     }
 }

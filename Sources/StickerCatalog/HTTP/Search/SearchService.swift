@@ -6,6 +6,8 @@ import Synchronization
 /// per revision on a build thread however many requests wait for it, and keeps encoded answers in an LRU bounded by
 /// bytes: a repeated query is answered from memory, and a new revision drops them all (the same rule as manifests:
 /// within a second of a commit). Suggestions are built from the snapshot when first asked for, once per revision.
+/// Each result's JSON without signed URLs is kept too, per revision, in an LRU of its own (`SearchFragmentKey`): most
+/// searches show stickers others showed, and building and encoding a result was a third of a search's CPU.
 final class SearchService: Sendable {
     /// What an answer depends on: the request (its view normalised for the snapshot, the user's products included).
     enum Key: Hashable, Sendable {
@@ -23,12 +25,15 @@ final class SearchService: Sendable {
     let manifests: ManifestService
     let logger: Logger
     private let state: Mutex<State>
+    /// Results' JSON of `fragmentRevision`.
+    private let fragments: Mutex<(revision: Int64, kept: ByteLRU<SearchFragmentKey, [UInt8]>)>
     private let builds = SingleFlight<Int64, SearchIndex>()
     private let suggestionBuilds = SingleFlight<Int64, SearchSuggestions>()
 
-    init(manifests: ManifestService, capacity: Int, logger: Logger) {
+    init(manifests: ManifestService, capacity: Int, fragmentCapacity: Int = 16 << 20, logger: Logger) {
         (self.manifests, self.logger) = (manifests, logger)
         state = Mutex(State(index: nil, bodies: ByteLRU(capacity: capacity)))
+        fragments = Mutex((-1, ByteLRU(capacity: fragmentCapacity)))
     }
 
     /// The answer to `request` for a user holding `held` (sorted).
@@ -40,7 +45,7 @@ final class SearchService: Sendable {
         // Results vary by who asks (one body may answer an anonymous client and a user holding nothing that matters):
         // always `Vary: Authorization`, whoever asked first.
         return try body(.results(normalized), index: index, personal: true) { [linker = manifests.linker] in
-            try SearchPage.build(normalized, index: index, linker: linker).json
+            try SearchPage.build(normalized, index: index, linker: linker, fragments: fragment(revision: index.snapshot.revision)).json
         }
     }
 
@@ -57,6 +62,20 @@ final class SearchService: Sendable {
                 list.field("suggestions", phrases.complete(prefix, locale: resolved))
             }
             return writer.bytes
+        }
+    }
+
+    /// Results' JSON kept for `revision` (the others dropped), or made and kept; the lock is not held while one is made.
+    private func fragment(revision: Int64) -> SearchFragments {
+        { [self] key, make in
+            let kept = fragments.withLock { state -> [UInt8]? in
+                if state.revision != revision { state = (revision, ByteLRU(capacity: state.kept.capacity)) }
+                return state.kept.value(for: key)
+            }
+            if let kept { return kept }
+            let made = make()
+            fragments.withLock { if $0.revision == revision { $0.kept.insert(made, for: key, cost: made.count + 64) } }
+            return made
         }
     }
 
@@ -105,5 +124,5 @@ final class SearchService: Sendable {
 
     /// Bytes the index and the cached answers take, for the metrics.
     var indexBytes: Int { state.withLock { ($0.index?.bytes ?? 0) + ($0.suggestions?.bytes ?? 0) } }
-    var cachedBytes: Int { state.withLock { $0.bodies.totalCost } }
+    var cachedBytes: Int { state.withLock { $0.bodies.totalCost } + fragments.withLock { $0.kept.totalCost } }
 }
