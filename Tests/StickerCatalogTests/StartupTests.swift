@@ -25,18 +25,11 @@ import Testing
         }
         // Action
         let applied = await Result(catching: { try await Migrator().migrate(pool, logger: logger, patience: .seconds(30)) })
-        // Check: every migration applied once the database was there (without patience: DatabaseUnavailable at once).
-        #expect(try applied.get().count == Migrator().migrations.count)
         prober.cancel()
         _ = await prober.result
-        try await create.value
+        _ = await create.result
         try await TestDatabase.execute(endpoint, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-    }
-}
-
-extension Result where Failure == any Error {
-    /// The result of `body`.
-    init(catching body: () async throws -> Success) async {
-        do { self = .success(try await body()) } catch { self = .failure(error) }
+        // Check: every migration applied once the database was there (without patience: DatabaseUnavailable at once).
+        #expect(try applied.get().count == Migrator().migrations.count)
     }
 }

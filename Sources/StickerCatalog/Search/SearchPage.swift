@@ -1,3 +1,4 @@
+import Foundation
 import StickerImage
 
 /// One page of search results as clients get them, best first.
@@ -115,7 +116,7 @@ extension SearchPage {
             }
             // An unlocked premium result carries URLs signed for this user until a moment: never kept.
             guard group.productId == nil || locked else { return make() }
-            return fragments(SearchFragmentKey(slot: slot, view: view), make)
+            return fragments(SearchFragmentKey(sticker: sticker.id, view: view), make)
         }
         let end = request.offset + results.count
         return SearchPage(revision: index.snapshot.revision, query: request.text, locale: view.locale, total: total, results: results,
@@ -126,16 +127,17 @@ extension SearchPage {
 /// Gives the JSON of a result (its key) from a cache, or what `make` makes.
 typealias SearchFragments = (SearchFragmentKey, () -> [UInt8]) -> [UInt8]
 
-/// What a result without signed URLs depends on, besides the revision: the sticker's slot and the view's rendition and
-/// locale (filter and flags only choose which stickers match).
+/// What a result without signed URLs depends on, besides the catalog's revision: the sticker (its group is the one it
+/// is in at that revision; not its index slot, which another index of the same revision may number otherwise) and the
+/// view's rendition and locale (filter and flags only choose which stickers match).
 struct SearchFragmentKey: Hashable, Sendable {
-    let slot: UInt32
+    let sticker: UUID
     let size: SizeClass?
     let scale: Int
     let still: Bool
     let locale: String?
 
-    init(slot: UInt32, view: ManifestQuery) {
-        (self.slot, size, scale, still, locale) = (slot, view.size, view.scale, view.still, view.locale)
+    init(sticker: UUID, view: ManifestQuery) {
+        (self.sticker, size, scale, still, locale) = (sticker, view.size, view.scale, view.still, view.locale)
     }
 }

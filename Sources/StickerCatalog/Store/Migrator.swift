@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 
 /// One numbered file of `sql/`, carried inside the binary.
 public struct Migration: Sendable, Equatable {
@@ -60,13 +61,14 @@ public struct Migrator: Sendable {
 
     /// `migrate`, tried again every half second while PostgreSQL is unavailable, for up to `patience`: a replica that
     /// starts while its database is busy, restarting or not created yet waits for it rather than exiting after the
-    /// pool's first second (on a busy machine that once ended a test's stickerd before it was ready).
+    /// pool's first second (on a busy machine that once ended a test's stickerd before it was ready). A shutdown ends
+    /// the wait.
     public func migrate(_ pool: DatabasePool, logger: Logger, patience: Duration) async throws -> [Migration] {
         let deadline = ContinuousClock.now + patience
         while true {
             do {
                 return try await migrate(pool, logger: logger)
-            } catch let error as DatabaseUnavailable where ContinuousClock.now < deadline {
+            } catch let error as DatabaseUnavailable where ContinuousClock.now < deadline && !Task.isShuttingDownGracefully {
                 logger.warning("PostgreSQL is not available yet; trying again", metadata: ["reason": "\(error.reason)"])
                 try await Task.sleep(for: .milliseconds(500))
             }

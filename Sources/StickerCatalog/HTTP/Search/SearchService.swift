@@ -25,19 +25,20 @@ final class SearchService: Sendable {
     let manifests: ManifestService
     let logger: Logger
     private let state: Mutex<State>
-    /// Results' JSON of `fragmentRevision`.
-    private let fragments: Mutex<(revision: Int64, kept: ByteLRU<SearchFragmentKey, [UInt8]>)>
+    /// Results' JSON of one catalog revision (in one epoch: a restore may reuse revision numbers).
+    private let fragments: Mutex<(revision: Int64, epoch: Int, kept: ByteLRU<SearchFragmentKey, [UInt8]>)>
     private let builds = SingleFlight<Int64, SearchIndex>()
     private let suggestionBuilds = SingleFlight<Int64, SearchSuggestions>()
 
     init(manifests: ManifestService, capacity: Int, fragmentCapacity: Int = 16 << 20, logger: Logger) {
         (self.manifests, self.logger) = (manifests, logger)
         state = Mutex(State(index: nil, bodies: ByteLRU(capacity: capacity)))
-        fragments = Mutex((-1, ByteLRU(capacity: fragmentCapacity)))
+        fragments = Mutex((-1, -1, ByteLRU(capacity: fragmentCapacity)))
     }
 
     /// The answer to `request` for a user holding `held` (sorted).
     func results(_ request: SearchRequest, held: [String]) async throws -> CachedBody {
+        let epoch = manifests.revision.epoch
         let index = try await currentIndex()
         let access = ManifestService.Access(held: held, snapshot: index.snapshot, signer: manifests.linker.signer, now: nil)
         var normalized = request
@@ -45,7 +46,7 @@ final class SearchService: Sendable {
         // Results vary by who asks (one body may answer an anonymous client and a user holding nothing that matters):
         // always `Vary: Authorization`, whoever asked first.
         return try body(.results(normalized), index: index, personal: true) { [linker = manifests.linker] in
-            try SearchPage.build(normalized, index: index, linker: linker, fragments: fragment(revision: index.snapshot.revision)).json
+            try SearchPage.build(normalized, index: index, linker: linker, fragments: fragment(revision: index.snapshot.revision, epoch: epoch)).json
         }
     }
 
@@ -65,16 +66,22 @@ final class SearchService: Sendable {
         }
     }
 
-    /// Results' JSON kept for `revision` (the others dropped), or made and kept; the lock is not held while one is made.
-    private func fragment(revision: Int64) -> SearchFragments {
+    /// Results' JSON kept for `revision` of `epoch`, else made and kept; a newer revision drops what was kept, and a
+    /// request still on an older one neither reads nor keeps any. The lock is not held while one is made.
+    private func fragment(revision: Int64, epoch: Int) -> SearchFragments {
         { [self] key, make in
-            let kept = fragments.withLock { state -> [UInt8]? in
-                if state.revision != revision { state = (revision, ByteLRU(capacity: state.kept.capacity)) }
-                return state.kept.value(for: key)
+            let kept = fragments.withLock { state -> [UInt8]?? in
+                if (state.epoch, state.revision) < (epoch, revision) { state = (revision, epoch, ByteLRU(capacity: state.kept.capacity)) }
+                guard (state.epoch, state.revision) == (epoch, revision) else { return .none }
+                return .some(state.kept.value(for: key))
             }
-            if let kept { return kept }
+            guard case .some(let hit) = kept else { return make() }
+            if let hit { return hit }
             let made = make()
-            fragments.withLock { if $0.revision == revision { $0.kept.insert(made, for: key, cost: made.count + 64) } }
+            // Charged what it holds: its buffer, and about as much again for the entry and its key.
+            fragments.withLock {
+                if ($0.epoch, $0.revision) == (epoch, revision) { $0.kept.insert(made, for: key, cost: made.capacity + 160) }
+            }
             return made
         }
     }
