@@ -90,8 +90,16 @@ import Testing
             try await db.execute("UPDATE stickers SET group_id = '\(Self.draft)', position = 0 WHERE id = '\(sticker.id)'")
             // Check: the revision rose and the feed sends chewy without it, and never the draft.
             #expect(try await Self.revision(db) > before)
-            let page = try JSONDecoder().decode(ManifestChanges.self,
-                                                from: Data(buffer: try await ChangeFeedTests.changes(client, since: first.cursor).body))
+            // The change reaches this replica by NOTIFY, not by the request that made it: until then the feed has
+            // nothing new (304), which once raced this check on a busy machine.
+            var answer = try await ChangeFeedTests.changes(client, since: first.cursor)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while answer.status == .notModified, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+                answer = try await ChangeFeedTests.changes(client, since: first.cursor)
+            }
+            #expect(answer.status == .ok)
+            let page = try JSONDecoder().decode(ManifestChanges.self, from: Data(buffer: answer.body))
             #expect(page.groups.map(\.id) == ["chewy"] && page.removedGroups.isEmpty)
             #expect(page.groups.first?.stickers.contains { $0.id == sticker.id } == false)
         }
