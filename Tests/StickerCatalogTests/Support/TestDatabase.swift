@@ -38,6 +38,13 @@ actor TestDatabase {
     }
 
     private static func makeBase() async throws -> Base {
+        // The suite holds hundreds of sockets at once (streams, idle connections, pools) in parallel tests: a shell's
+        // soft descriptor limit of 1024 is not the point of any test.
+        var limit = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        }
         let base: Base
         if let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty {
             let endpoint = try DatabaseEndpoint.parse(url)
