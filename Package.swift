@@ -39,6 +39,12 @@ let package = Package(
             pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"])]
         ),
+        /// libwebp, libwebpmux and libwebpdemux, as Debian's libwebp-dev installs them: WebP uploads and renditions.
+        .systemLibrary(
+            name: "CWebP",
+            pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"])]
+        ),
         /// PNG writing with libpng's full API (zlib level, strategy, row filters), its setjmp inside one C function.
         .target(
             name: "CStickerPNG",
@@ -54,11 +60,13 @@ let package = Package(
         ),
         /// multipart/form-data (RFC 7578) read within a byte budget; no dependencies, so it can be fuzzed on its own.
         .target(name: "FormData"),
-        /// Sticker image rules: PNG/APNG structure, libpng decode, drawing the demo art. No HTTP, no SQL.
+        /// Sticker image rules: PNG/APNG and WebP structure, libpng and libwebp decode and encode, drawing the demo art.
+        /// No HTTP, no SQL.
         .target(
             name: "StickerImage",
             dependencies: [
                 "CLibPNG",
+                "CWebP",
                 "CStickerPNG",
                 "CLCMS2",
             ],

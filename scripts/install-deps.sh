@@ -4,10 +4,11 @@
 # As root it installs; otherwise it prints the exact commands to run and stops.
 set -euo pipefail
 
-packages=(pkg-config libpng-dev zlib1g-dev libbrotli-dev liblcms2-dev libcurl4-openssl-dev postgresql util-linux curl python3 python3-pip libvips-tools apngdis)
+packages=(pkg-config libpng-dev libwebp-dev zlib1g-dev libbrotli-dev liblcms2-dev libcurl4-openssl-dev postgresql util-linux curl python3 python3-pip libvips-tools apngdis)
 # brotli: so that schemathesis (through urllib3) can read the brotli answers it asks for with `Accept-Encoding: br`.
 # kubernetes-validate: scripts/check-deploy.sh validates deploy/kubernetes against the Kubernetes schemas.
-python=(schemathesis openapi-spec-validator brotli kubernetes-validate)
+# pillow: the tests' independent reader of the WebP, APNG and PNG files the service writes.
+python=(schemathesis openapi-spec-validator brotli kubernetes-validate pillow)
 if [[ "${1:-}" == "--browser" ]]; then
   # make test-browser (part of make test) drives the admin console in a real, headless Chromium.
   packages=(chromium chromium-driver curl)
@@ -38,6 +39,7 @@ missing_python=()
 for module in "${python[@]-}"; do
   [[ -z "$module" ]] && continue
   import=${module//-/_}
+  [[ "$module" == "pillow" ]] && import=PIL
   [[ "$module" == "schemathesis" ]] && { command -v st >/dev/null || missing_python+=("$module"); continue; }
   [[ "$module" == "kubernetes-validate" ]] && { command -v kubernetes-validate >/dev/null || missing_python+=("$module"); continue; }
   python3 -c "import $import" 2>/dev/null || missing_python+=("$module")

@@ -1,59 +1,87 @@
-/// An APNG's animated renditions, made one canvas at a time as the compositor plays the frames: each canvas is resized
-/// to every edge at once and dropped, so memory holds one canvas and the previous picture at each edge, never the
-/// whole animation (100 full canvases of 618 x 618 were 146 MiB). Each frame after the first is encoded as the
-/// rectangle that changed since the frame before (as the source was), not the whole picture: a file of one-pixel
-/// frames stays small at every size. With a `stride` of k only every k-th frame is kept, showing for the delays of the
-/// k frames it stands for, so the animation plays for as long at a lower frame rate.
+/// An animation's renditions, APNG and animated WebP, made one canvas at a time as the source plays: each canvas is
+/// resized to every target at once and dropped, so memory holds one canvas and the previous picture at each target,
+/// never the whole animation (100 full canvases of 618 x 618 were 146 MiB). Each frame after the first is encoded as
+/// the rectangle that changed since the frame before (as the source was), not the whole picture: a file of one-pixel
+/// frames stays small at every size. A frame where nothing moved is kept as a frame showing nothing new, so both
+/// formats have the source's frames and timing. With a `stride` of k only every k-th frame is kept, showing for the
+/// delays of the k frames it stands for, so the animation plays for as long at a lower frame rate.
 struct AnimatedRenditions {
     struct Target {
         let width: Int
         let height: Int
+        /// Which files to make at this size.
+        var png = true
+        var webp = true
     }
 
     let targets: [Target]
     let stride: Int
-    private(set) var frames: [[APNGEncoder.EncodedFrame]]
+    let settings: WebPCodec.Settings
+    private(set) var png: [[APNGEncoder.EncodedFrame]]
+    private(set) var webp: [[WebPAnimation.EncodedFrame]]
+    /// Frames kept at each target (the same for both formats).
+    var frameCounts: [Int] { targets.indices.map { max(png[$0].count, webp[$0].count) } }
     private var previous: [RGBAImage?]
     private var lastCanvas: [UInt8]?
     private var played = 0
+    /// Play time so far and what the WebP frames have shown of it, so whole-millisecond durations never drift.
+    private var elapsedMs = 0.0
+    private var shownMs = 0
 
-    init(targets: [Target], stride: Int = 1) {
-        (self.targets, self.stride) = (targets, stride)
-        frames = Array(repeating: [], count: targets.count)
+    init(targets: [Target], stride: Int = 1, settings: WebPCodec.Settings = .rendition) {
+        (self.targets, self.stride, self.settings) = (targets, stride, settings)
+        png = Array(repeating: [], count: targets.count)
+        webp = Array(repeating: [], count: targets.count)
         previous = Array(repeating: nil, count: targets.count)
     }
 
     /// Adds the picture `canvas` shows for `control`'s delay, at every target size.
     mutating func add(_ canvas: RGBAImage, control: Animation.Frame) throws {
         defer { played += 1 }
+        elapsedMs += control.delayMs
+        let durationMs = Int(elapsedMs.rounded()) - shownMs
         guard played % stride == 0 else {
             // A frame left out: the frame kept before it shows for its delay too.
-            for index in targets.indices where !frames[index].isEmpty {
-                frames[index][frames[index].count - 1].delay(adding: control)
+            for index in targets.indices {
+                if !png[index].isEmpty { png[index][png[index].count - 1].delay(adding: control) }
+                if !webp[index].isEmpty { webp[index][webp[index].count - 1].durationMs += durationMs }
             }
+            shownMs += durationMs
             return
         }
+        shownMs += durationMs
         let first = lastCanvas == nil
         if !first, canvas.pixels == lastCanvas {
-            // Nothing moved: one unchanged pixel holds the picture for this frame's delay.
+            // Nothing moved: a frame that draws nothing new holds the picture for this frame's delay.
+            let unchanged = try WebPAnimation.unchanged(durationMs: durationMs)
             for index in targets.indices {
                 guard let picture = previous[index] else { continue }
-                append(index, region: (0, 0, 1, 1), data: try PNGWriter.imageData(Self.crop(picture, (0, 0, 1, 1))), control: control)
+                if targets[index].png {
+                    append(index, region: (0, 0, 1, 1), data: try PNGWriter.imageData(Self.crop(picture, (0, 0, 1, 1))), control: control)
+                }
+                if targets[index].webp { webp[index].append(unchanged) }
             }
             return
         }
-        let linear = LinearImage(canvas)
-        let (targets, previous) = (self.targets, self.previous)
+        let linear = targets.contains { $0.width != canvas.width || $0.height != canvas.height } ? LinearImage(canvas) : nil
+        let (targets, previous, settings) = (self.targets, self.previous, self.settings)
         // Resize, find what changed and compress it: each size on a core of its own.
         let made = try Renditions.parallel(targets.count) { index in
-            let resized = Lanczos.resize(linear, width: targets[index].width, height: targets[index].height).rgba
+            let target = targets[index]
+            let resized = target.width == canvas.width && target.height == canvas.height
+                ? canvas : Lanczos.resize(linear!, width: target.width, height: target.height).rgba
             let region = previous[index].flatMap { Self.changed(from: $0, to: resized) }
                 ?? (first ? (0, 0, resized.width, resized.height) : (0, 0, 1, 1))
-            return (resized, region, try PNGWriter.imageData(Self.crop(resized, region)))
+            let data = target.png ? try PNGWriter.imageData(Self.crop(resized, region)) : []
+            // WebP frames sit at even offsets: the region grows left and up by a pixel where it must.
+            let even = (x: region.x & ~1, y: region.y & ~1, width: region.width + region.x % 2, height: region.height + region.y % 2)
+            let frame = target.webp ? try WebPCodec.encode(Self.crop(resized, even), settings) : []
+            return (resized, region, data, even, frame)
         }
-        for (index, (resized, region, data)) in made.enumerated() {
+        for (index, (resized, region, data, even, frame)) in made.enumerated() {
             self.previous[index] = resized
-            append(index, region: region, data: data, control: control)
+            if targets[index].png { append(index, region: region, data: data, control: control) }
+            if targets[index].webp { webp[index].append(.init(data: frame, x: even.x, y: even.y, durationMs: durationMs)) }
         }
         lastCanvas = canvas.pixels
     }
@@ -63,12 +91,14 @@ struct AnimatedRenditions {
                                              delayNumerator: control.delayNumerator, delayDenominator: control.delayDenominator)
         if stride > 1 { (frame.delayNumerator, frame.delayDenominator) = (UInt16(clamping: Int(control.delayMs.rounded())), 1000) }
         (frame.x, frame.y) = (region.x, region.y)
-        frames[index].append(frame)
+        png[index].append(frame)
     }
 
-    /// The APNG at target `index`, playing `loops` times.
-    func assemble(_ index: Int, loops: Int) -> [UInt8] {
-        APNGEncoder.assemble(width: targets[index].width, height: targets[index].height, frames: frames[index], loops: UInt32(loops))
+    /// The file of `format` at target `index`, playing `loops` times.
+    func assemble(_ index: Int, format: ImageFormat, loops: Int) throws -> [UInt8] {
+        let (width, height) = (targets[index].width, targets[index].height)
+        return format == .webp ? try WebPAnimation.assemble(width: width, height: height, frames: webp[index], loops: loops)
+                               : APNGEncoder.assemble(width: width, height: height, frames: png[index], loops: UInt32(loops))
     }
 
     /// The smallest rectangle holding every pixel that differs between `old` and `new`; nil when none does.

@@ -1,5 +1,5 @@
 /// The kind of file an upload holds, told by its first bytes, never by its name or Content-Type.
-public enum ImageFormat: String, Sendable, Equatable {
+public enum ImageFormat: String, Sendable, Hashable, Codable {
     case png
     case jpeg
     case gif
@@ -24,4 +24,12 @@ public enum ImageFormat: String, Sendable, Equatable {
             self = .unknown
         }
     }
+}
+
+extension ImageFormat {
+    /// The extension of its file names and URLs.
+    public var fileExtension: String { self == .webp ? "webp" : rawValue }
+
+    /// Its media type (an APNG is served as image/png, which every browser animates).
+    public var mediaType: String { self == .webp ? "image/webp" : "image/\(rawValue)" }
 }

@@ -1,127 +1,164 @@
 import Dispatch
 
-/// One picture a sticker is served as: fitted inside an `edge` x `edge` box, animated or still.
+/// One picture a sticker is served as: fitted inside an `edge` x `edge` box, animated or still, PNG or WebP.
 public struct Rendition: Sendable, Equatable {
     public let edge: Int
-    /// A still picture: the sticker itself when it is still, an APNG's default image otherwise.
+    /// A still picture: the sticker itself when it is still, an animation's still picture otherwise.
     public let still: Bool
+    /// PNG (APNG when animated) or WebP.
+    public let format: ImageFormat
     public let bytes: [UInt8]
     public let width: Int
     public let height: Int
     public let frames: Int
     public let durationMs: Int
     public let loops: Int
-    /// The box was not smaller than the sticker: these are the stored original's bytes.
+    /// The box was not smaller than the sticker and the format is the upload's: these are the stored original's bytes.
     public let isOriginal: Bool
 
     public var animated: Bool { !still && frames > 1 }
 }
 
 /// Every rendition of a validated sticker, as a plain function from bytes to bytes: for each edge of
-/// `RenditionEdge.all`, the picture fitted in the box (Lanczos-3 in premultiplied linear light, `Lanczos`), encoded
-/// by libpng (`PNGWriter`). An APNG's frames are composited onto the canvas first (`APNGCompositor`), then resized
-/// and re-encoded as an APNG with the same delays and loop count; its stills are its default image.
-/// Sizes run in parallel on every core. An animation is rendered one canvas at a time (`AnimatedRenditions`), each
-/// frame after the first encoded as the rectangle that changed, so neither memory nor the files grow with a frame
-/// count the source's own encoding hid. No rendition is larger than the sticker rules allow (500 KB): an animation
-/// that would be plays as its still picture at that size, and a still that would be refuses the upload.
+/// `RenditionEdge.all` and each format (PNG and WebP), the picture fitted in the box (Lanczos-3 in premultiplied
+/// linear light, `Lanczos`), encoded by libpng (`PNGWriter`) and libwebp (`WebPCodec`, lossy colour with lossless
+/// alpha). An animation's canvases (`StickerSource.play`) are resized and encoded as an APNG and an animated WebP
+/// with the same frames, delays and loop count (`AnimatedRenditions`); its stills are its still picture.
+/// Sizes run in parallel on every core, one canvas at a time, so memory does not grow with the frame count.
+/// No rendition is larger than the sticker rules allow (500 KB): an animation that would be plays fewer frames or,
+/// failing that, its still picture at that size; a still that would be refuses the upload.
 public enum Renditions {
-    /// Bump when the resampler or the encoder changes: `stickerd renditions rebuild` redoes older renditions.
+    /// Bump when the resampler or the encoders change: `stickerd renditions rebuild` redoes older renditions.
     /// 2: 16-bit files read as sRGB, every APNG frame in the file's colour space, animations as changed rectangles.
-    public static let version = 2
+    /// 3: WebP renditions beside the PNG ones.
+    public static let version = 3
 
-    /// How many renditions `make` gives an image: a still at every edge, and an animation too for an APNG.
+    /// The formats every sticker is served in.
+    public static let formats: [ImageFormat] = [.png, .webp]
+
+    /// How many renditions `make` gives an image: a still at every edge in each format, and an animation too when it moves.
     public static func count(animated: Bool) -> Int {
-        RenditionEdge.all.count * (animated ? 2 : 1)
+        RenditionEdge.all.count * formats.count * (animated ? 2 : 1)
     }
 
-    public static func make(_ file: PNGFile, stored: [UInt8], rules: StickerRules = StickerRules()) throws -> [Rendition] {
+    /// A size to make: the sticker fitted in some box, and which formats need encoding there (none for the format of
+    /// the upload at its own size: that is the stored file).
+    struct Picture: Equatable {
+        let width: Int
+        let height: Int
+        let isFull: Bool
+    }
+
+    public static func make(_ file: StickerSource, stored: [UInt8], rules: StickerRules = StickerRules()) throws -> [Rendition] {
         let edges = RenditionEdge.all
         let sizes = edges.map { RenditionEdge.fitted(width: file.width, height: file.height, edge: $0) }
-        let shrunk = edges.indices.filter { sizes[$0] != (file.width, file.height) }
-        // Decode and composite frame by frame, each canvas resized and encoded at every smaller size as it comes.
-        var defaultImage: RGBAImage?
-        var animated = AnimatedRenditions(targets: shrunk.map { .init(width: sizes[$0].width, height: sizes[$0].height) })
-        var compositor = APNGCompositor(width: file.width, height: file.height)
-        var failure: (any Error)?
-        let side = rules.sideRange.upperBound
-        try file.decodeAllFrames(maxPixels: side * side, rules: rules, sRGB: true) { decoded in
-            switch decoded {
-            case .defaultImage(let image):
-                defaultImage = image
-            case .frame(let index, let image):
-                guard failure == nil, let frame = file.animation?.frames[index] else { return }
-                do { try animated.add(compositor.render(frame, image: image, index: index), control: frame) } catch { failure = error }
-            }
-        }
-        if let failure { throw failure }
-        guard let defaultImage else { throw PNGWriter.Failure(message: "the image did not decode") }
-        let linear = LinearImage(defaultImage)
-        let stills = try parallel(shrunk.count) { i in
-            try PNGWriter.encode(Lanczos.resize(linear, width: sizes[shrunk[i]].width, height: sizes[shrunk[i]].height).rgba)
+        var pictures: [Picture] = []
+        for (width, height) in sizes where !pictures.contains(where: { $0.width == width && $0.height == height }) {
+            pictures.append(Picture(width: width, height: height, isFull: (width, height) == (file.width, file.height)))
         }
         let animation = file.animation
-        // At full size a still sticker is its stored file; an APNG's still is its default image on its own.
-        let fullStill = shrunk.count == edges.count ? [] : animation == nil ? stored : try PNGWriter.encode(defaultImage)
-        let fitted = try animation.map { try fit(animated, file: file, rules: rules, loops: $0.loops, frameCount: $0.frames.count) } ?? [:]
+        let needs = { (picture: Picture, format: ImageFormat) in !(picture.isFull && format == file.format) }
+        var animated = AnimatedRenditions(targets: pictures.map { .init(width: $0.width, height: $0.height, png: needs($0, .png), webp: needs($0, .webp)) })
+        var stillPicture: RGBAImage?
+        var failure: (any Error)?
+        try file.play(rules: rules, still: { stillPicture = $0 }) { _, canvas, frame in
+            guard failure == nil else { return }
+            do { try animated.add(canvas, control: frame) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        guard let stillPicture else { throw PNGWriter.Failure(message: "the image did not decode") }
+        let stills = try makeStills(stillPicture, pictures: pictures, keepStored: animation == nil ? file.format : nil, stored: stored)
+        let moving = try animation.map { try fit(animated, file: file, rules: rules, loops: $0.loops, frameCount: $0.frames.count) } ?? [:]
         var renditions: [Rendition] = []
-        for (index, edge) in edges.enumerated() {
-            let (width, height) = sizes[index]
-            let shrunkIndex = shrunk.firstIndex(of: index)
-            let still = shrunkIndex.map { stills[$0] } ?? fullStill
-            // Messages refuses sticker files over the limit, and so does this service: no rendition may pass it.
-            guard still.count <= rules.maxBytes else {
-                throw StickerRejection.renditionTooLarge(edge: edge, bytes: still.count, limit: rules.maxBytes)
+        for format in formats {
+            for (index, edge) in edges.enumerated() {
+                let (width, height) = sizes[index]
+                let at = pictures.firstIndex { $0.width == width && $0.height == height }!
+                let still = stills[Key(at, format)]!
+                // Messages refuses sticker files over the limit, and so does this service: no rendition may pass it.
+                guard still.count <= rules.maxBytes else {
+                    throw StickerRejection.renditionTooLarge(edge: edge, bytes: still.count, limit: rules.maxBytes)
+                }
+                renditions.append(Rendition(edge: edge, still: true, format: format, bytes: still, width: width, height: height, frames: 1,
+                                            durationMs: 0, loops: 0, isOriginal: animation == nil && !needs(pictures[at], format)))
+                guard let animation else { continue }
+                var (bytes, frames, durationMs, loops) = (stored, animation.frames.count, animation.durationMs, animation.loops)
+                if needs(pictures[at], format) {
+                    // Past a single frame, an animation that fits nowhere at this size plays as its still picture.
+                    (bytes, frames) = moving[Key(at, format)] ?? (still, 1)
+                    if frames == 1 { (durationMs, loops) = (0, 0) }
+                }
+                renditions.append(Rendition(edge: edge, still: false, format: format, bytes: bytes, width: width, height: height,
+                                            frames: frames, durationMs: durationMs, loops: loops, isOriginal: !needs(pictures[at], format)))
             }
-            renditions.append(Rendition(edge: edge, still: true, bytes: still, width: width, height: height, frames: 1, durationMs: 0,
-                                        loops: 0, isOriginal: shrunkIndex == nil && animation == nil))
-            guard let animation else { continue }
-            var (bytes, frames, durationMs, loops) = (stored, animation.frames.count, animation.durationMs, animation.loops)
-            if let shrunkIndex {
-                // Past a single frame, an animation that fits nowhere at this size plays as its still picture.
-                (bytes, frames) = fitted[shrunkIndex] ?? (still, 1)
-                if frames == 1 { (durationMs, loops) = (0, 0) }
-            }
-            renditions.append(Rendition(edge: edge, still: false, bytes: bytes, width: width, height: height,
-                                        frames: frames, durationMs: durationMs, loops: loops, isOriginal: shrunkIndex == nil))
         }
         return renditions
     }
 
-    /// The animated rendition at each target of `animated` that fits the size limit, by target: as made, or, where it
+    /// A picture and a format.
+    struct Key: Hashable {
+        let picture: Int
+        let format: ImageFormat
+        init(_ picture: Int, _ format: ImageFormat) { (self.picture, self.format) = (picture, format) }
+    }
+
+    /// The still picture at every size in both formats, encoded on all cores; at full size in `keepStored`'s format
+    /// (a still upload's own) it is the stored file.
+    static func makeStills(_ picture: RGBAImage, pictures: [Picture], keepStored: ImageFormat?, stored: [UInt8]) throws -> [Key: [UInt8]] {
+        let linear = LinearImage(picture)
+        let jobs = pictures.indices.flatMap { index in formats.map { Key(index, $0) } }
+            .filter { !(pictures[$0.picture].isFull && $0.format == keepStored) }
+        let encoded = try parallel(jobs.count) { job in
+            let size = pictures[jobs[job].picture]
+            let image = size.isFull ? picture : Lanczos.resize(linear, width: size.width, height: size.height).rgba
+            return jobs[job].format == .webp ? try WebPCodec.encode(image) : try PNGWriter.encode(image)
+        }
+        var stills = Dictionary(uniqueKeysWithValues: zip(jobs, encoded))
+        if let keepStored, let full = pictures.firstIndex(where: \.isFull) { stills[Key(full, keepStored)] = stored }
+        return stills
+    }
+
+    /// The animated rendition of each target and format of `animated` that fits the size limit: as made, or, where it
     /// is too big, keeping every other frame (then every fourth...), each shown for the frames it stands for, so it
-    /// plays as long at a lower frame rate. All the targets still too big share one more pass of the file per try.
-    static func fit(_ animated: AnimatedRenditions, file: PNGFile, rules: StickerRules, loops: Int,
-                    frameCount: Int) throws -> [Int: (bytes: [UInt8], frames: Int)] {
-        var fitted: [Int: (bytes: [UInt8], frames: Int)] = [:]
-        var pending: [Int] = []
-        for target in animated.targets.indices {
-            let bytes = animated.assemble(target, loops: loops)
-            if bytes.count <= rules.maxBytes { fitted[target] = (bytes, frameCount) } else { pending.append(target) }
+    /// plays as long at a lower frame rate. All the files still too big share one more pass of the file per try.
+    static func fit(_ animated: AnimatedRenditions, file: StickerSource, rules: StickerRules, loops: Int,
+                    frameCount: Int) throws -> [Key: (bytes: [UInt8], frames: Int)] {
+        var fitted: [Key: (bytes: [UInt8], frames: Int)] = [:]
+        var pending: [Key] = []
+        for (target, description) in animated.targets.enumerated() {
+            for format in formats where format == .webp ? description.webp : description.png {
+                let bytes = try animated.assemble(target, format: format, loops: loops)
+                if bytes.count <= rules.maxBytes { fitted[Key(target, format)] = (bytes, frameCount) } else { pending.append(Key(target, format)) }
+            }
         }
         var stride = 1
         while !pending.isEmpty {
             stride *= 2
             guard stride < frameCount else { break }
-            let fewer = try animate(file, rules: rules, targets: pending.map { animated.targets[$0] }, stride: stride)
-            pending = pending.enumerated().compactMap { offset, target in
-                let bytes = fewer.assemble(offset, loops: loops)
-                guard bytes.count <= rules.maxBytes else { return target }
-                fitted[target] = (bytes, fewer.frames[offset].count)
-                return nil
+            let targets = Array(Set(pending.map(\.picture))).sorted()
+            let fewer = try animate(file, rules: rules, stride: stride, targets: targets.map { index in
+                var target = animated.targets[index]
+                (target.png, target.webp) = (pending.contains(Key(index, .png)), pending.contains(Key(index, .webp)))
+                return target
+            })
+            pending = try pending.filter { key in
+                let offset = targets.firstIndex(of: key.picture)!
+                let bytes = try fewer.assemble(offset, format: key.format, loops: loops)
+                guard bytes.count <= rules.maxBytes else { return true }
+                fitted[key] = (bytes, fewer.frameCounts[offset])
+                return false
             }
         }
         return fitted
     }
 
-    /// The animation at `targets` keeping every `stride`-th frame: the file decoded and composited again.
-    static func animate(_ file: PNGFile, rules: StickerRules, targets: [AnimatedRenditions.Target], stride: Int) throws -> AnimatedRenditions {
+    /// The animation at `targets` keeping every `stride`-th frame: the file decoded and played again.
+    static func animate(_ file: StickerSource, rules: StickerRules, stride: Int, targets: [AnimatedRenditions.Target]) throws -> AnimatedRenditions {
         var animated = AnimatedRenditions(targets: targets, stride: stride)
-        var compositor = APNGCompositor(width: file.width, height: file.height)
         var failure: (any Error)?
-        try file.decodeAllFrames(maxPixels: rules.sideRange.upperBound * rules.sideRange.upperBound, rules: rules, sRGB: true) { decoded in
-            guard case .frame(let index, let image) = decoded, failure == nil, let frame = file.animation?.frames[index] else { return }
-            do { try animated.add(compositor.render(frame, image: image, index: index), control: frame) } catch { failure = error }
+        try file.play(rules: rules, still: { _ in }) { _, canvas, frame in
+            guard failure == nil else { return }
+            do { try animated.add(canvas, control: frame) } catch { failure = error }
         }
         if let failure { throw failure }
         return animated

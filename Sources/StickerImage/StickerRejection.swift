@@ -35,15 +35,15 @@ public enum StickerRejection: Error, Sendable, Equatable {
             "The file is \(bytes) bytes; a sticker must be at most \(limit) bytes."
         case .unsupportedFormat(let format):
             switch format {
-            case .png, .unknown: "The file is not a PNG or APNG image; only PNG and APNG stickers are accepted."
-            default: "The file is a \(format.rawValue.uppercased()) image; only PNG and APNG stickers are accepted."
+            case .png, .webp, .unknown: "The file is not a PNG, APNG or WebP image; only those stickers are accepted."
+            default: "The file is a \(format.rawValue.uppercased()) image; only PNG, APNG and WebP stickers are accepted."
             }
         case .dimensionsOutOfRange(let width, let height, let range):
             "The image is \(width) x \(height) pixels; each side must be \(range.lowerBound) to \(range.upperBound) pixels."
         case .corrupt(let reason):
-            "The PNG data is corrupt: \(reason)."
+            "The image data is corrupt: \(reason)."
         case .invalidAnimation(let reason):
-            "The APNG animation is invalid: \(reason)."
+            "The animation is invalid: \(reason)."
         case .tooManyFrames(let reason):
             "The animation is too big: \(reason)."
         case .animationTooLong(let milliseconds, let limit):

@@ -30,6 +30,8 @@ public struct StickerImageInfo: Sendable, Equatable {
     /// Times the animation plays; 0 means forever (and for a still image).
     public let loops: Int
     public let hasAlpha: Bool
+    /// PNG (and APNG) or WebP.
+    public let format: ImageFormat
     /// The file as it is stored and served: privacy-leaking metadata chunks removed, image data untouched.
     public let storedBytes: [UInt8]
 }

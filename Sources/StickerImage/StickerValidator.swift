@@ -6,19 +6,24 @@ public struct StickerValidator: Sendable {
         self.rules = rules
     }
 
-    /// Validates an upload: size, format, the whole chunk stream and APNG layer, dimensions from IHDR,
-    /// animation limits, then a bounded inflate and a full libpng decode of every frame.
+    /// Validates an upload: size, format, the whole structure (a PNG's chunk stream and APNG layer, a WebP's RIFF
+    /// container and frames), dimensions from the header, animation limits, then a bounded decode of every frame
+    /// (libpng after a bounded inflate, libwebp).
     public func validate(_ bytes: [UInt8]) throws(StickerRejection) -> StickerImageInfo {
         guard !bytes.isEmpty else { throw .empty }
         guard bytes.count <= rules.maxBytes else { throw .tooLarge(bytes: bytes.count, limit: rules.maxBytes) }
-        let file = try PNGFile(bytes, rules: rules)
-        // Dimensions come from IHDR, so that a hostile header never reaches an allocation.
+        let file = try StickerSource(bytes, rules: rules)
+        // Dimensions come from the header, so that a hostile one never reaches an allocation.
         try checkStickerLimits(file)
         let side = rules.sideRange.upperBound
-        try file.decodeAllFrames(maxPixels: side * side, rules: rules)
-        return StickerImageInfo(width: file.width, height: file.height, animated: file.animation != nil, frames: file.frameCount,
-                                durationMs: file.animation?.durationMs ?? 0, loops: file.animation?.loops ?? 0,
-                                hasAlpha: file.hasAlpha, storedBytes: file.strippedBytes)
+        try file.decodeAll(maxPixels: side * side, rules: rules)
+        return info(file, stored: file.strippedBytes)
+    }
+
+    private func info(_ file: StickerSource, stored: [UInt8]) -> StickerImageInfo {
+        StickerImageInfo(width: file.width, height: file.height, animated: file.animation != nil, frames: file.frameCount,
+                         durationMs: file.animation?.durationMs ?? 0, loops: file.animation?.loops ?? 0,
+                         hasAlpha: file.hasAlpha, format: file.format, storedBytes: stored)
     }
 
     /// Validates an upload as `validate` does and makes its renditions in the same decoding pass (every frame is
@@ -26,18 +31,15 @@ public struct StickerValidator: Sendable {
     public func validateRendering(_ bytes: [UInt8]) throws -> (StickerImageInfo, [Rendition]) {
         guard !bytes.isEmpty else { throw StickerRejection.empty }
         guard bytes.count <= rules.maxBytes else { throw StickerRejection.tooLarge(bytes: bytes.count, limit: rules.maxBytes) }
-        let file = try PNGFile(bytes, rules: rules)
+        let file = try StickerSource(bytes, rules: rules)
         try checkStickerLimits(file)
         let stored = file.strippedBytes
         let renditions = try Renditions.make(file, stored: stored, rules: rules)
-        let info = StickerImageInfo(width: file.width, height: file.height, animated: file.animation != nil, frames: file.frameCount,
-                                    durationMs: file.animation?.durationMs ?? 0, loops: file.animation?.loops ?? 0,
-                                    hasAlpha: file.hasAlpha, storedBytes: stored)
-        return (info, renditions)
+        return (info(file, stored: stored), renditions)
     }
 
-    /// The sticker rules beyond the PNG format: dimensions, frame count, play time.
-    func checkStickerLimits(_ file: PNGFile) throws(StickerRejection) {
+    /// The sticker rules beyond the file format: dimensions, frame count, play time.
+    func checkStickerLimits(_ file: StickerSource) throws(StickerRejection) {
         guard rules.sideRange.contains(file.width), rules.sideRange.contains(file.height) else {
             throw .dimensionsOutOfRange(width: file.width, height: file.height, range: rules.sideRange)
         }

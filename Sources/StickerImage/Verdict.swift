@@ -1,12 +1,12 @@
-/// `stickerd validate`'s judgement of one file: first as a PNG/APNG whatever its size, then against the sticker rules.
+/// `stickerd validate`'s judgement of one file: first as a PNG/APNG or WebP whatever its size, then against the sticker rules.
 public struct Verdict: Sendable, Equatable, Encodable {
     public var file: String
-    /// The file is a well-formed PNG or APNG that decodes completely.
+    /// The file is a well-formed PNG, APNG or WebP that decodes completely.
     public var valid: Bool
     /// Why it is not valid; nil when it is.
     public var code: String?
     public var detail: String?
-    /// "png", "apng", or nil when the file is not a PNG at all.
+    /// "png", "apng", "webp" (still or animated: see `frames`), or nil when the file is none of them.
     public var format: String?
     public var width: Int?
     public var height: Int?
@@ -39,22 +39,22 @@ extension StickerValidator {
     /// Largest image `judge` decodes: 64 megapixels (256 MiB of RGBA); larger files are refused, not decoded.
     public static let maxJudgedPixels = 64 * 1024 * 1024
 
-    /// Judges `bytes` as a PNG/APNG (structure and full decode, any dimensions up to the decoder's cap),
+    /// Judges `bytes` as a PNG/APNG or WebP (structure and full decode, any dimensions up to the decoder's cap),
     /// then as a sticker.
     public func judge(_ bytes: [UInt8], file: String) -> Verdict {
         var verdict = Verdict(file: file, valid: false, sticker: "")
         do throws(StickerRejection) {
             guard !bytes.isEmpty else { throw StickerRejection.corrupt("the file is empty") }
-            let png = try PNGFile(bytes, rules: rules)
-            verdict.format = png.animation == nil ? "png" : "apng"
-            (verdict.width, verdict.height, verdict.frames) = (png.width, png.height, png.frameCount)
-            guard png.width * png.height <= Self.maxJudgedPixels else {
-                throw StickerRejection.corrupt("\(png.width) x \(png.height) is more than \(Self.maxJudgedPixels) pixels, too large to decode")
+            let file = try StickerSource(bytes, rules: rules)
+            verdict.format = file.format == .webp ? "webp" : file.animation == nil ? "png" : "apng"
+            (verdict.width, verdict.height, verdict.frames) = (file.width, file.height, file.frameCount)
+            guard file.width * file.height <= Self.maxJudgedPixels else {
+                throw StickerRejection.corrupt("\(file.width) x \(file.height) is more than \(Self.maxJudgedPixels) pixels, too large to decode")
             }
-            try png.decodeAllFrames(maxPixels: Self.maxJudgedPixels, rules: rules)
+            try file.decodeAll(maxPixels: Self.maxJudgedPixels, rules: rules)
             verdict.valid = true
             if bytes.count > rules.maxBytes { throw StickerRejection.tooLarge(bytes: bytes.count, limit: rules.maxBytes) }
-            try checkStickerLimits(png)
+            try checkStickerLimits(file)
             verdict.sticker = "ok"
         } catch {
             if verdict.valid {

@@ -44,7 +44,7 @@ struct RenditionsCommand: AsyncParsableCommand {
                     guard let last = images.last else { break }
                     for image in images {
                         do {
-                            let renditions = try Renditions.make(try PNGFile(image.bytes, rules: rules), stored: image.bytes, rules: rules)
+                            let renditions = try Renditions.make(try StickerSource(image.bytes, rules: rules), stored: image.bytes, rules: rules)
                             try await catalog.replaceRenditions(source: image.sha256, renditions)
                             rebuilt += 1
                         } catch {
@@ -76,7 +76,7 @@ struct RenditionsCommand: AsyncParsableCommand {
         @Option(help: "Render each file this many times and print the mean time (benchmarking).")
         var repeatCount = 1
 
-        @Argument(help: "PNG or APNG stickers.")
+        @Argument(help: "PNG, APNG or WebP stickers.")
         var files: [String]
 
         func run() throws {
@@ -96,11 +96,11 @@ struct RenditionsCommand: AsyncParsableCommand {
                 print(String(format: "%@: validate alone %.1f ms; validate and render %.1f ms (mean of %d)", name,
                              milliseconds(validation) / Double(repeatCount), milliseconds(total - validation) / Double(repeatCount), repeatCount))
                 for rendition in made {
-                    print("  \(rendition.edge)\(rendition.still ? " still" : "")\t\(rendition.width)x\(rendition.height)\t\(rendition.bytes.count) bytes"
+                    print("  \(rendition.format.fileExtension) \(rendition.edge)\(rendition.still ? " still" : "")\t\(rendition.width)x\(rendition.height)\t\(rendition.bytes.count) bytes"
                         + (rendition.isOriginal ? " (original)" : ""))
                     if let output {
                         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-                        try Data(rendition.bytes).write(to: URL(fileURLWithPath: "\(output)/\(name)-\(rendition.edge)\(rendition.still ? "-still" : "").png"))
+                        try Data(rendition.bytes).write(to: URL(fileURLWithPath: "\(output)/\(name)-\(rendition.edge)\(rendition.still ? "-still" : "").\(rendition.format.fileExtension)"))
                     }
                 }
             }

@@ -45,18 +45,20 @@ import Testing
         let info = try StickerValidator().validate(bytes)
         // Action
         let (_, renditions) = try StickerValidator().validateRendering(bytes)
-        // Check: every rendition within the rules; all of them together a few times the source, not 190 MB.
+        // Check: every rendition within the rules; those of each format together a few times the source, not 190 MB.
         let animated = renditions.filter { !$0.still }
-        #expect(info.frames == 100 && animated.count == RenditionEdge.all.count)
+        #expect(info.frames == 100 && animated.count == RenditionEdge.all.count * Renditions.formats.count)
         #expect(renditions.allSatisfy { $0.bytes.count <= StickerRules().maxBytes })
         #expect(animated.allSatisfy { $0.frames == 100 })
-        let total = renditions.reduce(0) { $0 + $1.bytes.count }
-        #expect(total < 40 * bytes.count, "renditions \(total) bytes for a \(bytes.count)-byte source")
-        print("Amplifying APNG: source \(bytes.count) bytes, \(renditions.count) renditions \(total) bytes")
-        // The 412 px animation decodes to the same pictures as the source composited and resized: frame count and size.
-        let rendition = try #require(animated.first { $0.edge == 412 })
-        let file = try PNGFile(rendition.bytes, rules: StickerRules())
-        #expect(file.frameCount == 100 && file.width == 412)
+        for format in Renditions.formats {
+            let total = renditions.filter { $0.format == format }.reduce(0) { $0 + $1.bytes.count }
+            #expect(total < 40 * bytes.count, "\(format) renditions \(total) bytes for a \(bytes.count)-byte source")
+            print("Amplifying APNG: source \(bytes.count) bytes, its \(format) renditions \(total) bytes")
+            // The 412 px animation reads as 100 frames of that size, as APNG and as WebP.
+            let rendition = try #require(animated.first { $0.edge == 412 && $0.format == format })
+            let file = try StickerSource(rendition.bytes, rules: StickerRules())
+            #expect(file.frameCount == 100 && file.width == 412 && file.format == format)
+        }
     }
 
     @Test func theChangedRectangleIsExact() {
@@ -75,10 +77,10 @@ import Testing
         // Action
         let (info, renditions) = try StickerValidator().validateRendering(bytes)
         // Check: every rendition within the limit; each animated one plays as long as the source, with fewer frames
-        // where all of them would not fit, and every one reads as a well-formed APNG.
+        // where all of them would not fit, and every one reads as a well-formed APNG or animated WebP.
         for rendition in renditions where !rendition.still {
             #expect(rendition.bytes.count <= StickerRules().maxBytes, "\(rendition.edge): \(rendition.bytes.count) bytes")
-            let file = try PNGFile(rendition.bytes, rules: StickerRules())
+            let file = try StickerSource(rendition.bytes, rules: StickerRules())
             #expect(file.frameCount == rendition.frames && rendition.frames > 1, "\(rendition.edge)")
             #expect(abs((file.animation?.durationMs ?? 0) - info.durationMs) <= 30, "\(rendition.edge)")
         }

@@ -54,7 +54,7 @@ import Testing
             let (id, sha) = try await Self.upload(client)
             let catalog = PostgresCatalog(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger)
             let other = RenditionTests.gradient(408, 408)
-            let rebuilt = try Renditions.make(PNGFile(other, rules: StickerRules()), stored: other)
+            let rebuilt = try Renditions.make(.png(PNGFile(other, rules: StickerRules())), stored: other)
             try await db.withConnection { deleting in
                 // The sticker's deletion is under way (its trigger has run) and not committed.
                 try await deleting.query("BEGIN", logger: TestDatabase.logger)

@@ -13,14 +13,15 @@ import Testing
 
     @Test func onlyGetAndHeadOnExactlyTheTwoPathsSkipTheRouter() {
         #expect(HotRoutes.route(method: .get, path: "/v1/manifest") == .manifest)
-        #expect(HotRoutes.route(method: .head, path: "/v1/assets/\(Self.digest).png") == .asset(hex: Substring(Self.digest)))
+        #expect(HotRoutes.route(method: .head, path: "/v1/assets/\(Self.digest).png") == .asset(hex: Substring(Self.digest), format: .png))
+        #expect(HotRoutes.route(method: .get, path: "/v1/assets/\(Self.digest).webp") == .asset(hex: Substring(Self.digest), format: .webp))
         for method: HTTPRequest.Method in [.post, .put, .delete, .options, .init("QUERY")!] {
             #expect(HotRoutes.route(method: method, path: "/v1/manifest") == nil, "\(method)")
             #expect(HotRoutes.route(method: method, path: "/v1/assets/\(Self.digest).png") == nil, "\(method)")
         }
         // Anything else, however close, is the router's to answer (404, 405, another route).
         for path in ["/v1/manifest/", "/v1/manifests", "/v1/manifest/changes", "/v1/assets/\(Self.digest).png/",
-                     "/v1/assets/\(Self.digest).webp", "/v1/assets/\(Self.digest)X.png", "/v1/assets/\(Self.digest.dropLast()).png",
+                     "/v1/assets/\(Self.digest).gif", "/v1/assets/\(Self.digest).webp/", "/v1/assets/\(Self.digest)X.png", "/v1/assets/\(Self.digest.dropLast()).png",
                      "/v1/assets//\(Self.digest.dropLast()).png", "/v1/assets/\(Self.digest.dropLast(2))\u{600}.png", "/v1/assets/x.png", "/v2/assets/\(Self.digest).png", "/V1/manifest"] {
             #expect(HotRoutes.route(method: .get, path: path) == nil, "\(path)")
         }
@@ -29,7 +30,8 @@ import Testing
     @Test func theirNamesAreTheRoutersRoutes() {
         let routes = offlineRouter(methodNotAllowed: false).routes.filter { $0.method == .get }.map { "/" + $0.path.description.drop { $0 == "/" } }
         #expect(routes.contains(HotRoutes.Route.manifest.name))
-        #expect(routes.contains(HotRoutes.Route.asset(hex: "").name))
+        #expect(routes.contains(HotRoutes.Route.asset(hex: "", format: .png).name))
+        #expect(routes.contains(HotRoutes.Route.asset(hex: "", format: .webp).name))
     }
 
     @Test func theyAreAnsweredAndObservedAsTheRouterWould() async throws {

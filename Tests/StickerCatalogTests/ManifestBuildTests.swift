@@ -34,7 +34,7 @@ import Testing
         // Setup
         let linker = AssetLinker(publicBaseURL: nil, signer: AssetSigner(key: Array(repeating: 7, count: 32), lifetime: 3600))
         let fragments = GroupFragments(capacity: 16 << 20)
-        let queries = [ManifestQuery(), ManifestQuery(filter: "chocoholic"), ManifestQuery(size: .small, scale: 2, still: true, locale: "fr"),
+        let queries = [ManifestQuery(), ManifestQuery(filter: "chocoholic"), ManifestQuery(size: .small, scale: 2, format: .png, locale: "fr"),
                        ManifestQuery().unlocking(["com.example.premium"], signedUntil: 1_800_003_600), ManifestQuery(flags: ["none"])]
         for (revision, renamed) in [(Int64(1), nil), (2, "g7"), (3, "g7")] {
             let snapshot = Self.catalog(revision: revision, renamed: renamed)

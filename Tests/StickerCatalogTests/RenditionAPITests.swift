@@ -92,7 +92,7 @@ struct RenditionAPITests {
             let created = try await upload(client, RenditionTests.gradient(500, 400))
             let id = try #require(created["id"] as? String)
             let urls = ((created["renditions"] as? [[String: Any]]) ?? []).compactMap { ($0["asset"] as? [String: Any])?["url"] as? String }
-            #expect(urls.count == RenditionEdge.all.count)
+            #expect(urls.count == Renditions.count(animated: false))
             let catalog = PostgresCatalog(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger)
             let before = try await db.count("SELECT count(*) FROM assets")
             #expect(try await client.execute(uri: "/v1/admin/stickers/\(id)", method: .delete, headers: admin).status == .noContent)
@@ -126,21 +126,22 @@ struct RenditionAPITests {
             // One batch of four, as if interrupted, then the rest.
             let first = try await catalog.imagesNeedingRenditions(version: Renditions.version, after: "", limit: 4)
             for image in first {
-                try await catalog.replaceRenditions(source: image.sha256, try Renditions.make(PNGFile(image.bytes, rules: StickerRules()), stored: image.bytes))
+                try await catalog.replaceRenditions(source: image.sha256, try Renditions.make(.png(PNGFile(image.bytes, rules: StickerRules())), stored: image.bytes))
             }
             #expect(try await catalog.countImagesNeedingRenditions(version: Renditions.version) == 5)
             let rest = try await catalog.imagesNeedingRenditions(version: Renditions.version, after: "", limit: 100)
             #expect(Set(rest.map(\.sha256)).isDisjoint(with: first.map(\.sha256)) && rest.count == 5)
             for image in rest {
-                try await catalog.replaceRenditions(source: image.sha256, try Renditions.make(PNGFile(image.bytes, rules: StickerRules()), stored: image.bytes))
+                try await catalog.replaceRenditions(source: image.sha256, try Renditions.make(.png(PNGFile(image.bytes, rules: StickerRules())), stored: image.bytes))
             }
-            #expect(try await db.count("SELECT count(*) FROM renditions") == 9 * RenditionEdge.all.count)
+            #expect(try await db.count("SELECT count(*) FROM renditions") == 9 * Renditions.count(animated: false))
             #expect(try await db.count("SELECT count(*) FROM assets WHERE unreferenced_since IS NOT NULL") == 0)
             // Different renditions for one image: the ones replaced become garbage.
             let sha = try #require(first.first?.sha256)
-            let other = try Renditions.make(PNGFile(RenditionTests.gradient(408, 408), rules: StickerRules()), stored: RenditionTests.gradient(408, 408))
+            let other = try Renditions.make(.png(PNGFile(RenditionTests.gradient(408, 408), rules: StickerRules())), stored: RenditionTests.gradient(408, 408))
             try await catalog.replaceRenditions(source: sha, other)
-            #expect(try await db.count("SELECT count(*) FROM assets WHERE unreferenced_since IS NOT NULL") == 6)
+            // Its six smaller PNGs and its seven WebPs (its own PNG is the upload itself).
+            #expect(try await db.count("SELECT count(*) FROM assets WHERE unreferenced_since IS NOT NULL") == 13)
             #expect(try await client.execute(uri: "/v1/manifest", method: .get).status == .ok)
         }
     }

@@ -5,11 +5,11 @@ import Testing
 
 @Suite("Renditions: sizes, premultiplied alpha, quality, APNG compositing")
 struct RenditionTests {
-    /// A validated sticker file and its renditions.
+    /// A validated sticker file and its PNG renditions (`WebPTests` checks the WebP ones).
     func renditions(_ bytes: [UInt8]) throws -> (PNGFile, [Rendition]) {
         let info = try StickerValidator().validate(bytes)
         let file = try PNGFile(info.storedBytes, rules: StickerRules())
-        return (file, try Renditions.make(file, stored: info.storedBytes))
+        return (file, try Renditions.make(.png(file), stored: info.storedBytes).filter { $0.format == .png })
     }
 
     /// A `width` x `height` opaque sticker with a gradient, so that resampling has something to do.
@@ -65,21 +65,8 @@ struct RenditionTests {
 
 @Suite("Renditions against libvips", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/vips"), "needs vips (libvips-tools)"))
 struct RenditionQualityTests {
-    /// PSNR (dB) of two same-sized images, over premultiplied RGBA: what differs in a pixel's colour counts as much as
-    /// the pixel is opaque, since a transparent pixel's colour is never seen.
-    static func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
-        var squared = 0.0
-        for index in stride(from: 0, to: a.pixels.count, by: 4) {
-            let (alphaA, alphaB) = (Double(a.pixels[index + 3]), Double(b.pixels[index + 3]))
-            for k in 0..<3 {
-                let d = Double(a.pixels[index + k]) * alphaA / 255 - Double(b.pixels[index + k]) * alphaB / 255
-                squared += d * d
-            }
-            squared += (alphaA - alphaB) * (alphaA - alphaB)
-        }
-        let mse = squared / Double(a.pixels.count)
-        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
-    }
+    /// PSNR (dB) of two same-sized images over premultiplied RGBA (`RGBAImage.psnr`).
+    static func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double { a.psnr(b) }
 
     /// libvips' thumbnail of `png` into an `edge` box, shrinking only, in linear light.
     static func vips(_ png: [UInt8], edge: Int) throws -> RGBAImage {
@@ -102,7 +89,7 @@ struct RenditionQualityTests {
         let png = try #require(DemoArt.png(name))
         let made = try await blocking { () -> [Rendition] in
             let file = try PNGFile(png, rules: StickerRules())
-            return try Renditions.make(file, stored: png)
+            return try Renditions.make(.png(file), stored: png).filter { $0.format == .png }
         }
         // 40 dB is an RMS difference of 2.5 levels out of 255: below what the eye notices on sticker art. Both filters
         // are Lanczos-3 in linear light; libvips shrinks by whole factors first, so they differ most at 100 px
@@ -171,7 +158,7 @@ struct APNGRenditionTests {
     func renditions() async throws {
         let info = try StickerValidator().validate(Self.animation)
         let file = try PNGFile(info.storedBytes, rules: StickerRules())
-        let made = try Renditions.make(file, stored: info.storedBytes)
+        let made = try Renditions.make(.png(file), stored: info.storedBytes).filter { $0.format == .png }
         #expect(made.filter { !$0.still }.count == RenditionEdge.all.count && made.filter(\.still).count == RenditionEdge.all.count)
         for rendition in made where !rendition.still {
             let checked = try StickerValidator(rules: { var rules = StickerRules(); rules.sideRange = 1...618; return rules }())

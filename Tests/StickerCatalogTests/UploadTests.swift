@@ -137,7 +137,7 @@ struct UploadTests {
             // One set of renditions, whichever upload stored it.
             #expect(try await db.count("""
                 SELECT count(*) FROM renditions WHERE source_sha256 = (SELECT asset_sha256 FROM stickers WHERE name = 'A')
-                """) == RenditionEdge.all.count)
+                """) == Renditions.count(animated: false))
             #expect(try await db.count("SELECT count(*) FROM stickers WHERE group_id = 'crunchy'") == 5)
         }
     }

@@ -63,7 +63,7 @@ public struct ChangeCursor: Codable, Sendable, Hashable {
     /// A stable fingerprint (FNV-1a, 64 bits) of what a query shows, products aside.
     public static func fingerprint(_ query: ManifestQuery) -> String {
         let text = [query.filter ?? "", query.flags.joined(separator: ","), query.size?.rawValue ?? "", "\(query.scale)",
-                    query.still ? "png" : "apng", query.locale ?? ""].joined(separator: "|")
+                    query.format.rawValue, query.locale ?? ""].joined(separator: "|")
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return String(hash, radix: 16)

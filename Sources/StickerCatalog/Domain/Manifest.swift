@@ -9,7 +9,7 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var flags: [String]
     public var size: SizeClass?
     public var scale: Int
-    /// "png" when only still pictures were asked for.
+    /// "png" when only still pictures were asked for, "webp" for WebP; null for the default, PNG and APNG.
     public var format: String?
     /// The catalog locale the request resolved to; null means the default texts.
     public var locale: String?
@@ -105,7 +105,7 @@ public struct AssetLinker: Sendable {
 
     /// The link to `asset`, signed until `signedUntil` when given.
     public func link(_ asset: Asset, signedUntil: Int64? = nil) -> AssetLink {
-        var url = "\(baseURL)/v1/assets/\(asset.sha256).png"
+        var url = "\(baseURL)/v1/assets/\(asset.sha256).\(asset.format.fileExtension)"
         if let signedUntil, let signer { url += "?" + signer.query(sha256: asset.sha256, expires: signedUntil) }
         return AssetLink(url: url, width: asset.width, height: asset.height, bytes: asset.bytes, sha256: asset.sha256, animated: asset.animated)
     }

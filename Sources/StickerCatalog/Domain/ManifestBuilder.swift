@@ -27,7 +27,7 @@ extension Manifest {
     public static func empty(_ snapshot: CatalogSnapshot, _ query: ManifestQuery, cursorKey: CursorKey) -> Manifest {
         let cursor = ChangeCursor(revision: snapshot.revision, query: query).encoded(with: cursorKey)
         return Manifest(revision: snapshot.revision, cursor: cursor, filter: query.filter, flags: query.flags, size: query.size,
-                        scale: query.scale, format: query.still ? "png" : nil, locale: query.locale, groups: [])
+                        scale: query.scale, format: query.format == .apng ? nil : query.format.rawValue, locale: query.locale, groups: [])
     }
 }
 
@@ -49,14 +49,14 @@ extension ManifestGroup {
             position: group.position,
             locked: locked,
             productId: group.productId,
-            cover: cover.map { linker.link($0.picture(edge: edge, still: query.still)) },
+            cover: cover.map { linker.link($0.picture(edge: edge, format: query.format)) },
             stickers: locked ? [] : selected.map { ManifestSticker($0, edge: edge, query: query, linker: linker, signedUntil: signedUntil) })
     }
 }
 
 extension ManifestSticker {
     init(_ sticker: Sticker, edge: Int, query: ManifestQuery, linker: AssetLinker, signedUntil: Int64?) {
-        let picture = sticker.picture(edge: edge, still: query.still)
+        let picture = sticker.picture(edge: edge, format: query.format)
         self.init(
             id: sticker.id.apiString,
             name: sticker.name,
@@ -69,6 +69,6 @@ extension ManifestSticker {
             durationMs: picture.durationMs,
             loops: picture.loops,
             asset: linker.link(picture, signedUntil: signedUntil),
-            thumbnail: linker.link(sticker.picture(edge: SizeClass.small.pixels(scale: query.scale), still: true), signedUntil: signedUntil))
+            thumbnail: linker.link(sticker.picture(edge: SizeClass.small.pixels(scale: query.scale), still: true, file: query.format.file), signedUntil: signedUntil))
     }
 }

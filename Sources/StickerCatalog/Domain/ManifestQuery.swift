@@ -9,8 +9,10 @@ public struct ManifestQuery: Sendable, Hashable {
     public var size: SizeClass?
     /// Display scale, 1 to 3.
     public var scale: Int
-    /// True for `format=png`: still pictures only (an APNG's default image), for clients that cannot animate.
-    public var still: Bool
+    /// PNG (animated or still only) or WebP.
+    public var format: PictureFormat
+    /// True for `format=png`: still pictures only (an animation's still picture), for clients that cannot animate.
+    public var still: Bool { format.still }
     /// A canonical language tag (`pt-BR`).
     public var locale: String?
     /// Products the user holds whose groups are unlocked, sorted; empty for anonymous clients.
@@ -21,12 +23,12 @@ public struct ManifestQuery: Sendable, Hashable {
     public static let defaultScale = 3
 
     public init(filter: String? = nil, flags: [String] = [], size: SizeClass? = nil, scale: Int = ManifestQuery.defaultScale,
-                still: Bool = false, locale: String? = nil) {
+                format: PictureFormat = .apng, locale: String? = nil) {
         self.filter = filter
         self.flags = Array(Set(flags)).sorted()
         self.size = size
         self.scale = scale
-        self.still = still
+        self.format = format
         self.locale = locale.flatMap(LocaleTag.canonical)
     }
 
@@ -58,10 +60,10 @@ public struct ManifestQuery: Sendable, Hashable {
             query.scale = value
         }
         if let format = parameters["format"] {
-            guard format == "png" || format == "apng" else {
-                throw .invalidParameter(name: "format", rule: "must be png (still pictures only) or apng (the default)")
+            guard let value = PictureFormat(rawValue: format) else {
+                throw .invalidParameter(name: "format", rule: "must be apng (the default), png (still pictures only) or webp")
             }
-            query.still = format == "png"
+            query.format = value
         }
         if let locale = parameters["locale"] {
             guard let tag = LocaleTag.canonical(locale) else {

@@ -35,7 +35,7 @@ public struct Sticker: Codable, Sendable, Equatable {
     public var position: Int
     /// The uploaded image, as stored.
     public var asset: Asset
-    /// The image fitted to each box edge, still and (for an APNG) animated; empty until they are made.
+    /// The image fitted to each box edge in each format, still and (for an animation) animated; empty until they are made.
     public var renditions: [StickerRendition] = []
     public var createdAt: Date
     public var updatedAt: Date
@@ -53,6 +53,8 @@ public struct Asset: Codable, Sendable, Equatable {
     public var durationMs: Int
     /// Times an animation plays; 0 is forever.
     public var loops: Int
+    /// PNG (APNG) or WebP: its URL's extension and its Content-Type.
+    public var format: ImageFormat = .png
 }
 
 /// A named client mode such as `chocoholic`: it shows only stickers carrying every required flag.

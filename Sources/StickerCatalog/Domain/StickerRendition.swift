@@ -1,20 +1,28 @@
-/// A stored rendition of a sticker's image: the picture fitted in an `edge` x `edge` box, still or animated.
+import StickerImage
+
+/// A stored rendition of a sticker's image: the picture fitted in an `edge` x `edge` box, still or animated, PNG or WebP.
 public struct StickerRendition: Codable, Sendable, Equatable {
     public var edge: Int
     public var still: Bool
+    public var format: ImageFormat
     public var asset: Asset
 
-    public init(edge: Int, still: Bool, asset: Asset) {
-        (self.edge, self.still, self.asset) = (edge, still, asset)
+    public init(edge: Int, still: Bool, format: ImageFormat = .png, asset: Asset) {
+        (self.edge, self.still, self.format, self.asset) = (edge, still, format, asset)
     }
 }
 
 extension Sticker {
-    /// The picture to serve in an `edge` box, still when asked (an APNG's default image): the rendition made for it,
-    /// or the uploaded image while renditions have not been made (a catalog from before them, until
-    /// `stickerd renditions rebuild`), so a manifest never names a picture that is not stored.
-    public func picture(edge: Int, still: Bool) -> Asset {
+    /// The picture to serve in an `edge` box in `format`, still when asked (an animation's still picture): the
+    /// rendition made for it, or the uploaded image while renditions have not been made (a catalog from before them,
+    /// until `stickerd renditions rebuild`), so a manifest never names a picture that is not stored.
+    public func picture(edge: Int, format: PictureFormat) -> Asset {
+        picture(edge: edge, still: format.still, file: format.file)
+    }
+
+    /// The picture in an `edge` box, still or not, as a `file` format file (or the upload, as above).
+    public func picture(edge: Int, still: Bool, file: ImageFormat) -> Asset {
         let wantStill = still || !asset.animated
-        return renditions.first { $0.edge == edge && $0.still == wantStill }?.asset ?? asset
+        return renditions.first { $0.edge == edge && $0.still == wantStill && $0.format == file }?.asset ?? asset
     }
 }

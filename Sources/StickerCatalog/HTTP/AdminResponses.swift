@@ -32,7 +32,9 @@ struct AdminSticker: ResponseEncodable {
         // Signed, so that an admin can open a premium sticker's image too (free images ignore the signature).
         let until = linker.signer?.expiry(at: Date())
         asset = linker.link(s.asset, signedUntil: until)
-        renditions = s.renditions.map { AdminRendition(edge: $0.edge, still: $0.still, asset: linker.link($0.asset, signedUntil: until)) }
+        renditions = s.renditions.map {
+            AdminRendition(edge: $0.edge, still: $0.still, format: $0.format.fileExtension, asset: linker.link($0.asset, signedUntil: until))
+        }
         (createdAt, updatedAt, self.warnings) = (s.createdAt, s.updatedAt, warnings)
     }
 }
@@ -41,6 +43,8 @@ struct AdminSticker: ResponseEncodable {
 struct AdminRendition: Codable {
     var edge: Int
     var still: Bool
+    /// "png" (PNG or APNG) or "webp".
+    var format: String
     var asset: AssetLink
 }
 

@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
+import StickerImage
 
-/// `GET|HEAD /v1/assets/{sha256}.png`: immutable image bytes, cacheable for a year; any image no published free group
+/// `GET|HEAD /v1/assets/{sha256}.png` and `.webp`: immutable image bytes (an image is at the extension of its format
+/// only), cacheable for a year; any image no published free group
 /// shows only with a signed URL (a manifest gives one to an entitled user, an admin answer to the admin; 403 otherwise).
 /// `POST /v1/assets/bundle`: many at once, by the same rules.
 struct AssetController {
@@ -12,19 +14,24 @@ struct AssetController {
 
     /// `bodies` is the same path with the deadline of routes that read a body.
     func addRoutes(to group: RouterGroup<AppRequestContext>, bodies: RouterGroup<AppRequestContext>) {
-        group.get("{sha256}.png", use: asset)
+        group.get("{sha256}.png", use: png)
+        group.get("{sha256}.webp", use: webp)
         bodies.post("bundle", use: bundle)
     }
 
-    @Sendable func asset(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await asset(hex: context.parameters["sha256"] ?? "", request: request)
+    @Sendable func png(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await asset(hex: context.parameters["sha256"] ?? "", format: .png, request: request)
     }
 
-    /// The image whose digest `text` should be (`HotRoutes` calls it without the router).
-    func asset(hex text: Substring, request: Request) async throws -> Response {
+    @Sendable func webp(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await asset(hex: context.parameters["sha256"] ?? "", format: .webp, request: request)
+    }
+
+    /// The image whose digest `text` should be, when it is a `format` file (`HotRoutes` calls it without the router).
+    func asset(hex text: Substring, format: ImageFormat, request: Request) async throws -> Response {
         // Only a well-formed digest reaches the store (and so the database).
-        guard let digest = AssetDigest(hex: text), let asset = try await store.asset(digest) else {
-            throw CatalogError.notFound("Asset '\(text.prefix(64))'")
+        guard let digest = AssetDigest(hex: text), let asset = try await store.asset(digest), asset.format == format else {
+            throw CatalogError.notFound("Asset '\(text.prefix(64)).\(format.fileExtension)'")
         }
         // Bytes first: while PostgreSQL is down an uncached image fails fast there, before the snapshot is tried.
         var expires: Int64?

@@ -1,4 +1,5 @@
 import Hummingbird
+import StickerImage
 
 /// The two answers clients ask for most, a cached image and the manifest, found without the router: its trie (which
 /// matched `{sha256}.png` by Characters) and its middleware frames were a fifth of an image request's CPU, measured
@@ -7,12 +8,12 @@ import Hummingbird
 struct HotRoutes: Sendable {
     /// A request this answers, and the route it is counted under (the router's name for it).
     enum Route: Equatable {
-        case asset(hex: Substring)
+        case asset(hex: Substring, format: ImageFormat)
         case manifest
 
         var name: String {
             switch self {
-            case .asset: "/v1/assets/{sha256}.png"
+            case .asset(_, let format): format == .webp ? "/v1/assets/{sha256}.webp" : "/v1/assets/{sha256}.png"
             case .manifest: "/v1/manifest"
             }
         }
@@ -26,21 +27,22 @@ struct HotRoutes: Sendable {
     static func route(method: HTTPRequest.Method, path: String) -> Route? {
         guard method == .get || method == .head else { return nil }
         if path == "/v1/manifest" { return .manifest }
-        let prefix = "/v1/assets/".utf8, suffix = ".png".utf8
+        let prefix = "/v1/assets/".utf8
         let bytes = path.utf8
-        guard bytes.count == prefix.count + 64 + suffix.count, bytes.starts(with: prefix), bytes.suffix(suffix.count).elementsEqual(suffix) else {
-            return nil
-        }
+        guard bytes.count > prefix.count + 64, bytes.starts(with: prefix) else { return nil }
+        let suffix = bytes.dropFirst(prefix.count + 64)
+        let format: ImageFormat
+        if suffix.elementsEqual(".png".utf8) { format = .png } else if suffix.elementsEqual(".webp".utf8) { format = .webp } else { return nil }
         let hex = bytes.dropFirst(prefix.count).prefix(64)
         // A slash or a byte past ASCII is another path for the router (which matches `.png` by Characters), not a
         // digest that fails to parse.
-        return hex.contains { $0 == UInt8(ascii: "/") || $0 >= 0x80 } ? nil : .asset(hex: Substring(hex))
+        return hex.contains { $0 == UInt8(ascii: "/") || $0 >= 0x80 } ? nil : .asset(hex: Substring(hex), format: format)
     }
 
     /// `route`'s answer to `request` (`ServiceResponder` drops the body of a HEAD's answer).
     func respond(_ route: Route, to request: Request, context: AppRequestContext) async throws -> Response {
         switch route {
-        case .asset(let hex): try await assets.asset(hex: hex, request: request)
+        case .asset(let hex, let format): try await assets.asset(hex: hex, format: format, request: request)
         case .manifest: try await users.handle(request, context: context, next: manifests.manifest)
         }
     }

@@ -24,7 +24,7 @@ struct StickerController {
         stickers.delete("{id}", use: delete)
     }
 
-    /// Validates the image through libpng off the event loop, then stores image and sticker in one transaction;
+    /// Validates the image through libpng or libwebp off the event loop, then stores image and sticker in one transaction;
     /// counts the verdict. Runs holding an upload slot (`UploadAdmission`).
     @Sendable func upload(_ request: Request, context: AdminRequestContext) async throws -> EditedResponse<AdminSticker> {
         do {
@@ -72,7 +72,7 @@ struct StickerController {
     func validateRendering(_ image: [UInt8], reuse: Bool = true) async throws -> (StickerImageInfo, [Rendition]) {
         let validator = self.validator
         let digest = !reuse ? nil : try await NIOThreadPool.singleton.runIfActive { () throws -> String? in
-            (try? PNGFile(image, rules: validator.rules)).map { sha256Hex($0.strippedBytes) }
+            (try? StickerSource(image, rules: validator.rules)).map { sha256Hex($0.strippedBytes) }
         }
         let stored = if let digest { try await repository.renditionsVersion(sha256: digest) } else { Int?.none }
         let current = stored == Renditions.version

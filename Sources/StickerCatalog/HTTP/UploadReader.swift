@@ -20,7 +20,7 @@ enum UploadReader {
         let contentType = request.headers[.contentType] ?? ""
         let header = HeaderParameters(contentType)
         switch header?.value.lowercased() ?? "" {
-        case "image/png", "image/apng", "image/vnd.mozilla.apng":
+        case "image/png", "image/apng", "image/vnd.mozilla.apng", "image/webp":
             try checkDeclaredLength(request, limit: imageLimit)
             var image: [UInt8] = []
             for try await chunk in request.body {
@@ -41,7 +41,7 @@ enum UploadReader {
             throw StickerRejection.unsupportedFormat(ImageFormat(mediaType: other))
         default:
             throw Problem(.unsupportedMediaType, "unsupported_format",
-                          "Send the sticker as multipart/form-data with a 'file' part, or as a raw image/png body.")
+                          "Send the sticker as multipart/form-data with a 'file' part, or as a raw image/png or image/webp body.")
         }
     }
 

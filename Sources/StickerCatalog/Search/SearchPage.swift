@@ -134,10 +134,10 @@ struct SearchFragmentKey: Hashable, Sendable {
     let sticker: UUID
     let size: SizeClass?
     let scale: Int
-    let still: Bool
+    let format: PictureFormat
     let locale: String?
 
     init(sticker: UUID, view: ManifestQuery) {
-        (self.sticker, size, scale, still, locale) = (sticker, view.size, view.scale, view.still, view.locale)
+        (self.sticker, size, scale, format, locale) = (sticker, view.size, view.scale, view.format, view.locale)
     }
 }

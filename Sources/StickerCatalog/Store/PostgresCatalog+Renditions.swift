@@ -8,15 +8,16 @@ extension PostgresCatalog {
         guard !sources.isEmpty else { return [:] }
         var found: [String: [StickerRendition]] = [:]
         let rows = try await connection.query("""
-            SELECT r.source_sha256, r.edge, r.still, a.sha256, a.width, a.height, octet_length(a.bytes), a.animated, a.frames,
-                   a.duration_ms, a.loops
+            SELECT r.source_sha256, r.edge, r.still, r.format, a.sha256, a.width, a.height, octet_length(a.bytes), a.animated, a.frames,
+                   a.duration_ms, a.loops, a.format
             FROM renditions r JOIN assets a ON a.sha256 = r.asset_sha256
-            WHERE r.source_sha256 = ANY(\(sources)) ORDER BY r.source_sha256, r.edge, r.still
+            WHERE r.source_sha256 = ANY(\(sources)) ORDER BY r.source_sha256, r.format, r.edge, r.still
             """, logger: logger)
         for try await row in rows {
             var cells = PostgresCells(row)
             let source = try cells.next(String.self)
-            let rendition = StickerRendition(edge: try cells.next(), still: try cells.next(), asset: try Self.asset(&cells))
+            let rendition = StickerRendition(edge: try cells.next(), still: try cells.next(), format: try Self.format(&cells),
+                                             asset: try Self.asset(&cells))
             found[source, default: []].append(rendition)
         }
         return found
@@ -37,14 +38,15 @@ extension PostgresCatalog {
             let sha = sha256Hex(rendition.bytes)
             made.append(sha)
             try await connection.query("""
-                INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops)
+                INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops, format)
                 VALUES (\(sha), \(ByteBuffer(bytes: rendition.bytes)), \(rendition.width), \(rendition.height), \(rendition.animated),
-                        \(rendition.frames), \(rendition.durationMs), \(rendition.loops))
+                        \(rendition.frames), \(rendition.durationMs), \(rendition.loops), \(rendition.format.rawValue))
                 ON CONFLICT (sha256) DO UPDATE SET unreferenced_since = NULL
                 """, logger: logger)
             try await connection.query("""
-                INSERT INTO renditions (source_sha256, edge, still, asset_sha256) VALUES (\(source), \(rendition.edge), \(rendition.still), \(sha))
-                ON CONFLICT (source_sha256, edge, still) DO UPDATE SET asset_sha256 = EXCLUDED.asset_sha256
+                INSERT INTO renditions (source_sha256, edge, still, format, asset_sha256)
+                VALUES (\(source), \(rendition.edge), \(rendition.still), \(rendition.format.rawValue), \(sha))
+                ON CONFLICT (source_sha256, edge, still, format) DO UPDATE SET asset_sha256 = EXCLUDED.asset_sha256
                 """, logger: logger)
         }
         try await connection.query("UPDATE assets SET renditions_version = \(Renditions.version) WHERE sha256 = \(source)", logger: logger)

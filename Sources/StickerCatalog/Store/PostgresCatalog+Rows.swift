@@ -12,14 +12,20 @@ extension PostgresCatalog {
 
     static let stickerColumns = """
         s.id, s.group_id, s.name, s.description, s.localized_descriptions::text, s.flags, s.keywords, s.emoji,
-        s.position, a.sha256, a.width, a.height, octet_length(a.bytes), a.animated, a.frames, a.duration_ms, a.loops,
+        s.position, a.sha256, a.width, a.height, octet_length(a.bytes), a.animated, a.frames, a.duration_ms, a.loops, a.format,
         s.created_at, s.updated_at
         """
 
-    /// An image's columns, in `stickerColumns`' order: sha256, width, height, bytes, animated, frames, duration, loops.
+    /// An image's columns, in `stickerColumns`' order: sha256, width, height, bytes, animated, frames, duration, loops, format.
     static func asset(_ cells: inout PostgresCells) throws -> Asset {
         Asset(sha256: try cells.next(), width: try cells.next(), height: try cells.next(), bytes: try cells.next(),
-              animated: try cells.next(), frames: try cells.next(), durationMs: try cells.next(), loops: try cells.next())
+              animated: try cells.next(), frames: try cells.next(), durationMs: try cells.next(), loops: try cells.next(),
+              format: try format(&cells))
+    }
+
+    /// A `format` column: the CHECK constraint allows only the formats the service stores.
+    static func format(_ cells: inout PostgresCells) throws -> ImageFormat {
+        ImageFormat(rawValue: try cells.next(String.self)) ?? .png
     }
 
     static func group(_ row: PostgresRow) throws -> StickerGroup {

@@ -20,9 +20,9 @@ extension PostgresCatalog: StickerRepository {
         guard try await lockGroup(connection, groupId) else { throw CatalogError.notFound("Group '\(groupId)'") }
         let sha = sha256Hex(image)
         try await connection.query("""
-            INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops)
+            INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops, format)
             VALUES (\(sha), \(ByteBuffer(bytes: image)), \(info.width), \(info.height), \(info.animated), \(info.frames),
-                    \(info.durationMs), \(info.loops))
+                    \(info.durationMs), \(info.loops), \(info.format.rawValue))
             ON CONFLICT (sha256) DO UPDATE SET unreferenced_since = NULL
             """, logger: logger)
         if renditions.isEmpty {

@@ -66,8 +66,13 @@ final class StickerdProcess: @unchecked Sendable {
     }
 
     static func runBlocking(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
+        try runCommand(binary, arguments, environment: environment)
+    }
+
+    /// Runs `executable` with `arguments` to completion: its exit status and everything it printed.
+    static func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"].merging(environment) { $1 }
         let output = Pipe()

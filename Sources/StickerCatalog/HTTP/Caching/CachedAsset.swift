@@ -1,10 +1,13 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import StickerImage
 
 /// An image as served: its bytes and its response headers, made once.
 struct CachedAsset: Sendable {
     let sha256: String
+    /// Told by the bytes themselves: the URL's extension must name it.
+    let format: ImageFormat
     let etag: String
     let bytes: ByteBuffer
     let ok: HTTPFields
@@ -14,9 +17,10 @@ struct CachedAsset: Sendable {
         self.sha256 = sha256
         etag = "\"\(sha256)\""
         self.bytes = bytes
+        format = ImageFormat(sniffing: bytes.readableBytesView.prefix(12))
         notModified = [.eTag: etag, .cacheControl: "public, max-age=31536000, immutable"]
         var ok = notModified
-        ok[.contentType] = "image/png"
+        ok[.contentType] = format.mediaType
         ok[.acceptRanges] = "bytes"
         ok[.contentLength] = String(bytes.readableBytes)
         self.ok = ok

@@ -1,0 +1,91 @@
+/// An upload whose structure has been checked, PNG/APNG or WebP: what the validator and the renditions need of
+/// either, so that both formats meet the same rules and make the same renditions.
+public enum StickerSource: Sendable {
+    case png(PNGFile)
+    case webp(WebPFile)
+
+    /// Reads the structure of `bytes` by the format its first bytes say; any other format is refused.
+    public init(_ bytes: [UInt8], rules: StickerRules) throws(StickerRejection) {
+        switch ImageFormat(sniffing: bytes) {
+        case .png: self = .png(try PNGFile(bytes, rules: rules))
+        case .webp: self = .webp(try WebPFile(bytes, rules: rules))
+        case let other: throw .unsupportedFormat(other)
+        }
+    }
+
+    public var format: ImageFormat {
+        switch self {
+        case .png: .png
+        case .webp: .webp
+        }
+    }
+
+    public var width: Int {
+        switch self {
+        case .png(let file): file.width
+        case .webp(let file): file.width
+        }
+    }
+
+    public var height: Int {
+        switch self {
+        case .png(let file): file.height
+        case .webp(let file): file.height
+        }
+    }
+
+    public var hasAlpha: Bool {
+        switch self {
+        case .png(let file): file.hasAlpha
+        case .webp(let file): file.hasAlpha
+        }
+    }
+
+    public var animation: Animation? {
+        switch self {
+        case .png(let file): file.animation
+        case .webp(let file): file.animation
+        }
+    }
+
+    public var frameCount: Int { animation?.frames.count ?? 1 }
+
+    /// The file as stored and served: metadata that can say who made it, where or when removed.
+    public var strippedBytes: [UInt8] {
+        switch self {
+        case .png(let file): file.strippedBytes
+        case .webp(let file): file.strippedBytes
+        }
+    }
+
+    /// Decodes every frame in full, each bounded before it is decoded: what validation needs.
+    public func decodeAll(maxPixels: Int, rules: StickerRules) throws(StickerRejection) {
+        switch self {
+        case .png(let file): try file.decodeAllFrames(maxPixels: maxPixels, rules: rules)
+        case .webp(let file): try file.decodeAllFrames(maxPixels: maxPixels, rules: rules)
+        }
+    }
+
+    /// Plays the sticker in sRGB: first its still picture (an APNG's default image, an animated WebP's first canvas),
+    /// then, for an animation, each canvas as shown with the frame it shows for. Nothing is kept between calls.
+    public func play(rules: StickerRules, still: (RGBAImage) -> Void, canvas: (Int, RGBAImage, Animation.Frame) -> Void) throws(StickerRejection) {
+        let side = rules.sideRange.upperBound
+        switch self {
+        case .png(let file):
+            var compositor = APNGCompositor(width: file.width, height: file.height)
+            try file.decodeAllFrames(maxPixels: side * side, rules: rules, sRGB: true) { decoded in
+                switch decoded {
+                case .defaultImage(let image): still(image)
+                case .frame(let index, let image):
+                    guard let frame = file.animation?.frames[index] else { return }
+                    canvas(index, compositor.render(frame, image: image, index: index), frame)
+                }
+            }
+        case .webp(let file):
+            try file.decodeAllFrames(maxPixels: side * side, rules: rules, sRGB: true) { index, image in
+                if index == 0 { still(image) }
+                if let frame = file.animation?.frames[index] { canvas(index, image, frame) }
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Pillow, an image library independent of this service's code (it reads WebP with libwebp and APNG with its own
+/// PNG reader), as tests' second opinion on the files the service writes. `make test` installs it.
+enum Pillow {
+    static let available: Bool = (try? StickerdProcess.runCommand("/usr/bin/env", ["python3", "-c", "import PIL.WebPImagePlugin"]).0) == 0
+
+    /// What Pillow reads of an image file.
+    struct Info: Decodable, Equatable {
+        var format: String
+        var width: Int
+        var height: Int
+        var frames: Int
+        /// Each frame's duration in milliseconds (an APNG's as Pillow computes them, to the millisecond).
+        var durations: [Int]
+        var loop: Int?
+        /// Whether any pixel is not fully opaque.
+        var transparent: Bool
+    }
+
+    static let script = """
+        import json, sys
+        from PIL import Image
+        out = []
+        for path in sys.argv[1:]:
+            im = Image.open(path)
+            frames = getattr(im, "n_frames", 1)
+            start = 1 if im.info.get("default_image") else 0
+            durations, transparent = [], False
+            for i in range(start, frames):
+                im.seek(i); im.load()
+                durations.append(round(im.info.get("duration", 0)))
+                rgba = im.convert("RGBA")
+                transparent = transparent or rgba.getextrema()[3][0] < 255
+            out.append({"format": im.format, "width": im.width, "height": im.height, "frames": frames - start,
+                        "durations": durations, "loop": im.info.get("loop"), "transparent": transparent})
+        print(json.dumps(out))
+        """
+
+    /// Pillow's reading of each file.
+    static func read(_ files: [[UInt8]]) throws -> [Info] {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "pillow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let paths = try files.enumerated().map { index, bytes in
+            let path = folder.appending(path: "\(index)").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let (status, output) = try StickerdProcess.runCommand("/usr/bin/env", ["python3", "-W", "ignore", "-c", script] + paths)
+        guard status == 0 else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: output]) }
+        return try JSONDecoder().decode([Info].self, from: Data(output.utf8))
+    }
+
+    /// The largest difference between the alpha channels of two images of one size, as Pillow reads them.
+    static func alphaDifference(_ a: [UInt8], _ b: [UInt8]) throws -> Int {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "pillow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(a).write(to: folder.appending(path: "a"))
+        try Data(b).write(to: folder.appending(path: "b"))
+        let (status, output) = try StickerdProcess.runCommand("/usr/bin/env", ["python3", "-W", "ignore", "-c", """
+            import sys
+            from PIL import Image, ImageChops
+            a, b = (Image.open(p).convert("RGBA").getchannel("A") for p in sys.argv[1:3])
+            assert a.size == b.size, (a.size, b.size)
+            print(ImageChops.difference(a, b).getextrema()[1])
+            """, folder.appending(path: "a").path, folder.appending(path: "b").path])
+        guard status == 0, let difference = Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: output])
+        }
+        return difference
+    }
+}
