@@ -84,6 +84,15 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        /// Sticker packs for WhatsApp, Telegram and Signal from a catalog's groups: each platform's rules, the files and a
+        /// report. No HTTP, no SQL.
+        .target(
+            name: "StickerPacks",
+            dependencies: [
+                "StickerImage",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         /// The catalog service: domain, PostgreSQL store, HTTP API.
         .target(
             name: "StickerCatalog",
@@ -144,6 +153,7 @@ let package = Package(
             name: "StickerCatalogTests",
             dependencies: [
                 "StickerCatalog",
+                "StickerPacks",
                 .product(name: "StickerCatalogClient", package: "Client"),
                 "StickerImage",
                 "CLCMS2",

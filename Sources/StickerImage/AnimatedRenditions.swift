@@ -4,7 +4,8 @@
 /// the rectangle that changed since the frame before (as the source was), not the whole picture: a file of one-pixel
 /// frames stays small at every size. A frame where nothing moved is kept as a frame showing nothing new, so both
 /// formats have the source's frames and timing. With a `stride` of k only every k-th frame is kept, showing for the
-/// delays of the k frames it stands for, so the animation plays for as long at a lower frame rate.
+/// delays of the k frames it stands for, so the animation plays for as long at a lower frame rate; with a
+/// `minFrameMs`, frames are left out the same way until each frame kept shows for at least that long (WhatsApp's 8 ms).
 struct AnimatedRenditions {
     struct Target {
         let width: Int
@@ -16,7 +17,10 @@ struct AnimatedRenditions {
 
     let targets: [Target]
     let stride: Int
+    let minFrameMs: Int
     let settings: WebPCodec.Settings
+    /// The source frames kept, in order.
+    private(set) var kept: [Int] = []
     private(set) var png: [[APNGEncoder.EncodedFrame]]
     private(set) var webp: [[WebPAnimation.EncodedFrame]]
     /// Frames kept at each target (the same for both formats).
@@ -27,9 +31,11 @@ struct AnimatedRenditions {
     /// Play time so far and what the WebP frames have shown of it, so whole-millisecond durations never drift.
     private var elapsedMs = 0.0
     private var shownMs = 0
+    /// How long the last frame kept shows so far.
+    private var keptDurationMs = 0
 
-    init(targets: [Target], stride: Int = 1, settings: WebPCodec.Settings = .rendition) {
-        (self.targets, self.stride, self.settings) = (targets, stride, settings)
+    init(targets: [Target], stride: Int = 1, minFrameMs: Int = 0, settings: WebPCodec.Settings = .rendition) {
+        (self.targets, self.stride, self.minFrameMs, self.settings) = (targets, stride, minFrameMs, settings)
         png = Array(repeating: [], count: targets.count)
         webp = Array(repeating: [], count: targets.count)
         previous = Array(repeating: nil, count: targets.count)
@@ -40,16 +46,19 @@ struct AnimatedRenditions {
         defer { played += 1 }
         elapsedMs += control.delayMs
         let durationMs = Int(elapsedMs.rounded()) - shownMs
-        guard played % stride == 0 else {
+        guard played % stride == 0, played == 0 || keptDurationMs >= minFrameMs else {
             // A frame left out: the frame kept before it shows for its delay too.
             for index in targets.indices {
                 if !png[index].isEmpty { png[index][png[index].count - 1].delay(adding: control) }
                 if !webp[index].isEmpty { webp[index][webp[index].count - 1].durationMs += durationMs }
             }
             shownMs += durationMs
+            keptDurationMs += durationMs
             return
         }
         shownMs += durationMs
+        kept.append(played)
+        keptDurationMs = durationMs
         let first = lastCanvas == nil
         if !first, canvas.pixels == lastCanvas {
             // Nothing moved: a frame that draws nothing new holds the picture for this frame's delay.
@@ -86,10 +95,24 @@ struct AnimatedRenditions {
         lastCanvas = canvas.pixels
     }
 
+    /// Ends the animation: a last frame shorter than `minFrameMs` is left out, its time given to the frame before.
+    mutating func finish() {
+        guard minFrameMs > 0, keptDurationMs < minFrameMs, kept.count > 1 else { return }
+        for index in targets.indices {
+            if webp[index].count > 1 { webp[index][webp[index].count - 2].durationMs += webp[index].removeLast().durationMs }
+            if png[index].count > 1 {
+                let last = png[index].removeLast()
+                png[index][png[index].count - 1].delayNumerator = UInt16(clamping: Int(png[index][png[index].count - 1].delayMs.rounded()) + Int(last.delayMs.rounded()))
+                png[index][png[index].count - 1].delayDenominator = 1000
+            }
+        }
+        kept.removeLast()
+    }
+
     private mutating func append(_ index: Int, region: (x: Int, y: Int, width: Int, height: Int), data: [UInt8], control: Animation.Frame) {
         var frame = APNGEncoder.EncodedFrame(data: data, width: region.width, height: region.height,
                                              delayNumerator: control.delayNumerator, delayDenominator: control.delayDenominator)
-        if stride > 1 { (frame.delayNumerator, frame.delayDenominator) = (UInt16(clamping: Int(control.delayMs.rounded())), 1000) }
+        if stride > 1 || minFrameMs > 0 { (frame.delayNumerator, frame.delayDenominator) = (UInt16(clamping: Int(control.delayMs.rounded())), 1000) }
         (frame.x, frame.y) = (region.x, region.y)
         png[index].append(frame)
     }
@@ -138,4 +161,9 @@ extension APNGEncoder.EncodedFrame {
     mutating func delay(adding control: Animation.Frame) {
         delayNumerator = UInt16(clamping: Int(delayNumerator) + Int(control.delayMs.rounded()))
     }
+}
+
+extension APNGEncoder.EncodedFrame {
+    /// The delay in milliseconds (a zero denominator means hundredths).
+    var delayMs: Double { Double(delayNumerator) * 1000 / Double(delayDenominator == 0 ? 100 : delayDenominator) }
 }

@@ -164,19 +164,24 @@ public enum Renditions {
         return animated
     }
 
-    /// `count` results of `body`, computed on all cores; the first error is rethrown.
+    /// `count` results of `body`, computed on all cores (`concurrentMap`).
     static func parallel<T>(_ count: Int, _ body: (Int) throws -> T) throws -> [T] {
-        var results = [Result<T, any Error>?](repeating: nil, count: count)
-        results.withUnsafeMutableBufferPointer { slots in
-            nonisolated(unsafe) let slots = slots
-            withoutActuallyEscaping(body) { body in
-                nonisolated(unsafe) let body = body
-                DispatchQueue.concurrentPerform(iterations: count) { index in slots[index] = Result { try body(index) } }
-            }
+        try concurrentMap(count, body)
+    }
+}
+
+/// `count` results of `body`, computed on all cores; the first error is rethrown.
+public func concurrentMap<T>(_ count: Int, _ body: (Int) throws -> T) throws -> [T] {
+    var results = [Result<T, any Error>?](repeating: nil, count: count)
+    results.withUnsafeMutableBufferPointer { slots in
+        nonisolated(unsafe) let slots = slots
+        withoutActuallyEscaping(body) { body in
+            nonisolated(unsafe) let body = body
+            DispatchQueue.concurrentPerform(iterations: count) { index in slots[index] = Result { try body(index) } }
         }
-        return try results.map { result in
-            guard let result else { throw PNGWriter.Failure(message: "a rendition was not made") }
-            return try result.get()
-        }
+    }
+    return try results.map { result in
+        guard let result else { throw PNGWriter.Failure(message: "a result was not made") }
+        return try result.get()
     }
 }

@@ -47,12 +47,13 @@ extension Components {
             case _2 = 2
             case _3 = 3
         }
-        /// `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+        /// `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
         ///
         /// - Remark: Generated from `#/components/parameters/Format`.
         @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
             case png = "png"
             case apng = "apng"
+            case webp = "webp"
         }
         /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
         ///

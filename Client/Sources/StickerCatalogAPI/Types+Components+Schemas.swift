@@ -245,7 +245,7 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/Manifest/scale`.
             public var scale: Components.Schemas.Manifest.ScalePayload
-            /// "png" when only still pictures were asked for.
+            /// "png" when only still PNG pictures were asked for, "webp" for WebP; null for the default (PNG and APNG).
             ///
             /// - Remark: Generated from `#/components/schemas/Manifest/format`.
             public var format: Swift.String?
@@ -264,7 +264,7 @@ extension Components {
             ///   - flags:
             ///   - size: Absent: each group at its own size class.
             ///   - scale:
-            ///   - format: "png" when only still pictures were asked for.
+            ///   - format: "png" when only still PNG pictures were asked for, "webp" for WebP; null for the default (PNG and APNG).
             ///   - locale: The catalog locale the request resolved to; null: the default texts.
             ///   - groups:
             public init(

@@ -31,7 +31,8 @@ public enum Operations {
     /// `pt`), then the alphabetically first region of the same language, then the default; the answer's
     /// `locale` is the catalog locale the request resolved to. Each sticker's `asset` is its rendition for the
     /// group's size class (or `size`) at `scale` (default 3): the picture fitted in that box, never larger than
-    /// uploaded, with its true width and height; `format=png` makes every asset still (an APNG's default image);
+    /// uploaded, with its true width and height; `format=png` makes every asset a still PNG (an animation's still picture),
+    /// `format=webp` a WebP (animated where the sticker moves);
     /// `thumbnail` is a still, small-class picture at `scale`; the group `cover` is sized like the stickers. A
     /// manifest only names pictures that are stored. Strong ETag per representation; send `If-None-Match` to get
     /// 304. Bodies come compressed (brotli or gzip) when `Accept-Encoding` allows it.
@@ -66,8 +67,9 @@ public enum Operations {
                 @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
                     case png = "png"
                     case apng = "apng"
+                    case webp = "webp"
                 }
-                /// `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                /// `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///
                 /// - Remark: Generated from `#/paths/v1/manifest/GET/query/format`.
                 public var format: Components.Parameters.Format?
@@ -82,7 +84,7 @@ public enum Operations {
                 ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
                 ///   - size:
                 ///   - scale:
-                ///   - format: `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 public init(
                     filter: Components.Parameters.Filter? = nil,
@@ -422,8 +424,9 @@ public enum Operations {
                 @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
                     case png = "png"
                     case apng = "apng"
+                    case webp = "webp"
                 }
-                /// `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                /// `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///
                 /// - Remark: Generated from `#/paths/v1/manifest/HEAD/query/format`.
                 public var format: Components.Parameters.Format?
@@ -438,7 +441,7 @@ public enum Operations {
                 ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
                 ///   - size:
                 ///   - scale:
-                ///   - format: `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 public init(
                     filter: Components.Parameters.Filter? = nil,
@@ -759,8 +762,9 @@ public enum Operations {
                 @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
                     case png = "png"
                     case apng = "apng"
+                    case webp = "webp"
                 }
-                /// `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                /// `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///
                 /// - Remark: Generated from `#/paths/v1/manifest/changes/GET/query/format`.
                 public var format: Components.Parameters.Format?
@@ -777,7 +781,7 @@ public enum Operations {
                 ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
                 ///   - size:
                 ///   - scale:
-                ///   - format: `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 public init(
                     since: Swift.String,
@@ -1145,8 +1149,9 @@ public enum Operations {
                 @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
                     case png = "png"
                     case apng = "apng"
+                    case webp = "webp"
                 }
-                /// `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                /// `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///
                 /// - Remark: Generated from `#/paths/v1/manifest/changes/HEAD/query/format`.
                 public var format: Components.Parameters.Format?
@@ -1163,7 +1168,7 @@ public enum Operations {
                 ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
                 ///   - size:
                 ///   - scale:
-                ///   - format: `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 public init(
                     since: Swift.String,
@@ -1517,8 +1522,9 @@ public enum Operations {
                 @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
                     case png = "png"
                     case apng = "apng"
+                    case webp = "webp"
                 }
-                /// `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                /// `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///
                 /// - Remark: Generated from `#/paths/v1/events/GET/query/format`.
                 public var format: Components.Parameters.Format?
@@ -1534,7 +1540,7 @@ public enum Operations {
                 ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
                 ///   - size:
                 ///   - scale:
-                ///   - format: `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 public init(
                     since: Swift.String? = nil,
@@ -1898,8 +1904,9 @@ public enum Operations {
                 @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
                     case png = "png"
                     case apng = "apng"
+                    case webp = "webp"
                 }
-                /// `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                /// `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///
                 /// - Remark: Generated from `#/paths/v1/events/HEAD/query/format`.
                 public var format: Components.Parameters.Format?
@@ -1915,7 +1922,7 @@ public enum Operations {
                 ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
                 ///   - size:
                 ///   - scale:
-                ///   - format: `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 public init(
                     since: Swift.String? = nil,
@@ -2251,8 +2258,9 @@ public enum Operations {
                 @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
                     case png = "png"
                     case apng = "apng"
+                    case webp = "webp"
                 }
-                /// `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                /// `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/{id}/GET/query/format`.
                 public var format: Components.Parameters.Format?
@@ -2265,7 +2273,7 @@ public enum Operations {
                 /// - Parameters:
                 ///   - size:
                 ///   - scale:
-                ///   - format: `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 public init(
                     size: Components.Parameters.Size? = nil,
@@ -2609,8 +2617,9 @@ public enum Operations {
                 @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
                     case png = "png"
                     case apng = "apng"
+                    case webp = "webp"
                 }
-                /// `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                /// `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/{id}/HEAD/query/format`.
                 public var format: Components.Parameters.Format?
@@ -2623,7 +2632,7 @@ public enum Operations {
                 /// - Parameters:
                 ///   - size:
                 ///   - scale:
-                ///   - format: `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 public init(
                     size: Components.Parameters.Size? = nil,
@@ -3342,8 +3351,9 @@ public enum Operations {
                 @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
                     case png = "png"
                     case apng = "apng"
+                    case webp = "webp"
                 }
-                /// `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                /// `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///
                 /// - Remark: Generated from `#/paths/v1/search/GET/query/format`.
                 public var format: Components.Parameters.Format?
@@ -3365,7 +3375,7 @@ public enum Operations {
                 ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
                 ///   - size:
                 ///   - scale:
-                ///   - format: `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///   - limit:
                 ///   - cursor: The previous page's `next` (opaque); any other value is a 400.
@@ -3710,8 +3720,9 @@ public enum Operations {
                 @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
                     case png = "png"
                     case apng = "apng"
+                    case webp = "webp"
                 }
-                /// `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                /// `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///
                 /// - Remark: Generated from `#/paths/v1/search/HEAD/query/format`.
                 public var format: Components.Parameters.Format?
@@ -3733,7 +3744,7 @@ public enum Operations {
                 ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
                 ///   - size:
                 ///   - scale:
-                ///   - format: `png`: still pictures only (an APNG's default image), for clients that cannot animate; `apng` (default): as uploaded.
+                ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///   - limit:
                 ///   - cursor: The previous page's `next` (opaque); any other value is a 400.
@@ -4520,6 +4531,8 @@ public enum Operations {
     }
     /// Image bytes; immutable, cacheable for a year; served from memory once read.
     ///
+    /// An image is served at the extension of its format only (a PNG or APNG at `.png`, a WebP at `.webp`); at the
+    /// other it is a 404.
     /// A premium image (a premium group's sticker other than its cover, shown by no free group) is served only with
     /// the signed URL a manifest gives an entitled user: 403 `signature_required`, `signature_expired` or
     /// `signature_invalid` otherwise, and `Cache-Control: private, max-age=<seconds left>` with it.
@@ -5311,6 +5324,825 @@ public enum Operations {
             /// Unavailable, as on GET (no body on HEAD).
             ///
             /// - Remark: Generated from `#/paths//v1/assets/{sha256}.png/head(headAsset)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.UnavailableHead)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.UnavailableHead {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+    }
+    /// WebP image bytes, as `GET /v1/assets/{sha256}.png` serves PNG ones.
+    ///
+    /// A premium image (a premium group's sticker other than its cover, shown by no free group) is served only with
+    /// the signed URL a manifest gives an entitled user: 403 `signature_required`, `signature_expired` or
+    /// `signature_invalid` otherwise, and `Cache-Control: private, max-age=<seconds left>` with it.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/assets/{sha256}.webp`.
+    /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/get(getAssetWebP)`.
+    public enum GetAssetWebP {
+        public static let id: Swift.String = "getAssetWebP"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The image's SHA-256, lowercase hex (an upload or one of its renditions).
+                ///
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/path/sha256`.
+                public var sha256: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - sha256: The image's SHA-256, lowercase hex (an upload or one of its renditions).
+                public init(sha256: Swift.String) {
+                    self.sha256 = sha256
+                }
+            }
+            public var path: Operations.GetAssetWebP.Input.Path
+            /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// Premium images: when the signed URL expires (Unix seconds), as the manifest gave it.
+                ///
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/query/exp`.
+                public var exp: Swift.String?
+                /// Premium images: the URL's signature (base64url HMAC-SHA256 with `STICKER_ASSET_SIGNING_KEY`).
+                ///
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/query/sig`.
+                public var sig: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - exp: Premium images: when the signed URL expires (Unix seconds), as the manifest gave it.
+                ///   - sig: Premium images: the URL's signature (base64url HMAC-SHA256 with `STICKER_ASSET_SIGNING_KEY`).
+                public init(
+                    exp: Swift.String? = nil,
+                    sig: Swift.String? = nil
+                ) {
+                    self.exp = exp
+                    self.sig = sig
+                }
+            }
+            public var query: Operations.GetAssetWebP.Input.Query
+            /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// Entity tags (strong or `W/`), a list of them, or `*`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                /// One byte range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix`; several ranges get the whole image.
+                ///
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/header/Range`.
+                public var range: Swift.String?
+                /// The image's ETag; any other value gets the whole image.
+                ///
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/header/If-Range`.
+                public var ifRange: Swift.String?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAssetWebP.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
+                ///   - range: One byte range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix`; several ranges get the whole image.
+                ///   - ifRange: The image's ETag; any other value gets the whole image.
+                ///   - accept:
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    range: Swift.String? = nil,
+                    ifRange: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAssetWebP.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.range = range
+                    self.ifRange = ifRange
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetAssetWebP.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.GetAssetWebP.Input.Path,
+                query: Operations.GetAssetWebP.Input.Query = .init(),
+                headers: Operations.GetAssetWebP.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// Strong entity tag of the representation (compressed ones end in `-br` or `-gzip`).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/responses/200/headers/Accept-Ranges`.
+                    @frozen public enum AcceptRangesPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case bytes = "bytes"
+                    }
+                    /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/responses/200/headers/Accept-Ranges`.
+                    public var acceptRanges: Operations.GetAssetWebP.Output.Ok.Headers.AcceptRangesPayload?
+                    /// `public, max-age=31536000, immutable`; a premium image `private, max-age=<seconds its URL has left>`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: Strong entity tag of the representation (compressed ones end in `-br` or `-gzip`).
+                    ///   - acceptRanges:
+                    ///   - cacheControl: `public, max-age=31536000, immutable`; a premium image `private, max-age=<seconds its URL has left>`.
+                    public init(
+                        eTag: Components.Headers.ETag? = nil,
+                        acceptRanges: Operations.GetAssetWebP.Output.Ok.Headers.AcceptRangesPayload? = nil,
+                        cacheControl: Swift.String? = nil
+                    ) {
+                        self.eTag = eTag
+                        self.acceptRanges = acceptRanges
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetAssetWebP.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/responses/200/content/image\/webp`.
+                    case imageWebp(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.imageWebp`.
+                    ///
+                    /// - Throws: An error if `self` is not `.imageWebp`.
+                    /// - SeeAlso: `.imageWebp`.
+                    public var imageWebp: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .imageWebp(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetAssetWebP.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetAssetWebP.Output.Ok.Headers = .init(),
+                    body: Operations.GetAssetWebP.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The WebP.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/get(getAssetWebP)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetAssetWebP.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetAssetWebP.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct PartialContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/responses/206/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/responses/206/headers/Content-Range`.
+                    public var contentRange: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - contentRange:
+                    public init(contentRange: Swift.String? = nil) {
+                        self.contentRange = contentRange
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetAssetWebP.Output.PartialContent.Headers
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/responses/206/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/responses/206/content/image\/webp`.
+                    case imageWebp(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.imageWebp`.
+                    ///
+                    /// - Throws: An error if `self` is not `.imageWebp`.
+                    /// - SeeAlso: `.imageWebp`.
+                    public var imageWebp: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .imageWebp(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetAssetWebP.Output.PartialContent.Body
+                /// Creates a new `PartialContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetAssetWebP.Output.PartialContent.Headers = .init(),
+                    body: Operations.GetAssetWebP.Output.PartialContent.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The part the `Range` asked for.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/get(getAssetWebP)/responses/206`.
+            ///
+            /// HTTP response code: `206 partialContent`.
+            case partialContent(Operations.GetAssetWebP.Output.PartialContent)
+            /// The associated value of the enum case if `self` is `.partialContent`.
+            ///
+            /// - Throws: An error if `self` is not `.partialContent`.
+            /// - SeeAlso: `.partialContent`.
+            public var partialContent: Operations.GetAssetWebP.Output.PartialContent {
+                get throws {
+                    switch self {
+                    case let .partialContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "partialContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/get(getAssetWebP)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/get(getAssetWebP)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/get(getAssetWebP)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/get(getAssetWebP)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct RangeNotSatisfiable: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/responses/416/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/responses/416/headers/Content-Range`.
+                    public var contentRange: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - contentRange:
+                    public init(contentRange: Swift.String? = nil) {
+                        self.contentRange = contentRange
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetAssetWebP.Output.RangeNotSatisfiable.Headers
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/responses/416/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/GET/responses/416/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetAssetWebP.Output.RangeNotSatisfiable.Body
+                /// Creates a new `RangeNotSatisfiable`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.GetAssetWebP.Output.RangeNotSatisfiable.Headers = .init(),
+                    body: Operations.GetAssetWebP.Output.RangeNotSatisfiable.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `range_not_satisfiable`: the range starts past the end; `Content-Range: bytes */LENGTH`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/get(getAssetWebP)/responses/416`.
+            ///
+            /// HTTP response code: `416 rangeNotSatisfiable`.
+            case rangeNotSatisfiable(Operations.GetAssetWebP.Output.RangeNotSatisfiable)
+            /// The associated value of the enum case if `self` is `.rangeNotSatisfiable`.
+            ///
+            /// - Throws: An error if `self` is not `.rangeNotSatisfiable`.
+            /// - SeeAlso: `.rangeNotSatisfiable`.
+            public var rangeNotSatisfiable: Operations.GetAssetWebP.Output.RangeNotSatisfiable {
+                get throws {
+                    switch self {
+                    case let .rangeNotSatisfiable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "rangeNotSatisfiable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/get(getAssetWebP)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case imageWebp
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "image/webp":
+                    self = .imageWebp
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .imageWebp:
+                    return "image/webp"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .imageWebp,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The asset's headers, without its bytes.
+    ///
+    /// - Remark: HTTP `HEAD /v1/assets/{sha256}.webp`.
+    /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)`.
+    public enum HeadAssetWebP {
+        public static let id: Swift.String = "headAssetWebP"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/HEAD/path`.
+            public struct Path: Sendable, Hashable {
+                /// The image's SHA-256, lowercase hex (an upload or one of its renditions).
+                ///
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/HEAD/path/sha256`.
+                public var sha256: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - sha256: The image's SHA-256, lowercase hex (an upload or one of its renditions).
+                public init(sha256: Swift.String) {
+                    self.sha256 = sha256
+                }
+            }
+            public var path: Operations.HeadAssetWebP.Input.Path
+            /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/HEAD/query`.
+            public struct Query: Sendable, Hashable {
+                /// Premium images: when the signed URL expires (Unix seconds), as the manifest gave it.
+                ///
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/HEAD/query/exp`.
+                public var exp: Swift.String?
+                /// Premium images: the URL's signature (base64url HMAC-SHA256 with `STICKER_ASSET_SIGNING_KEY`).
+                ///
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/HEAD/query/sig`.
+                public var sig: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - exp: Premium images: when the signed URL expires (Unix seconds), as the manifest gave it.
+                ///   - sig: Premium images: the URL's signature (base64url HMAC-SHA256 with `STICKER_ASSET_SIGNING_KEY`).
+                public init(
+                    exp: Swift.String? = nil,
+                    sig: Swift.String? = nil
+                ) {
+                    self.exp = exp
+                    self.sig = sig
+                }
+            }
+            public var query: Operations.HeadAssetWebP.Input.Query
+            /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/HEAD/header`.
+            public struct Headers: Sendable, Hashable {
+                /// Entity tags (strong or `W/`), a list of them, or `*`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/HEAD/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                /// One byte range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix`; several ranges get the whole image.
+                ///
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/HEAD/header/Range`.
+                public var range: Swift.String?
+                /// The image's ETag; any other value gets the whole image.
+                ///
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/HEAD/header/If-Range`.
+                public var ifRange: Swift.String?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
+                ///   - range: One byte range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix`; several ranges get the whole image.
+                ///   - ifRange: The image's ETag; any other value gets the whole image.
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    range: Swift.String? = nil,
+                    ifRange: Swift.String? = nil
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.range = range
+                    self.ifRange = ifRange
+                }
+            }
+            public var headers: Operations.HeadAssetWebP.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.HeadAssetWebP.Input.Path,
+                query: Operations.HeadAssetWebP.Input.Query = .init(),
+                headers: Operations.HeadAssetWebP.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/HEAD/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// Strong entity tag of the representation (compressed ones end in `-br` or `-gzip`).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/HEAD/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// - Remark: Generated from `#/paths/v1/assets/{sha256}.webp/HEAD/responses/200/headers/Content-Length`.
+                    public var contentLength: Swift.Int?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: Strong entity tag of the representation (compressed ones end in `-br` or `-gzip`).
+                    ///   - contentLength:
+                    public init(
+                        eTag: Components.Headers.ETag? = nil,
+                        contentLength: Swift.Int? = nil
+                    ) {
+                        self.eTag = eTag
+                        self.contentLength = contentLength
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.HeadAssetWebP.Output.Ok.Headers
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.HeadAssetWebP.Output.Ok.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// Headers only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.HeadAssetWebP.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.HeadAssetWebP.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct PartialContent: Sendable, Hashable {
+                /// Creates a new `PartialContent`.
+                public init() {}
+            }
+            /// The part's headers.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)/responses/206`.
+            ///
+            /// HTTP response code: `206 partialContent`.
+            case partialContent(Operations.HeadAssetWebP.Output.PartialContent)
+            /// The part's headers.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)/responses/206`.
+            ///
+            /// HTTP response code: `206 partialContent`.
+            public static var partialContent: Self {
+                .partialContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.partialContent`.
+            ///
+            /// - Throws: An error if `self` is not `.partialContent`.
+            /// - SeeAlso: `.partialContent`.
+            public var partialContent: Operations.HeadAssetWebP.Output.PartialContent {
+                get throws {
+                    switch self {
+                    case let .partialContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "partialContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Forbidden: Sendable, Hashable {
+                /// Creates a new `Forbidden`.
+                public init() {}
+            }
+            /// A premium image without a valid signed URL (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Operations.HeadAssetWebP.Output.Forbidden)
+            /// A premium image without a valid signed URL (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            public static var forbidden: Self {
+                .forbidden(.init())
+            }
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Operations.HeadAssetWebP.Output.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotFound: Sendable, Hashable {
+                /// Creates a new `NotFound`.
+                public init() {}
+            }
+            /// No such asset (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.HeadAssetWebP.Output.NotFound)
+            /// No such asset (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            public static var notFound: Self {
+                .notFound(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.HeadAssetWebP.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct RangeNotSatisfiable: Sendable, Hashable {
+                /// Creates a new `RangeNotSatisfiable`.
+                public init() {}
+            }
+            /// The range starts past the end (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)/responses/416`.
+            ///
+            /// HTTP response code: `416 rangeNotSatisfiable`.
+            case rangeNotSatisfiable(Operations.HeadAssetWebP.Output.RangeNotSatisfiable)
+            /// The range starts past the end (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)/responses/416`.
+            ///
+            /// HTTP response code: `416 rangeNotSatisfiable`.
+            public static var rangeNotSatisfiable: Self {
+                .rangeNotSatisfiable(.init())
+            }
+            /// The associated value of the enum case if `self` is `.rangeNotSatisfiable`.
+            ///
+            /// - Throws: An error if `self` is not `.rangeNotSatisfiable`.
+            /// - SeeAlso: `.rangeNotSatisfiable`.
+            public var rangeNotSatisfiable: Operations.HeadAssetWebP.Output.RangeNotSatisfiable {
+                get throws {
+                    switch self {
+                    case let .rangeNotSatisfiable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "rangeNotSatisfiable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unavailable, as on GET (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.UnavailableHead)

@@ -31,7 +31,8 @@ public protocol APIProtocol: Sendable {
     /// `pt`), then the alphabetically first region of the same language, then the default; the answer's
     /// `locale` is the catalog locale the request resolved to. Each sticker's `asset` is its rendition for the
     /// group's size class (or `size`) at `scale` (default 3): the picture fitted in that box, never larger than
-    /// uploaded, with its true width and height; `format=png` makes every asset still (an APNG's default image);
+    /// uploaded, with its true width and height; `format=png` makes every asset a still PNG (an animation's still picture),
+    /// `format=webp` a WebP (animated where the sticker moves);
     /// `thumbnail` is a still, small-class picture at `scale`; the group `cover` is sized like the stickers. A
     /// manifest only names pictures that are stored. Strong ETag per representation; send `If-None-Match` to get
     /// 304. Bodies come compressed (brotli or gzip) when `Accept-Encoding` allows it.
@@ -155,6 +156,8 @@ public protocol APIProtocol: Sendable {
     func headSearchSuggestions(_ input: Operations.HeadSearchSuggestions.Input) async throws -> Operations.HeadSearchSuggestions.Output
     /// Image bytes; immutable, cacheable for a year; served from memory once read.
     ///
+    /// An image is served at the extension of its format only (a PNG or APNG at `.png`, a WebP at `.webp`); at the
+    /// other it is a 404.
     /// A premium image (a premium group's sticker other than its cover, shown by no free group) is served only with
     /// the signed URL a manifest gives an entitled user: 403 `signature_required`, `signature_expired` or
     /// `signature_invalid` otherwise, and `Cache-Control: private, max-age=<seconds left>` with it.
@@ -168,6 +171,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `HEAD /v1/assets/{sha256}.png`.
     /// - Remark: Generated from `#/paths//v1/assets/{sha256}.png/head(headAsset)`.
     func headAsset(_ input: Operations.HeadAsset.Input) async throws -> Operations.HeadAsset.Output
+    /// WebP image bytes, as `GET /v1/assets/{sha256}.png` serves PNG ones.
+    ///
+    /// A premium image (a premium group's sticker other than its cover, shown by no free group) is served only with
+    /// the signed URL a manifest gives an entitled user: 403 `signature_required`, `signature_expired` or
+    /// `signature_invalid` otherwise, and `Cache-Control: private, max-age=<seconds left>` with it.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/assets/{sha256}.webp`.
+    /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/get(getAssetWebP)`.
+    func getAssetWebP(_ input: Operations.GetAssetWebP.Input) async throws -> Operations.GetAssetWebP.Output
+    /// The asset's headers, without its bytes.
+    ///
+    /// - Remark: HTTP `HEAD /v1/assets/{sha256}.webp`.
+    /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)`.
+    func headAssetWebP(_ input: Operations.HeadAssetWebP.Input) async throws -> Operations.HeadAssetWebP.Output
     /// Many images in one answer, for a first sync.
     ///
     /// The images a manifest links, named as its links name them (digest, and `exp` and `sig` for premium ones), up
@@ -232,7 +250,8 @@ extension APIProtocol {
     /// `pt`), then the alphabetically first region of the same language, then the default; the answer's
     /// `locale` is the catalog locale the request resolved to. Each sticker's `asset` is its rendition for the
     /// group's size class (or `size`) at `scale` (default 3): the picture fitted in that box, never larger than
-    /// uploaded, with its true width and height; `format=png` makes every asset still (an APNG's default image);
+    /// uploaded, with its true width and height; `format=png` makes every asset a still PNG (an animation's still picture),
+    /// `format=webp` a WebP (animated where the sticker moves);
     /// `thumbnail` is a still, small-class picture at `scale`; the group `cover` is sized like the stickers. A
     /// manifest only names pictures that are stored. Strong ETag per representation; send `If-None-Match` to get
     /// 304. Bodies come compressed (brotli or gzip) when `Accept-Encoding` allows it.
@@ -460,6 +479,8 @@ extension APIProtocol {
     }
     /// Image bytes; immutable, cacheable for a year; served from memory once read.
     ///
+    /// An image is served at the extension of its format only (a PNG or APNG at `.png`, a WebP at `.webp`); at the
+    /// other it is a 404.
     /// A premium image (a premium group's sticker other than its cover, shown by no free group) is served only with
     /// the signed URL a manifest gives an entitled user: 403 `signature_required`, `signature_expired` or
     /// `signature_invalid` otherwise, and `Cache-Control: private, max-age=<seconds left>` with it.
@@ -488,6 +509,41 @@ extension APIProtocol {
         headers: Operations.HeadAsset.Input.Headers = .init()
     ) async throws -> Operations.HeadAsset.Output {
         try await headAsset(Operations.HeadAsset.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// WebP image bytes, as `GET /v1/assets/{sha256}.png` serves PNG ones.
+    ///
+    /// A premium image (a premium group's sticker other than its cover, shown by no free group) is served only with
+    /// the signed URL a manifest gives an entitled user: 403 `signature_required`, `signature_expired` or
+    /// `signature_invalid` otherwise, and `Cache-Control: private, max-age=<seconds left>` with it.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/assets/{sha256}.webp`.
+    /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/get(getAssetWebP)`.
+    public func getAssetWebP(
+        path: Operations.GetAssetWebP.Input.Path,
+        query: Operations.GetAssetWebP.Input.Query = .init(),
+        headers: Operations.GetAssetWebP.Input.Headers = .init()
+    ) async throws -> Operations.GetAssetWebP.Output {
+        try await getAssetWebP(Operations.GetAssetWebP.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The asset's headers, without its bytes.
+    ///
+    /// - Remark: HTTP `HEAD /v1/assets/{sha256}.webp`.
+    /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)`.
+    public func headAssetWebP(
+        path: Operations.HeadAssetWebP.Input.Path,
+        query: Operations.HeadAssetWebP.Input.Query = .init(),
+        headers: Operations.HeadAssetWebP.Input.Headers = .init()
+    ) async throws -> Operations.HeadAssetWebP.Output {
+        try await headAssetWebP(Operations.HeadAssetWebP.Input(
             path: path,
             query: query,
             headers: headers

@@ -3,7 +3,7 @@ import StickerCatalogAPI
 
 /// A display size class: small 100 pt, medium 136 pt, large 206 pt (times the scale in pixels).
 public typealias StickerSize = Components.Schemas.SizeClass
-/// `.png` for still pictures only (an animation's first image), `.apng` as uploaded.
+/// `.png` for still PNG pictures only (an animation's still picture), `.apng` (PNG, animated where the sticker moves), `.webp`.
 public typealias StickerFormat = Components.Parameters.Format
 
 /// A screen's pixel density.

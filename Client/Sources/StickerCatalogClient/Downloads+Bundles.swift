@@ -76,7 +76,7 @@ extension Downloads {
                     result.left.append(batch[index])
                     return
                 }
-                try catalog.keep(data, sha256: batch[index].sha256)
+                try catalog.keep(data, for: batch[index])
                 result.kept.append(data.count)
             }
         } catch {

@@ -87,7 +87,7 @@ struct Downloads: Sendable {
             try Task.checkCancellation()
             if body.count == asset.bytes, Self.hex(SHA256.hash(data: body)) == asset.sha256 {
                 // A full disk ends the run: no other file would fit either.
-                try catalog.keep(body, sha256: asset.sha256)
+                try catalog.keep(body, for: asset)
                 return .success(body.count)
             }
             last = .corrupt(sha256: asset.sha256)

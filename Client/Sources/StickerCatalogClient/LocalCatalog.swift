@@ -1,7 +1,7 @@
 import Foundation
 
 /// A synced catalog on disk: `catalog.json` (the manifest as applied, with its view and ETag) replaced atomically,
-/// so a reader sees one whole sync or the one before; and `files/<sha256>.png`, each checked against the manifest's
+/// so a reader sees one whole sync or the one before; and `files/<sha256>.png` (or `.webp`), each checked against the manifest's
 /// digest and byte count before it was kept. Readable with no network (`load`).
 public struct LocalCatalog: Sendable {
     public let directory: URL
@@ -56,9 +56,19 @@ public struct LocalCatalog: Sendable {
         SyncedCatalog(manifest: state.shown ?? state.manifest, syncedAt: state.syncedAt, pendingFiles: state.failed?.count ?? 0, folder: self)
     }
 
-    /// Where the file of `asset` is kept (present once a sync that names it has completed).
+    /// Where the file of `asset` is kept (present once a sync that names it has completed): its digest, with the
+    /// extension its URL names (`png`, or `webp` in a `format=webp` view).
     public func fileURL(for asset: AssetLink) -> URL {
-        filesDirectory.appending(path: "\(asset.sha256).png")
+        filesDirectory.appending(path: Self.fileName(asset))
+    }
+
+    /// The extensions of the files this library keeps.
+    static let fileExtensions = ["png", "webp"]
+
+    /// `<sha256>.png`, or `<sha256>.webp` for an image whose URL names a WebP.
+    static func fileName(_ asset: AssetLink) -> String {
+        let path = asset.url.split(separator: "?", maxSplits: 1).first ?? ""
+        return "\(asset.sha256).\(path.hasSuffix(".webp") ? "webp" : "png")"
     }
 
     /// The last sync's state; nil before the first, and for a file this version cannot read (torn, another layout):
@@ -160,11 +170,11 @@ public struct LocalCatalog: Sendable {
             && Int(info.st_size) == asset.bytes
     }
 
-    /// Keeps `data` as the file of digest `sha256` (the files folder exists): written under a temporary name, synced,
-    /// then renamed into place, so a file under its final name is always whole.
-    func keep(_ data: Data, sha256: String) throws {
-        guard Self.isDigest(sha256) else { throw StickerClientError.invalidAnswer("an image digest that is not one") }
-        try Self.replace(filesDirectory.path, "\(sha256).png", with: data, syncFolder: false, creating: Self.creating)
+    /// Keeps `data` as the file of `asset` (the files folder exists): written under a temporary name, synced, then
+    /// renamed into place, so a file under its final name is always whole.
+    func keep(_ data: Data, for asset: AssetLink) throws {
+        guard Self.isDigest(asset.sha256) else { throw StickerClientError.invalidAnswer("an image digest that is not one") }
+        try Self.replace(filesDirectory.path, Self.fileName(asset), with: data, syncFolder: false, creating: Self.creating)
     }
 
     /// Digests of the files kept, and leftovers of downloads a killed process never finished (removed).
@@ -175,8 +185,9 @@ public struct LocalCatalog: Sendable {
         for name in names {
             if name.hasPrefix("."), name.hasSuffix(".part"), Self.isDigest(String(name.dropFirst().prefix(64))) {
                 unlink(filesDirectory.appending(path: name).path)
-            } else if name.hasSuffix(".png"), Self.isDigest(String(name.dropLast(4))) {
-                digests.insert(String(name.dropLast(4)))
+            } else if let dot = name.lastIndex(of: "."), Self.fileExtensions.contains(String(name[name.index(after: dot)...])),
+                      Self.isDigest(String(name[..<dot])) {
+                digests.insert(String(name[..<dot]))
             }
         }
         return digests
@@ -185,6 +196,6 @@ public struct LocalCatalog: Sendable {
     /// Removes the kept file of `sha256` (unlink: a link is removed, never what it points to).
     func remove(sha256: String) {
         guard Self.isDigest(sha256) else { return }
-        unlink(filesDirectory.appending(path: "\(sha256).png").path)
+        for ext in Self.fileExtensions { unlink(filesDirectory.appending(path: "\(sha256).\(ext)").path) }
     }
 }

@@ -9,7 +9,7 @@ struct StickerSyncCommand: AsyncParsableCommand {
         commandName: "sticker-sync",
         abstract: "Keep a folder in sync with a StickerCatalog service, as a sticker app does.",
         discussion: """
-            The folder gets catalog.json (the manifest as synced, replaced in one rename) and files/<sha256>.png, each \
+            The folder gets catalog.json (the manifest as synced, replaced in one rename) and files/<sha256>.png (.webp with --format webp), each \
             checked against its digest before it is kept. The first sync reads the whole manifest; later ones read the \
             change feed. With --watch it stays connected to /v1/events and syncs on every change, printing one line \
             per change. Example:
@@ -27,7 +27,7 @@ struct StickerSyncCommand: AsyncParsableCommand {
     @Option(help: "Texts in this language (fr, pt-BR).") var locale: String?
     @Option(help: "small, medium or large (default: each group's own).") var size: StickerSize?
     @Option(help: "Display scale: 1, 2 or 3 (default 3).") var scale: DisplayScale?
-    @Option(help: "png for still pictures only, apng as uploaded (default).") var format: StickerFormat?
+    @Option(help: "apng: PNG, animated where the sticker moves (default); png: still pictures only; webp: WebP, animated where it moves.") var format: StickerFormat?
     @Option(help: "Downloads at once.") var concurrency = 8
     @Option(help: "Hours a file no longer named stays on disk.") var purgeGraceHours = 24.0
     @Flag(help: "Stay connected and sync on every change (Ctrl-C to stop).") var watch = false
