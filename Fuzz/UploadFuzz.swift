@@ -28,29 +28,22 @@ public func uploadFuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var again = FormReader(boundary: boundary, limits: FormLimits(totalBytes: 1 << 24, fileBytes: 1 << 24))
     try? again.append(encode(parts, boundary: boundaryText))
     guard let reread = try? again.parts() else { return 0 }  // a part body may itself contain the delimiter's prefix
+    // Names with a quote, CR or LF cannot be written as they are (browsers percent-encode those three).
+    let writable = { (name: String) in !name.unicodeScalars.contains { $0 == "\"" || $0 == "\r" || $0 == "\n" } }
+    guard parts.allSatisfy({ writable($0.name) && ($0.filename.map(writable) ?? true) }) else { return 0 }
     precondition(reread.map(\.name) == parts.map(\.name), "names differ after a round trip")
     return 0
 }
 
-/// A form with these parts: names and filenames quoted, bodies as they are.
+/// A form with these parts, as browsers write one: names and filenames quoted, a backslash as itself (WHATWG's
+/// encoding; the reader reads it so), bodies as they are.
 func encode(_ parts: [FormPart], boundary: String) -> [UInt8] {
     var out: [UInt8] = []
     for part in parts {
-        let quoted = { (text: String) in "\"" + text.replacingBackslashesAndQuotes + "\"" }
+        let quoted = { (text: String) in "\"" + text + "\"" }
         var disposition = "Content-Disposition: form-data; name=" + quoted(part.name)
         if let filename = part.filename { disposition += "; filename=" + quoted(filename) }
         out += Array("--\(boundary)\r\n\(disposition)\r\n\r\n".utf8) + part.body + Array("\r\n".utf8)
     }
     return out + Array("--\(boundary)--\r\n".utf8)
-}
-
-extension String {
-    var replacingBackslashesAndQuotes: String {
-        var out = ""
-        for character in self {
-            if character == "\\" || character == "\"" { out.append("\\") }
-            out.append(character)
-        }
-        return out
-    }
 }

@@ -98,3 +98,22 @@ export function suggestions(prefix, locale) {
   const params = new URLSearchParams(Object.entries({ q: prefix, locale }).filter(([, value]) => value !== ''));
   return request('GET', `/v1/search/suggestions?${params}`, undefined, { anonymous: true });
 }
+
+/** Downloads what `path` answers (a zip) as a file named by its Content-Disposition: the bytes and the name. */
+export async function download(path) {
+  const response = await fetch(path, { headers: headers({ Accept: 'application/zip, application/problem+json' }), cache: 'no-store' });
+  if (!response.ok) {
+    signedOut(response.status);
+    throw new ApiError(response.status, await problemOf(response));
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? 'stickers.zip';
+  const blob = await response.blob();
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+  return { name, bytes: blob.size };
+}

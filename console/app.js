@@ -8,6 +8,7 @@ import * as preview from './preview.js';
 import * as filters from './filters.js';
 import * as purchases from './purchases.js';
 import * as webhooks from './webhooks.js';
+import * as exporting from './export.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -20,6 +21,7 @@ const routes = [
   [/^\/filters$/, filters.render],
   [/^\/purchases$/, purchases.render],
   [/^\/webhooks$/, webhooks.render],
+  [/^\/export$/, exporting.render],
 ];
 
 function signedIn(yes) {

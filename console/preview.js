@@ -44,7 +44,7 @@ export async function render(main, { params }) {
     size: select('size', [['', "Each group's own"], ['small', 'small'], ['medium', 'medium'], ['large', 'large']], params.get('size') ?? ''),
     scale: select('scale', [['1', '@1x'], ['2', '@2x'], ['3', '@3x']], params.get('scale') ?? '2'),
     locale: h('input', { name: 'locale', value: params.get('locale') ?? '', placeholder: 'e.g. fr-CA' }),
-    format: select('format', [['', 'Animated where uploaded'], ['png', 'Still PNG only']], params.get('format') ?? ''),
+    format: select('format', [['', 'PNG, animated where it moves'], ['png', 'Still PNG only'], ['webp', 'WebP, animated where it moves']], params.get('format') ?? ''),
     user: h('input', { name: 'user', value: params.get('user') ?? '', autocomplete: 'off' }),
     q: h('input', { name: 'q', type: 'search', value: params.get('q') ?? '', maxlength: 100, list: 'search-suggestions',
       placeholder: 'Word, prefix, typo or emoji', autocomplete: 'off' }),

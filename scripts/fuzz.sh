@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the upload path with libFuzzer and AddressSanitizer: the image validator (StickerImage) and the
+# Fuzzes the upload path with libFuzzer and AddressSanitizer: the image validator (StickerImage: PNG, APNG, WebP) and the
 # multipart/form-data reader (FormData), each for SECONDS.
 # Usage: scripts/fuzz.sh [SECONDS]   (default 300 per target). Seeds: the demo stickers, a generated APNG and the valid
 # files of ../shared/testdata/png for the validator; small forms for the reader. Findings (crash-*, leak-*, timeout-*)
@@ -10,15 +10,29 @@ seconds=${1:-300}
 out=.build/fuzz
 mkdir -p "$out/corpus" "$out/seeds" "$out/form-corpus" "$out/form-seeds" "$out/findings"
 
-png_flags=(-I Sources/CLibPNG $(pkg-config --cflags-only-I libpng | sed 's/-I/-Xcc -I/g'))
-swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name StickerFuzz "${png_flags[@]}" \
-  Sources/StickerImage/*.swift Fuzz/ValidatorFuzz.swift -lpng16 -lz -o "$out/validator-fuzz"
+# StickerImage's C modules: the system libraries' module maps as they are, and CStickerPNG's header with a module map
+# of its own (SwiftPM makes one in a build) and its C file compiled with the same sanitizers.
+mkdir -p "$out/cstickerpng"
+printf 'module CStickerPNG {\n  header "%s"\n  export *\n}\n' "$PWD/Sources/CStickerPNG/include/sticker_png.h" >"$out/cstickerpng/module.modulemap"
+clang -fsanitize=fuzzer-no-link,address -O2 -g -c Sources/CStickerPNG/sticker_png.c -I Sources/CStickerPNG/include \
+  $(pkg-config --cflags libpng) -o "$out/sticker_png.o"
+c_flags=(-I Sources/CLibPNG -I Sources/CLCMS2 -I Sources/CWebP -I "$out/cstickerpng" \
+  $(pkg-config --cflags-only-I libpng lcms2 libwebpdemux | sed 's/-I/-Xcc -I/g'))
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name StickerFuzz "${c_flags[@]}" \
+  Sources/StickerImage/*.swift Fuzz/ValidatorFuzz.swift "$out/sticker_png.o" -lpng16 -lz -llcms2 -lwebp -lwebpmux -lwebpdemux \
+  -o "$out/validator-fuzz"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name FormFuzz \
   Sources/FormData/*.swift Fuzz/UploadFuzz.swift -o "$out/upload-fuzz"
 
-# Validator seeds: valid stickers (the demo art and an APNG made from it) and the corpus's valid files.
+# Validator seeds: valid stickers (the demo art and an APNG made from it, and the same as WebP, still and animated) and
+# the corpus's valid files.
 swift build --product stickerd >"$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
 "$(swift build --show-bin-path)/stickerd" demo-art "$out/seeds"
+for png in "$out"/seeds/*.png; do
+  cwebp -quiet -q 80 -alpha_q 100 "$png" -o "${png%.png}.webp" 2>/dev/null || true
+done
+"$(swift build --show-bin-path)/stickerd" renditions render --output "$out/renditions" "$out"/seeds/*frames*.png >/dev/null
+cp "$out"/renditions/*-206.webp "$out/seeds/" 2>/dev/null || true
 testdata=${STICKER_TESTDATA:-../shared/testdata}
 if [[ -f "$testdata/png/MANIFEST.tsv" ]]; then
   awk -F'\t' 'NR > 1 && $7 == "valid" {print $1}' "$testdata/png/MANIFEST.tsv" | while read -r path; do

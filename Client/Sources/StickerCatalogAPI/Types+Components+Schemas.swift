@@ -87,6 +87,10 @@ extension Components {
                 case tooManyAttempts = "too_many_attempts"
                 case tooManyUserStreams = "too_many_user_streams"
                 case tooManyAddressStreams = "too_many_address_streams"
+                case exportInProgress = "export_in_progress"
+                case exportTooLarge = "export_too_large"
+                case nothingToExport = "nothing_to_export"
+                case exportFailed = "export_failed"
             }
             /// - Remark: Generated from `#/components/schemas/Problem/code`.
             public var code: Components.Schemas.Problem.CodePayload

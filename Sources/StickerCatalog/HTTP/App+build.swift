@@ -163,6 +163,7 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     AdminEntitlementController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(to: admin.group("users"))
     AdminPreviewController(service: manifests, entitlements: entitlements).addRoutes(to: admin.group("users"))
     AdminWebhookController(intake: intake).addRoutes(to: admin.group("webhook-events"))
+    ExportController(manifests: manifests, reader: catalog, rules: options.rules).addRoutes(to: admin.group("exports"))
     if methodNotAllowed { router.answerMethodNotAllowed(unknownMethods: unknownMethods, admin: authenticator) }
     let hot = HotRoutes(assets: assetController, manifests: manifestController, users: users)
     let observation = RequestObservation(durations: durations, accessLog: options.accessLog)

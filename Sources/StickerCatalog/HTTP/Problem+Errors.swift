@@ -2,6 +2,7 @@ import FormData
 import Purchases
 import Hummingbird
 import StickerImage
+import StickerPacks
 
 /// The one place where errors of the domain, the store, the image rules and the upload reader become problems.
 extension Problem {
@@ -14,6 +15,11 @@ extension Problem {
         case let error as PurchaseError: self = Problem(purchase: error, quarantinedAs: nil)
         case let rejection as StickerRejection: self = Problem(image: rejection)
         case let error as FormDataError: self = Problem(form: error)
+        case let error as CatalogExport.Failure:
+            switch error {
+            case .tooLarge(let stickers): self = .exportTooLarge("\(stickers) stickers; at most \(CatalogExport.maxStickers)")
+            }
+        case let error as PackError: self = Problem(.unprocessableContent, "export_failed", "The export cannot be made: \(error.description).")
         case is DatabaseUnavailable: self = .databaseUnavailable
         // Met only when the request that holds the key vanished between its commit and this look (gc, or its day ran out).
         case is IdempotencyKeyTaken:

@@ -3,12 +3,16 @@ import Synchronization
 
 /// Bounds the uploads in progress (reading, validating, storing): past the bound an upload is refused at once with
 /// 503 `too_many_uploads`, so slow or numerous uploaders cannot take all memory and all decoding threads.
+/// Exports use one too (`code` `export_in_progress`).
 final class UploadGate: Sendable {
     let limit: Int
+    /// The problem code and the plural noun of a refusal.
+    let code: String
+    let work: String
     private let inProgress = Atomic<Int>(0)
 
-    init(limit: Int) {
-        self.limit = limit
+    init(limit: Int, code: String = "too_many_uploads", work: String = "uploads") {
+        (self.limit, self.code, self.work) = (limit, code, work)
     }
 
     /// Slots held now (a refused upload holds one only for the instant it is counted and refused).
@@ -18,7 +22,7 @@ final class UploadGate: Sendable {
     func withSlot<T>(_ body: () async throws -> T) async throws -> T {
         guard inProgress.add(1, ordering: .acquiringAndReleasing).newValue <= limit else {
             inProgress.subtract(1, ordering: .acquiringAndReleasing)
-            var problem = Problem(.serviceUnavailable, "too_many_uploads", "\(limit) uploads are in progress; try again shortly.")
+            var problem = Problem(.serviceUnavailable, code, "\(limit) \(limit == 1 ? String(work.dropLast()) + " is" : work + " are") in progress; try again shortly.")
             problem.headers[.retryAfter] = "1"
             throw problem
         }

@@ -1,0 +1,79 @@
+import Foundation
+import NIOPosix
+import StickerImage
+import StickerPacks
+
+/// A view of the catalog taken to a platform, a group at a time: the group's uploads read from the store, its packs
+/// made off the event loop, its files handed on as they come, so memory holds one group's images at once.
+public enum CatalogExport {
+    /// Exports with more stickers than this are refused (`tooLarge`): choose a filter or a group.
+    public static let maxStickers = 2_000
+
+    /// What an export needs that the catalog does not have.
+    public enum Failure: Error, Sendable, Equatable {
+        /// The selection holds more stickers than `maxStickers`.
+        case tooLarge(stickers: Int)
+    }
+
+    /// The exporter `platform` with `parameters`: WhatsApp's `publisher`, Telegram's `bot` (required), Signal's `author`.
+    public static func exporter(_ platform: PackPlatform, parameters: [String: String], rules: StickerRules) throws(CatalogError) -> any PackExporter {
+        func name(_ key: String) throws(CatalogError) -> String {
+            guard let value = parameters[key] else { return "StickerCatalog" }
+            guard Validate.isText(value, maxLength: 128) else { throw .invalidParameter(name: key, rule: "must be 1 to 128 characters of text") }
+            return value
+        }
+        switch platform {
+        case .whatsapp: return WhatsAppPacks.Exporter(publisher: try name("publisher"), rules: rules)
+        case .signal: return SignalPacks.Exporter(author: try name("author"), rules: rules)
+        case .telegram:
+            guard let bot = parameters["bot"], TelegramPacks.isBotUsername(bot) else {
+                throw .invalidParameter(name: "bot", rule: "must be the username of the bot that creates the sets (5-32 letters, digits and underscores, ending in bot), without @")
+            }
+            return TelegramPacks.Exporter(bot: bot, rules: rules)
+        }
+    }
+
+    /// Runs `exporter` over the groups `selection` takes from `snapshot`, reading uploads with `reader`; each file goes
+    /// to `write` as its group is done, then `report.json`. `progress` hears of each group done. The report.
+    public static func run(_ exporter: any PackExporter, selection: ExportSelection, snapshot: CatalogSnapshot, reader: any CatalogReader,
+                           progress: @Sendable (Int, Int) -> Void = { _, _ in },
+                           write: (PackFile) async throws -> Void) async throws -> ExportReport {
+        let (_, groups, notes) = try selection.groups(in: snapshot, linker: AssetLinker(publicBaseURL: nil))
+        let count = groups.reduce(0) { $0 + $1.stickers.count }
+        guard count <= maxStickers else { throw Failure.tooLarge(stickers: count) }
+        var exporter = exporter
+        for (index, group) in groups.enumerated() {
+            let packGroup = try await packGroup(group, snapshot: snapshot, reader: reader)
+            let (made, files) = try await NIOThreadPool.singleton.runIfActive { [exporter] in
+                var exporter = exporter
+                let files = try exporter.add(packGroup)
+                return (exporter, files)
+            }
+            exporter = made
+            for file in files { try await write(file) }
+            progress(index + 1, groups.count)
+        }
+        for file in try exporter.finish() { try await write(file) }
+        var report = exporter.report
+        report.notes = notes + report.notes
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try await write(PackFile(path: "report.json", bytes: Array(try encoder.encode(report))))
+        return report
+    }
+
+    /// `group` as an export reads it: the stickers the view shows, in its order and language, with their uploads.
+    static func packGroup(_ group: ManifestGroup, snapshot: CatalogSnapshot, reader: any CatalogReader) async throws -> PackGroup {
+        let stored = Dictionary((snapshot.stickers[group.id] ?? []).map { ($0.id.apiString, $0) }, uniquingKeysWith: { first, _ in first })
+        var stickers: [PackSticker] = []
+        for shown in group.stickers {
+            guard let sticker = stored[shown.id], let image = try await reader.assetBytes(sha256: sticker.asset.sha256) else {
+                throw CatalogError.notFound("Image of sticker '\(shown.id)'")
+            }
+            stickers.append(PackSticker(id: shown.id, name: shown.name, description: shown.description, emoji: shown.emoji,
+                                        keywords: shown.keywords, image: image))
+        }
+        let cover = snapshot.group(id: group.id)?.coverStickerId?.apiString
+        return PackGroup(id: group.id, name: group.name, coverStickerId: cover, stickers: stickers)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import StickerImage
+import StickerPacks
+import ZIPFoundation
+
+/// `GET /v1/admin/exports/{platform}`: a view of the catalog as WhatsApp, Telegram or Signal packs, or Xcode's
+/// `Stickers.xcstickers`, as a zip of the files `stickerd export` writes (with `report.json`). One export at a time per
+/// replica, since it decodes and encodes every picture: another is 503 `export_in_progress` with `Retry-After`.
+struct ExportController {
+    let manifests: ManifestService
+    let reader: any CatalogReader
+    let rules: StickerRules
+    let gate = UploadGate(limit: 1, code: "export_in_progress", work: "exports")
+    /// A zip past this is refused (`export_too_large`): choose a filter or a group.
+    static let maxBytes = 256 << 20
+
+    func addRoutes(to group: RouterGroup<AdminRequestContext>) {
+        group.get("{platform}", use: export)
+    }
+
+    @Sendable func export(_ request: Request, context: AdminRequestContext) async throws -> Response {
+        let name = try context.parameters.require("platform")
+        let parameters = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { first, _ in first })
+        guard name == "xcstickers" || PackPlatform(rawValue: name) != nil else {
+            throw CatalogError.notFound("Platform '\(name.prefix(32))' (whatsapp, telegram, signal or xcstickers)")
+        }
+        let selection = try ExportSelection(parameters: parameters)
+        let exporter = try PackPlatform(rawValue: name).map { try CatalogExport.exporter($0, parameters: parameters, rules: rules) }
+        let zip = try await gate.withSlot {
+            let snapshot = try await manifests.currentSnapshot()
+            var files: [PackFile] = []
+            if let exporter {
+                var total = 0
+                let report = try await CatalogExport.run(exporter, selection: selection, snapshot: snapshot, reader: reader) { file in
+                    total += file.bytes.count
+                    guard total <= Self.maxBytes else { throw Problem.exportTooLarge("its files pass \(Self.maxBytes >> 20) MiB") }
+                    files.append(file)
+                }
+                guard !report.packs.isEmpty else {
+                    let reasons = report.refused.map { "\($0.name ?? $0.group): \($0.reason)" } + report.notes
+                    throw Problem(.unprocessableContent, "nothing_to_export", "No pack can be made: " + (reasons.isEmpty ? "the view shows no free sticker." : reasons.joined(separator: "; ")))
+                }
+            } else {
+                files = try await CatalogExport.xcstickersFiles(selection: selection, snapshot: snapshot, reader: reader)
+            }
+            return try Self.zip(files)
+        }
+        context.logger.info("Catalog exported", metadata: ["platform": "\(name)", "bytes": "\(zip.count)"])
+        return Response(status: .ok, headers: [
+            .contentType: "application/zip", .cacheControl: "no-store",
+            HTTPField.Name("Content-Disposition")!: "attachment; filename=\"stickers-\(name).zip\"",
+        ], body: ResponseBody(byteBuffer: ByteBuffer(data: zip)))
+    }
+
+    /// `files` as a zip, stored (their pictures are compressed already).
+    static func zip(_ files: [PackFile]) throws -> Data {
+        let archive = try Archive(accessMode: .create)
+        for file in files {
+            try archive.addEntry(with: file.path, type: .file, uncompressedSize: Int64(file.bytes.count), compressionMethod: .none) { position, size in
+                Data(file.bytes[Int(position)..<(Int(position) + size)])
+            }
+        }
+        guard let data = archive.data else { throw Problem(.internalServerError, "internal_error", "The zip could not be made.") }
+        return data
+    }
+}
+
+extension Problem {
+    /// An export over what one answer may hold.
+    static func exportTooLarge(_ why: String) -> Problem {
+        Problem(.unprocessableContent, "export_too_large", "The export is too large (\(why)): choose a filter or a group.")
+    }
+}
