@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Benchmarks the whole upload pipeline with renditions (validate, every rendition, encode, store) on a 408 x 408 still
-# and a 618 x 618, 30-frame APNG, next to libvips doing the same work in process (pyvips: thumbnail_buffer at each of
-# the nine edges, then write_to_buffer(".png"); for the APNG, on its 30 frames composited by apngdis), and compares
-# rendition sizes with libvips' PNGs and with optipng -o2 applied to ours.
+# Benchmarks the whole upload pipeline with renditions (validate, every rendition in PNG and WebP, encode, store) on a
+# 408 x 408 still and a 618 x 618, 30-frame APNG, next to libvips doing the same work in process (pyvips:
+# thumbnail_buffer at each of the nine edges, then write_to_buffer(".png") and webpsave_buffer(Q=80, alpha_q=100); for
+# the APNG, on its 30 frames composited by apngdis), and compares rendition sizes with libvips' PNGs and with
+# optipng -o2 applied to ours.
 # Usage: scripts/bench-renditions.sh [path/to/stickerd]   (make bench builds it in release mode)
 # Environment: RUNS (default 10 for the still, a third of it for the APNG).
 set -euo pipefail
@@ -23,7 +24,7 @@ still="$work/art/Caramel.png"
 apng="$work/art/Lollipop-618x618-30frames.png"
 mkdir -p "$work/frames" && cp "$apng" "$work/frames/anim.png" && (cd "$work/frames" && apngdis anim.png frame >/dev/null)
 
-echo "== In process: validate and make all renditions (stickerd), thumbnail and PNG at the nine edges (libvips)"
+echo "== In process: validate and make all renditions (stickerd), thumbnail, PNG and WebP at the nine edges (libvips)"
 ours_still=$("$stickerd" renditions render --repeat-count "$runs" --output "$work/ours" "$still" | awk '/validate and render/ {print $(NF-4)}')
 ours_apng=$("$stickerd" renditions render --repeat-count "$apng_runs" --output "$work/ours" "$apng" | awk '/validate and render/ {print $(NF-4)}')
 python3 - "$still" "$work/frames" "$runs" "$apng_runs" "$ours_still" "$ours_apng" "$work/ours" <<'PY'
@@ -32,7 +33,11 @@ still_path, frames_dir, runs, apng_runs, ours_still, ours_apng, ours_dir = sys.a
 runs, apng_runs, ours_still, ours_apng = int(runs), int(apng_runs), float(ours_still), float(ours_apng)
 edges = [100, 136, 200, 206, 272, 300, 408, 412, 618]
 def thumbnails(data):
-    return {e: pyvips.Image.thumbnail_buffer(data, e, height=e, size='down').write_to_buffer('.png') for e in edges}
+    out = {}
+    for e in edges:
+        image = pyvips.Image.thumbnail_buffer(data, e, height=e, size='down')
+        out[e] = (image.write_to_buffer('.png'), image.webpsave_buffer(Q=80, alpha_q=100, effort=4))
+    return out
 def mean_ms(work, n):
     work()
     start = time.perf_counter()
@@ -44,12 +49,13 @@ vips_still, still_out = mean_ms(lambda: thumbnails(still), runs)
 vips_apng, apng_out = mean_ms(lambda: [thumbnails(f) for f in frames], apng_runs)
 print(f'  408 x 408 still:        stickerd {ours_still:8.1f} ms   libvips {vips_still:8.1f} ms   ratio {ours_still / vips_still:.2f}')
 print(f'  618 x 618, {len(frames)} frames:   stickerd {ours_apng:8.1f} ms   libvips {vips_apng:8.1f} ms   ratio {ours_apng / vips_apng:.2f}')
-print('== Bytes: stickerd renditions next to libvips PNGs (APNG: our APNG against the sum of libvips frame PNGs)')
-print(f'  {"edge":>5} {"still ours":>11} {"libvips":>9} {"APNG ours":>10} {"libvips":>9}')
+print('== Bytes: stickerd renditions next to libvips (APNG: our APNG against the sum of libvips frame PNGs; WebP: the still)')
+print(f'  {"edge":>5} {"still ours":>11} {"libvips":>9} {"APNG ours":>10} {"libvips":>9} {"WebP ours":>10} {"libvips":>9}')
 for e in edges:
     ours_s = os.path.getsize(f'{ours_dir}/Caramel-{e}-still.png')
     ours_a = os.path.getsize(f'{ours_dir}/Lollipop-618x618-30frames-{e}.png')
-    print(f'  {e:>5} {ours_s:>11} {len(still_out[e]):>9} {ours_a:>10} {sum(len(f[e]) for f in apng_out):>9}')
+    ours_w = os.path.getsize(f'{ours_dir}/Caramel-{e}-still.webp')
+    print(f'  {e:>5} {ours_s:>11} {len(still_out[e][0]):>9} {ours_a:>10} {sum(len(f[e][0]) for f in apng_out):>9} {ours_w:>10} {len(still_out[e][1]):>9}')
 PY
 
 echo "== optipng -o2 on our renditions (bytes before and after)"

@@ -24,12 +24,16 @@ public enum WebPAnimation {
         return EncodedFrame(data: pixel, durationMs: durationMs, blend: true)
     }
 
-    /// The animated WebP of a `width` x `height` canvas (transparent) playing `frames` `loops` times (0: forever).
+    /// The most times a WebP can say an animation plays (its loop count is 16 bits); an APNG may say more.
+    public static let maxLoops = 0xFFFF
+
+    /// The animated WebP of a `width` x `height` canvas (transparent) playing `frames` `loops` times (0: forever; more
+    /// than `maxLoops` plays `maxLoops` times, which no one watches to the end).
     public static func assemble(width: Int, height: Int, frames: [EncodedFrame], loops: Int) throws(PNGWriter.Failure) -> [UInt8] {
         guard let mux = WebPMuxNew() else { throw PNGWriter.Failure(message: "libwebpmux is unavailable") }
         defer { WebPMuxDelete(mux) }
         guard WebPMuxSetCanvasSize(mux, Int32(width), Int32(height)) == WEBP_MUX_OK,
-              WebPMuxSetAnimationParams(mux, [WebPMuxAnimParams(bgcolor: 0, loop_count: Int32(clamping: loops))]) == WEBP_MUX_OK else {
+              WebPMuxSetAnimationParams(mux, [WebPMuxAnimParams(bgcolor: 0, loop_count: Int32(min(max(0, loops), maxLoops)))]) == WEBP_MUX_OK else {
             throw PNGWriter.Failure(message: "libwebpmux refused the canvas \(width) x \(height)")
         }
         for (index, frame) in frames.enumerated() {

@@ -17,7 +17,12 @@ final class WebPAnimationReader {
         _ = WebPAnimDecoderOptionsInit(&options)
         options.color_mode = MODE_RGBA
         var info = WebPAnimInfo()
-        guard let decoder = WebPAnimDecoderNew(&webpData, &options), WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
+        guard let decoder = WebPAnimDecoderNew(&webpData, &options) else {
+            data.deallocate()
+            throw .corrupt("libwebp cannot read the animation")
+        }
+        guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
+            WebPAnimDecoderDelete(decoder)
             data.deallocate()
             throw .corrupt("libwebp cannot read the animation")
         }

@@ -11,8 +11,8 @@ public struct WebPFile: Sendable {
     public let animation: Animation?
     /// The ICCP chunk's profile, when there is one.
     let profile: [UInt8]?
-    /// Whether EXIF or XMP chunks are present (removed from what is stored).
-    let hasMetadata: Bool
+    /// The top-level chunks after the RIFF header: four-character code and where the whole chunk lies (padding included).
+    let chunks: [(type: String, range: Range<Int>)]
 
     public var frameCount: Int { animation?.frames.count ?? 1 }
 
@@ -29,15 +29,28 @@ public struct WebPFile: Sendable {
         let read = bytes.withUnsafeBufferPointer { Self.read($0, rules: rules) }
         let parsed = try read.get()
         self.bytes = bytes
-        (width, height, hasAlpha, animation, profile, hasMetadata) =
-            (parsed.width, parsed.height, parsed.hasAlpha, parsed.animation, parsed.profile, parsed.hasMetadata)
+        (width, height, hasAlpha, animation, profile) = (parsed.width, parsed.height, parsed.hasAlpha, parsed.animation, parsed.profile)
+        chunks = try Self.chunks(bytes)
+    }
+
+    /// The top-level chunks, each inside the file (libwebp's demuxer read them already; this walk keeps its own bounds).
+    static func chunks(_ bytes: [UInt8]) throws(StickerRejection) -> [(type: String, range: Range<Int>)] {
+        var (chunks, offset) = ([(type: String, range: Range<Int>)](), 12)
+        while offset < bytes.count {
+            guard offset + 8 <= bytes.count else { throw .corrupt("a chunk header is cut short") }
+            let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+            let end = offset + 8 + size + size % 2
+            guard end <= bytes.count else { throw .corrupt("a chunk runs past the end of the file") }
+            chunks.append((String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self), offset..<end))
+            offset = end
+        }
+        return chunks
     }
 
     private struct Parsed {
         var width = 0, height = 0, hasAlpha = false
         var animation: Animation?
         var profile: [UInt8]?
-        var hasMetadata = false
     }
 
     private static func read(_ buffer: UnsafeBufferPointer<UInt8>, rules: StickerRules) -> Result<Parsed, StickerRejection> {
@@ -50,7 +63,6 @@ public struct WebPFile: Sendable {
         let count = Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT))
         guard count >= 1, parsed.width > 0, parsed.height > 0 else { return .failure(.corrupt("the file holds no image")) }
         let animated = flags & ANIMATION_FLAG.rawValue != 0
-        parsed.hasMetadata = flags & (EXIF_FLAG.rawValue | XMP_FLAG.rawValue) != 0
         var frames: [Animation.Frame] = []
         var iterator = WebPIterator()
         guard WebPDemuxGetFrame(demux, 1, &iterator) != 0 else { return .failure(.corrupt("the first frame cannot be read")) }
@@ -91,20 +103,20 @@ public struct WebPFile: Sendable {
         return .success(parsed)
     }
 
-    /// The file as stored and served: without its EXIF and XMP chunks, which can say who made it, where and when.
-    /// Every other chunk, image data included, is kept as it was.
+    /// The file as stored and served: without its EXIF and XMP chunks, which can say who made it, where and when,
+    /// whether or not the VP8X header admits to them (its flags for them cleared). Every other chunk, image data
+    /// included, is kept byte for byte, so the file decodes to the same pictures.
     public var strippedBytes: [UInt8] {
-        guard hasMetadata else { return bytes }
-        return bytes.withUnsafeBufferPointer { buffer in
-            var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
-            guard let mux = WebPMuxCreate(&data, 0) else { return bytes }
-            defer { WebPMuxDelete(mux) }
-            _ = WebPMuxDeleteChunk(mux, "EXIF")
-            _ = WebPMuxDeleteChunk(mux, "XMP ")
-            var out = WebPData()
-            guard WebPMuxAssemble(mux, &out) == WEBP_MUX_OK else { return bytes }
-            defer { WebPDataClear(&out) }
-            return Array(UnsafeBufferPointer(start: out.bytes, count: out.size))
+        let privacy: Set<String> = ["EXIF", "XMP "]
+        guard chunks.contains(where: { privacy.contains($0.type) }) else { return bytes }
+        var body = Array("WEBP".utf8)
+        for chunk in chunks where !privacy.contains(chunk.type) {
+            var whole = Array(bytes[chunk.range])
+            // VP8X's first byte holds the feature flags: EXIF is 0x08, XMP 0x04.
+            if chunk.type == "VP8X", whole.count > 8 { whole[8] &= ~UInt8(0x0C) }
+            body += whole
         }
+        let size = body.count
+        return Array("RIFF".utf8) + [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24 & 0xFF)] + body
     }
 }

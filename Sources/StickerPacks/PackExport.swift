@@ -6,6 +6,20 @@ import StickerImage
 public struct PackExport: Sendable {
     public var files: [PackFile] = []
     public var report: ExportReport
+    /// Folders and names taken by packs so far: two groups never share one (`cats` split as `cats-1` beside a group
+    /// `cats-1`; Telegram's `1-cats` and `cats` both `cats_by_<bot>`).
+    var taken: Set<String> = []
+
+    /// `name`, or the first of `name` + `separator` + 2, 3... that no pack has taken; taken from now on.
+    mutating func unique(_ name: String, separator: String = "-", making: (String) -> String = { $0 }) -> String {
+        var (candidate, number) = (making(name), 1)
+        while taken.contains(candidate.lowercased()) {
+            number += 1
+            candidate = making(name + separator + String(number))
+        }
+        taken.insert(candidate.lowercased())
+        return candidate
+    }
 
     init(platform: PackPlatform) {
         report = ExportReport(platform: platform.rawValue)
@@ -93,12 +107,24 @@ enum PackRules {
         return runs
     }
 
-    /// `text` within `limit` characters: cut at the last space that leaves room for an ellipsis; whether it was cut.
+    /// `text` within `limit` UTF-16 units (what WhatsApp's validator counts: Java's `length()`): cut at the last space
+    /// that leaves room for an ellipsis, never inside a character; whether it was cut.
     static func fitted(_ text: String, limit: Int) -> (text: String, cut: Bool) {
-        guard text.count > limit else { return (text, false) }
-        let room = text.prefix(limit - 1)
-        let cut = room.lastIndex(of: " ").map { room[..<$0] } ?? room
+        guard text.utf16.count > limit else { return (text, false) }
+        let room = prefix(text, utf16: limit - 1)
+        let cut = room.lastIndex(of: " ").map { room[..<$0] } ?? Substring(room)
         return (cut.trimmingCharacters(in: .whitespaces) + "…", true)
+    }
+
+    /// The longest run of whole characters from the start of `text` within `limit` UTF-16 units.
+    static func prefix(_ text: String, utf16 limit: Int) -> String {
+        var (out, units) = ("", 0)
+        for character in text {
+            units += character.utf16.count
+            guard units <= limit else { break }
+            out.append(character)
+        }
+        return out
     }
 
     /// `01.webp`, `02.png`...: a pack's files in display order.

@@ -64,7 +64,7 @@ extension PackExport {
         let runs = PackRules.chunks(ready, limit: S.maxStickers)
         if runs.count > 1 { report.notes.append("\(group.id): split into \(runs.count) packs (a Signal pack holds up to \(S.maxStickers) stickers)") }
         for (number, run) in runs.enumerated() {
-            let folder = group.id + (runs.count > 1 ? "-\(number + 1)" : "")
+            let folder = unique(group.id + (runs.count > 1 ? "-\(number + 1)" : ""))
             try addSignalPack(group, run, folder: folder, title: group.name + (runs.count > 1 ? " \(number + 1)" : ""), author: author, rules: rules)
         }
     }

@@ -24,6 +24,8 @@ public enum TelegramPacks {
     public static func isBotUsername(_ bot: String) -> Bool {
         (5...32).contains(bot.count) && bot.first.map { $0.isASCII && $0.isLetter } == true
             && bot.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } && bot.lowercased().hasSuffix("bot")
+            // A set name ends in `_by_<bot>` and may not hold two underscores in a row.
+            && !bot.contains("__")
     }
 
     /// A set name by Telegram's rules: `base` (a group id) as letters, digits and single underscores, beginning with a
@@ -90,8 +92,8 @@ extension PackExport {
         let runs = PackRules.chunks(ready, limit: T.maxStickers)
         if runs.count > 1 { report.notes.append("\(group.id): split into \(runs.count) sets (a Telegram set holds up to \(T.maxStickers) stickers)") }
         for (number, run) in runs.enumerated() {
-            let name = TelegramPacks.setName(group.id + (runs.count > 1 ? "_\(number + 1)" : ""), bot: bot)
-            let title = String((group.name + (runs.count > 1 ? " \(number + 1)" : "")).prefix(T.maxTitleLength))
+            let name = unique(group.id + (runs.count > 1 ? "_\(number + 1)" : ""), separator: "_") { TelegramPacks.setName($0, bot: bot) }
+            let title = PackRules.prefix(group.name + (runs.count > 1 ? " \(number + 1)" : ""), utf16: T.maxTitleLength)
             try addSet(group, run, name: name, title: title, rules: rules)
         }
     }

@@ -29,7 +29,7 @@ public enum WhatsAppPacks {
         public var report: ExportReport { state.report }
 
         public init(publisher: String, rules: StickerRules = StickerRules()) {
-            (self.publisher, self.rules) = (String(publisher.prefix(maxNameLength)), rules)
+            (self.publisher, self.rules) = (PackRules.prefix(publisher, utf16: maxNameLength), rules)
         }
 
         public mutating func add(_ group: PackGroup) throws -> [PackFile] {
@@ -76,6 +76,10 @@ extension PackExport {
                 guard let picture = try animation.make(read.source, rules: rules) else {
                     return .failure(RefusalReason("its animation does not fit WhatsApp's \(W.animatedBudget / 1024) KB even with fewer frames"))
                 }
+                guard picture.frames > 1 else {
+                    // Frames all shorter than 8 ms merge into one: it is a still, within the still's 100 KB.
+                    return try Self.still(read, rules: rules).map { var made = $0; made.notes.append("plays still: its frames merge into one at WhatsApp's \(W.minFrameMs) ms a frame"); return made }
+                }
                 return .success(.init(read: read, picture: picture))
             }
             return try Self.still(read, rules: rules)
@@ -103,11 +107,23 @@ extension PackExport {
             toStill = moving.count - (minimum - still.count) >= minimum ? minimum - still.count : moving.count
         }
         for sticker in moving.suffix(toStill) {
-            guard case .success(var made) = try Self.still(sticker.read, rules: rules) else { continue }
-            made.notes.append("exported still: a WhatsApp pack is all static or all animated, with at least \(minimum) of either")
-            still.append(made)
+            switch try Self.still(sticker.read, rules: rules) {
+            case .success(var made):
+                made.notes.append("exported still: a WhatsApp pack is all static or all animated, with at least \(minimum) of either")
+                still.append(made)
+            case .failure(let reason):
+                report.refused.append(.init(group: group.id, sticker: sticker.read.sticker.id, name: sticker.read.sticker.name, reason: reason.text))
+            }
         }
         moving.removeLast(toStill)
+        // A still that did not fit can leave the static pack short of three: those are refused, not shipped invalid.
+        if !still.isEmpty, still.count < minimum {
+            for made in still {
+                report.refused.append(.init(group: group.id, sticker: made.read.sticker.id, name: made.read.sticker.name,
+                                            reason: "a WhatsApp pack needs at least \(minimum) static stickers; this group has \(still.count) that fit"))
+            }
+            still = []
+        }
         let order = Dictionary(uniqueKeysWithValues: ready.enumerated().map { ($1.read.sticker.id, $0) })
         still.sort { order[$0.read.sticker.id]! < order[$1.read.sticker.id]! }
         var entries: [[String: Any]] = []
@@ -118,7 +134,7 @@ extension PackExport {
             // "-animated" beside a static pack of the same group, "-2"... where one kind needs several packs.
             let suffix = (animated && !still.isEmpty ? "-animated" : "")
                 + (runs.filter { $0.1 == animated }.count > 1 ? "-\(runs[..<number].filter { $0.1 == animated }.count + 1)" : "")
-            entries.append(try addPack(group, run, animated: animated, identifier: group.id + suffix, publisher: publisher, rules: rules))
+            entries.append(try addPack(group, run, animated: animated, identifier: unique(group.id + suffix), publisher: publisher, rules: rules))
         }
         return entries
     }
@@ -127,7 +143,7 @@ extension PackExport {
     private mutating func addPack(_ group: PackGroup, _ run: [WhatsAppPacks.Made], animated: Bool, identifier: String,
                                   publisher: String, rules: StickerRules) throws -> [String: Any] {
         typealias W = WhatsAppPacks
-        let title = String((group.name + (identifier == group.id ? "" : " (" + identifier.dropFirst(group.id.count + 1) + ")")).prefix(W.maxNameLength))
+        let title = PackRules.prefix(group.name + (identifier == group.id ? "" : " (" + identifier.dropFirst(group.id.count + 1) + ")"), utf16: W.maxNameLength)
         var pack = ExportReport.Pack(folder: identifier, title: title, animated: animated, stickers: [])
         // The tray: the group's cover when it is in this pack, else the pack's first sticker.
         let trayRead = (run.first { $0.read.sticker.id == group.cover?.id } ?? run[0]).read

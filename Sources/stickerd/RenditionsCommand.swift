@@ -7,7 +7,7 @@ struct RenditionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "renditions",
         abstract: "Make sticker renditions again, after a change to how they are made.",
-        subcommands: [Rebuild.self, Render.self])
+        subcommands: [Rebuild.self, Render.self, WebPCommand.self])
 
     struct Rebuild: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

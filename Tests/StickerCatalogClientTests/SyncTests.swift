@@ -62,6 +62,21 @@ import Testing
         #expect(second.incremental && !second.changed && second.filesDownloaded == 0)
     }
 
+    @Test func aWebPViewKeepsWebPFilesUnderTheirOwnExtension() async throws {
+        // Setup
+        let service = try await Self.shared.value
+        let sync = Self.syncing(service.base, view: CatalogView(size: .small, scale: .x2, format: .webp))
+        // Action
+        _ = try await sync.sync()
+        // Check: the catalog as the webp view serves it, every file a checked WebP named <sha256>.webp, none .png.
+        #expect(try Self.same(sync.folder.load()?.manifest, try await service.manifest("size=small&scale=2&format=webp")))
+        #expect(try Self.filesVerify(sync.folder))
+        let files = try FileManager.default.contentsOfDirectory(atPath: sync.folder.directory.appending(path: "files").path)
+        #expect(!files.isEmpty && files.allSatisfy { $0.hasSuffix(".webp") }, "\(files)")
+        let first = try Data(contentsOf: sync.folder.directory.appending(path: "files/\(files[0])"))
+        #expect(first.prefix(4) == Data("RIFF".utf8) && first.dropFirst(8).prefix(4) == Data("WEBP".utf8))
+    }
+
     @Test func syncsFollowAnUploadADeleteAReorderAndALocaleChange() async throws {
         // Setup
         let service = try await Self.shared.value

@@ -10,6 +10,20 @@ import Testing
         try #require((try JSONSerialization.jsonObject(with: Data(contentsOf: url.appending(path: "Contents.json")))) as? [String: Any])
     }
 
+    @Test func aCatalogSyncedAsWebPIsNotAStickerPackForMessages() async throws {
+        // Setup: a folder synced in a WebP view holds WebPs, which Messages does not take in an .xcstickers.
+        let service = try await SyncTests.shared.value
+        let sync = SyncTests.syncing(service.base, view: CatalogView(format: .webp))
+        _ = try await sync.sync()
+        let out = SyncTests.folder()
+        // Action and check: refused by name, and nothing is left in the folder.
+        await #expect { try await sync.folder.exportXCStickers(into: out) } throws: { error in
+            if case XCStickers.Failure.notPNG = error { return true }
+            return false
+        }
+        #expect(!FileManager.default.fileExists(atPath: out.appending(path: "Stickers.xcstickers").path))
+    }
+
     @Test func anExportIsAStickerPackXcodeReads() async throws {
         // Setup
         let service = try await SyncTests.shared.value

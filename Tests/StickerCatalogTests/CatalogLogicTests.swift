@@ -5,6 +5,23 @@ import StickerImage
 
 @Suite("Filtering, localisation and manifest building (pure functions)")
 struct CatalogLogicTests {
+    @Test("A WebP view of a sticker without WebP renditions gets its PNG rendition of that size, never the full upload")
+    func webpFallsBackToThePNGRendition() {
+        let upload = Asset(sha256: String(repeating: "a", count: 64), width: 618, height: 618, bytes: 400_000, animated: true, frames: 30,
+                           durationMs: 1000, loops: 0)
+        let png = { (edge: Int, still: Bool) in
+            StickerRendition(edge: edge, still: still, format: .png,
+                             asset: Asset(sha256: String(repeating: still ? "b" : "c", count: 63) + "\(edge % 10)", width: edge, height: edge,
+                                          bytes: edge, animated: !still, frames: still ? 1 : 30, durationMs: 0, loops: 0))
+        }
+        var sticker = Sticker(id: UUID(), groupId: "g", name: "n", description: "d", localizedDescriptions: [:], flags: [], keywords: [], emoji: [],
+                              position: 0, asset: upload, createdAt: Date(), updatedAt: Date())
+        sticker.renditions = [png(200, true), png(200, false)]
+        #expect(sticker.picture(edge: 200, format: .webp) == png(200, false).asset)
+        #expect(sticker.picture(edge: 200, still: true, file: .webp) == png(200, true).asset)
+        #expect(sticker.picture(edge: 300, format: .webp) == upload, "no rendition of that size at all: the upload, as before")
+    }
+
     @Test("A group flag covers its stickers; a sticker flag selects only that sticker")
     func selection() {
         #expect(isSelected(requiredFlags: ["chocolate"], groupFlags: ["chocolate"], stickerFlags: []))

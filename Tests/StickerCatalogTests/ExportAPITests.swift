@@ -70,8 +70,8 @@ struct ExportAPITests {
             for (uri, status, code) in [
                 ("/v1/admin/exports/signal?group=chewy", HTTPResponse.Status.unprocessableContent, "validation_failed"),
                 ("/v1/admin/exports/myspace", .notFound, "not_found"),
-                ("/v1/admin/exports/telegram", .badRequest, "invalid_parameter"),
-                ("/v1/admin/exports/telegram?bot=no", .badRequest, "invalid_parameter"),
+                ("/v1/admin/exports/telegram", .unprocessableContent, "validation_failed"),
+                ("/v1/admin/exports/telegram?bot=no", .unprocessableContent, "validation_failed"),
                 ("/v1/admin/exports/signal?group=nope", .notFound, "not_found"),
                 ("/v1/admin/exports/signal?group=Bad_Id", .badRequest, "invalid_parameter"),
                 ("/v1/admin/exports/signal?filter=nope", .notFound, "unknown_filter"),

@@ -7,8 +7,8 @@ import Testing
 /// (an independent decoder), never by this service's own code.
 @Suite("Platform packs: each platform's rules, read back by Pillow", .enabled(if: Pillow.available, "needs Pillow (make test installs it)"))
 struct PlatformPackTests {
-    /// The demo catalog as an export reads it, with an animated group of three: the sliding lollipop (30 frames,
-    /// 618 px) and two short animations.
+    /// The demo catalog as an export reads it, with an animated group of three: the sliding lollipop (12 frames,
+    /// 408 px; `make bench` exports thirty of 30 frames at up to 618 px) and two short animations.
     static let groups: [PackGroup] = {
         let demo: [(String, String, [(String, String, String)])] = [
             ("chewy", "Chewy", [("Caramel", "A golden caramel square in its twisted wrapper", "🍮"), ("GummiBear", "A red gummi bear", "🧸"),
@@ -23,7 +23,7 @@ struct PlatformPackTests {
         }
         groups.append(PackGroup(id: "moving", name: "Moving", stickers: [
             PackSticker(id: "spin", name: "Spin", description: "A sliding lollipop", emoji: ["🍭", "🌀"], keywords: ["spin"],
-                        image: DemoArt.animation("Lollipop")!),
+                        image: DemoArt.animation("Lollipop", side: 408, frames: 12)!),
             PackSticker(id: "blink", name: "Blink", description: "Five shades", emoji: ["✨"], keywords: [],
                         image: WebPSamples.animation(delays: [100, 50, 200, 70, 80], loops: 0)),
             // Frames of 5 ms, shorter than WhatsApp's 8: they must be merged, keeping the play time.
@@ -190,5 +190,53 @@ struct PlatformPackTests {
         }
         let moving = try #require(export.report.packs.first { $0.folder == "moving" })
         #expect(moving.stickers.filter { $0.frames > 1 }.count == 3)
+    }
+
+    @Test("Fitting a budget: lossless when it fits, else the highest WebP quality that fits, else fewer frames; nothing when nothing fits")
+    func fitting() throws {
+        // Setup: noise does not compress, so a small budget needs a low quality.
+        var generator = SplitMix(11)
+        let noise = RGBAImage(width: 256, height: 256, pixels: (0..<(256 * 256 * 4)).map { $0 % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: generator.next()) })
+        // Action and check: stills.
+        let flat = try #require(try PackPicture.still(WebPSamples.picture(side: 256, shade: 2), budget: 50 * 1024, formats: [.webp]))
+        #expect(flat.quality == nil && flat.psnr == .infinity, "flat art fits lossless")
+        let fitted = try #require(try PackPicture.still(noise, budget: 20 * 1024, formats: [.webp]))
+        #expect(fitted.bytes.count <= 20 * 1024 && (fitted.quality ?? 100) < 80 && fitted.psnr.isFinite)
+        let higher = try WebPCodec.encode(noise, .init(quality: (fitted.quality ?? 0) + 1))
+        #expect(higher.count > 20 * 1024, "one quality step higher would not fit")
+        #expect(try PackPicture.still(noise, budget: 100, formats: [.webp, .png]) == nil)
+        // Animations: four frames of noise within a budget that holds about two of them.
+        let frames = (0..<4).map { index in
+            WebPAnimation.EncodedFrame(data: try! WebPCodec.encode(RGBAImage(width: 256, height: 256, pixels: noise.pixels.map { $0 &+ UInt8(index * 40) }),
+                                                                  .init(quality: 100, lossless: true)), durationMs: 100)
+        }
+        let source = try StickerSource(try WebPAnimation.assemble(width: 256, height: 256, frames: frames, loops: 0),
+                                       rules: { var rules = StickerRules(); rules.sideRange = 1...618; return rules }())
+        let one = try WebPCodec.encode(noise, .init(quality: 0)).count
+        let animation = PackAnimation(placement: .centered(side: 256), format: .webp, budget: one * 5 / 2)
+        let made = try #require(try animation.make(source, rules: { var rules = StickerRules(); rules.sideRange = 1...618; return rules }()))
+        #expect(made.bytes.count <= one * 5 / 2 && made.droppedFrames > 0 && made.frames + made.droppedFrames == 4 && made.durationMs == 400)
+    }
+
+    @Test("From a review: an animation whose frames merge into one is a WhatsApp still; texts count UTF-16 as WhatsApp does; no two packs share a name")
+    func reviewFixes() async throws {
+        // Setup
+        let merging = PackSticker(id: "m", name: "M", description: String(repeating: "👍", count: 70), emoji: ["👍"], keywords: [],
+                                  image: WebPSamples.animation(side: 300, delays: [5, 5, 5], loops: 0))
+        let cats = PackGroup(id: "cats", name: "Cats", stickers: Self.groups[0].stickers + [merging])
+        let clash = PackGroup(id: "cats-2", name: "Cats two", stickers: Self.groups[1].stickers)
+        // Action
+        let whatsapp = try await Self.export(WhatsAppPacks.Exporter(publisher: String(repeating: "😀", count: 100)), [cats, clash])
+        let telegram = try await Self.export(TelegramPacks.Exporter(bot: "CandyBot"), [cats, PackGroup(id: "1-cats", name: "1 Cats", stickers: Self.groups[1].stickers)])
+        // Check
+        let packs = try #require(try json(try file(whatsapp, "contents.json"))["sticker_packs"] as? [[String: Any]])
+        #expect(Set(packs.compactMap { $0["identifier"] as? String }).count == packs.count)
+        #expect(packs.allSatisfy { ($0["publisher"] as? String)?.utf16.count ?? 0 <= 128 })
+        let sticker = try #require((packs.first { $0["identifier"] as? String == "cats" }?["stickers"] as? [[String: Any]])?.last)
+        #expect((sticker["accessibility_text"] as? String)?.utf16.count ?? 0 <= 125)
+        let still = try Pillow.read([try file(whatsapp, "cats/\(try #require(sticker["image_file"] as? String))")])[0]
+        #expect(still.frames == 1 && (packs.first { $0["identifier"] as? String == "cats" }?["animated_sticker_pack"] as? Bool) == false)
+        #expect(Set(telegram.report.packs.map(\.folder)).count == 2)
+        #expect(!TelegramPacks.isBotUsername("candy__bot"))
     }
 }

@@ -7,7 +7,7 @@ import Testing
 /// start passes to `Migrator`) instead of exiting after the pool's first second: once, on a busy machine, a test's
 /// stickerd ended at start for want of a connection within 1 s.
 @Suite struct StartupTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))  // a minute was passed in a busy full suite: the limit catches a hang, not slowness
     func migratingWaitsForADatabaseThatIsNotThereYet() async throws {
         // Setup: a database nobody has created yet, created 1.5 s after the migration starts; the pool's prober running.
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: false)
@@ -24,7 +24,8 @@ import Testing
             try await TestDatabase.execute(endpoint, "CREATE DATABASE \(name) TEMPLATE template1")
         }
         // Action
-        let applied = await Result(catching: { try await Migrator().migrate(pool, logger: logger, patience: .seconds(30)) })
+        // A patience well past the 1.5 s: in a busy full suite the CREATE DATABASE itself was seen to take most of 30 s.
+        let applied = await Result(catching: { try await Migrator().migrate(pool, logger: logger, patience: .seconds(120)) })
         prober.cancel()
         _ = await prober.result
         _ = await create.result

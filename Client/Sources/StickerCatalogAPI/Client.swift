@@ -41,13 +41,15 @@ import HTTPTypes
 /// `--body-timeout` (30 s). Text fields count Unicode code points and refuse control characters
 /// (U+0000 included); positions are 0 to 2147483647 and stay 0..n-1 (placing one moves the others).
 ///
-/// Upload limits: PNG or APNG only, at most 512000 bytes (500 x 1024), each side 300 to 618 pixels
-/// (checked from IHDR before any pixel memory is allocated); an animation has at most 100 frames,
+/// Upload limits: PNG, APNG or WebP (still or animated) only, at most 512000 bytes (500 x 1024), each side 300 to 618
+/// pixels (checked from IHDR or the WebP header before any pixel memory is allocated); an animation has at most 100 frames,
 /// plays at most 10000 ms a loop, and its frames decode to at most 128 MiB together; an ancillary
 /// chunk is at most 256 KiB and a compressed one (zTXt, iTXt, iCCP) inflates to at most 1 MiB.
 /// Every chunk's length, CRC and order, and the whole APNG layer (acTL, fcTL, fdAT: sequence numbers,
 /// frame bounds, counts, dispose and blend values) are checked, and every frame is fully decoded by
-/// libpng before anything is stored. Text, time and EXIF chunks are removed from what is stored.
+/// libpng before anything is stored. Text, time and EXIF chunks are removed from what is stored. A WebP is read by
+/// libwebp's demuxer (the RIFF size exact, nothing after it, every frame inside the canvas) and every frame decoded by
+/// libwebp; its EXIF and XMP chunks are removed. Every sticker is served in PNG (APNG) and WebP renditions.
 /// A sticker description is at most 150 characters; flags, keywords and emoji at most 20 each.
 ///
 public struct Client: APIProtocol {

@@ -4,7 +4,8 @@ import StickerCatalogExport
 extension LocalCatalog {
     /// The last sync as `Stickers.xcstickers` in `folder`, from the files on disk (no network): the size class the
     /// catalog was synced at (else the first group's own), the pictures as synced.
-    /// - Throws: `StickerClientError.notSynced` before a first sync; `XCStickers.Failure` for a file Messages refuses.
+    /// - Throws: `StickerClientError.notSynced` before a first sync; `XCStickers.Failure` for a file Messages refuses
+    ///   (`notPNG` for a catalog synced in a WebP view: sync an `apng` or `png` view for Messages).
     @discardableResult
     public func exportXCStickers(into folder: URL) async throws -> Int {
         guard let manifest = load()?.manifest else { throw StickerClientError.notSynced }

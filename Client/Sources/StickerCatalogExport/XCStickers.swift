@@ -12,6 +12,8 @@ public enum XCStickers {
     public enum Failure: Error, Equatable {
         case tooLarge(sticker: String, bytes: Int)
         case empty
+        /// Messages takes PNG and APNG files here; a catalog synced in a WebP view has WebPs.
+        case notPNG(sticker: String)
     }
 
     /// What an export holds: the stickers of the unlocked groups in display order, the size class, and the revision
@@ -56,6 +58,7 @@ public enum XCStickers {
         for sticker in pack.stickers {
             let data = try await bytes(sticker)
             guard data.count <= maxFileBytes else { throw Failure.tooLarge(sticker: sticker.id, bytes: data.count) }
+            guard data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { throw Failure.notPNG(sticker: sticker.id) }
             let name = unique(safeName(sticker.name), in: &used)
             let folder = stickerPack.appending(path: "\(name).sticker")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -20,9 +20,11 @@ extension Sticker {
         picture(edge: edge, still: format.still, file: format.file)
     }
 
-    /// The picture in an `edge` box, still or not, as a `file` format file (or the upload, as above).
+    /// The picture in an `edge` box, still or not, as a `file` format file; a sticker whose WebP renditions are not made
+    /// yet (stored before them, until `stickerd renditions rebuild`) gets its PNG one of that size, not the full upload.
     public func picture(edge: Int, still: Bool, file: ImageFormat) -> Asset {
         let wantStill = still || !asset.animated
-        return renditions.first { $0.edge == edge && $0.still == wantStill && $0.format == file }?.asset ?? asset
+        let fitting = renditions.filter { $0.edge == edge && $0.still == wantStill }
+        return (fitting.first { $0.format == file } ?? fitting.first { $0.format == .png })?.asset ?? asset
     }
 }

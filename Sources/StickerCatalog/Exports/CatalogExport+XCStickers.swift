@@ -24,11 +24,14 @@ extension CatalogExport {
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try await xcstickers(selection: selection, snapshot: snapshot, reader: reader, into: folder)
         let root = folder.standardizedFileURL.path + "/"
-        var files: [PackFile] = []
+        var (files, total) = ([PackFile](), 0)
         let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
         while let url = walker?.nextObject() as? URL {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
-            files.append(PackFile(path: String(url.standardizedFileURL.path.dropFirst(root.count)), bytes: Array(try Data(contentsOf: url))))
+            let bytes = Array(try Data(contentsOf: url))
+            total += bytes.count
+            guard total <= maxBytes else { throw Failure.tooManyBytes }
+            files.append(PackFile(path: String(url.standardizedFileURL.path.dropFirst(root.count)), bytes: bytes))
         }
         return files.sorted { $0.path < $1.path }
     }

@@ -8,11 +8,15 @@ import StickerPacks
 public enum CatalogExport {
     /// Exports with more stickers than this are refused (`tooLarge`): choose a filter or a group.
     public static let maxStickers = 2_000
+    /// Nor may an export's files pass this many bytes (one answer holds them twice: files and zip).
+    public static let maxBytes = 128 << 20
 
     /// What an export needs that the catalog does not have.
     public enum Failure: Error, Sendable, Equatable {
         /// The selection holds more stickers than `maxStickers`.
         case tooLarge(stickers: Int)
+        /// Its files pass `maxBytes`.
+        case tooManyBytes
     }
 
     /// The exporter `platform` with `parameters`: WhatsApp's `publisher`, Telegram's `bot` (required), Signal's `author`.
@@ -26,8 +30,9 @@ public enum CatalogExport {
         case .whatsapp: return WhatsAppPacks.Exporter(publisher: try name("publisher"), rules: rules)
         case .signal: return SignalPacks.Exporter(author: try name("author"), rules: rules)
         case .telegram:
+            // Required for Telegram only: a rule across parameters, so 422 like any field rule, not a malformed query.
             guard let bot = parameters["bot"], TelegramPacks.isBotUsername(bot) else {
-                throw .invalidParameter(name: "bot", rule: "must be the username of the bot that creates the sets (5-32 letters, digits and underscores, ending in bot), without @")
+                throw .invalid("bot", "is required for Telegram: the username of the bot that creates the sets (5-32 letters, digits and underscores, ending in bot), without @")
             }
             return TelegramPacks.Exporter(bot: bot, rules: rules)
         }
@@ -41,7 +46,12 @@ public enum CatalogExport {
         let (_, groups, notes) = try selection.groups(in: snapshot, linker: AssetLinker(publicBaseURL: nil))
         let count = groups.reduce(0) { $0 + $1.stickers.count }
         guard count <= maxStickers else { throw Failure.tooLarge(stickers: count) }
-        var exporter = exporter
+        var (exporter, total) = (exporter, 0)
+        func emit(_ file: PackFile) async throws {
+            total += file.bytes.count
+            guard total <= maxBytes else { throw Failure.tooManyBytes }
+            try await write(file)
+        }
         for (index, group) in groups.enumerated() {
             let packGroup = try await packGroup(group, snapshot: snapshot, reader: reader)
             let (made, files) = try await NIOThreadPool.singleton.runIfActive { [exporter] in
@@ -50,15 +60,15 @@ public enum CatalogExport {
                 return (exporter, files)
             }
             exporter = made
-            for file in files { try await write(file) }
+            for file in files { try await emit(file) }
             progress(index + 1, groups.count)
         }
-        for file in try exporter.finish() { try await write(file) }
+        for file in try exporter.finish() { try await emit(file) }
         var report = exporter.report
         report.notes = notes + report.notes
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try await write(PackFile(path: "report.json", bytes: Array(try encoder.encode(report))))
+        try await emit(PackFile(path: "report.json", bytes: Array(try encoder.encode(report))))
         return report
     }
 

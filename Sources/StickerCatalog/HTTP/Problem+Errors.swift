@@ -18,6 +18,7 @@ extension Problem {
         case let error as CatalogExport.Failure:
             switch error {
             case .tooLarge(let stickers): self = .exportTooLarge("\(stickers) stickers; at most \(CatalogExport.maxStickers)")
+            case .tooManyBytes: self = .exportTooLarge("its files pass \(CatalogExport.maxBytes >> 20) MiB")
             }
         case let error as PackError: self = Problem(.unprocessableContent, "export_failed", "The export cannot be made: \(error.description).")
         case is DatabaseUnavailable: self = .databaseUnavailable

@@ -52,23 +52,31 @@ enum Pillow {
         return try JSONDecoder().decode([Info].self, from: Data(output.utf8))
     }
 
-    /// The largest difference between the alpha channels of two images of one size, as Pillow reads them.
-    static func alphaDifference(_ a: [UInt8], _ b: [UInt8]) throws -> Int {
+    /// For each pair, the largest difference between the alpha channels of two images of one size, as Pillow reads
+    /// them (one Python process for all of them).
+    static func alphaDifferences(_ pairs: [([UInt8], [UInt8])]) throws -> [Int] {
         let folder = FileManager.default.temporaryDirectory.appending(path: "pillow-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(a).write(to: folder.appending(path: "a"))
-        try Data(b).write(to: folder.appending(path: "b"))
+        var paths: [String] = []
+        for (index, (a, b)) in pairs.enumerated() {
+            for (side, bytes) in [("a", a), ("b", b)] {
+                let path = folder.appending(path: "\(index)\(side)").path
+                try Data(bytes).write(to: URL(fileURLWithPath: path))
+                paths.append(path)
+            }
+        }
         let (status, output) = try StickerdProcess.runCommand("/usr/bin/env", ["python3", "-W", "ignore", "-c", """
             import sys
             from PIL import Image, ImageChops
-            a, b = (Image.open(p).convert("RGBA").getchannel("A") for p in sys.argv[1:3])
-            assert a.size == b.size, (a.size, b.size)
-            print(ImageChops.difference(a, b).getextrema()[1])
-            """, folder.appending(path: "a").path, folder.appending(path: "b").path])
-        guard status == 0, let difference = Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: output])
-        }
-        return difference
+            paths = sys.argv[1:]
+            for a, b in zip(paths[::2], paths[1::2]):
+                a, b = (Image.open(p).convert("RGBA").getchannel("A") for p in (a, b))
+                assert a.size == b.size, (a.size, b.size)
+                print(ImageChops.difference(a, b).getextrema()[1])
+            """] + paths)
+        let differences = output.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard status == 0, differences.count == pairs.count else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: output]) }
+        return differences
     }
 }
