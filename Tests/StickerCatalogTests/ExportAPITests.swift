@@ -92,6 +92,12 @@ struct ExportAPITests {
             let answer = try await client.execute(uri: "/v1/admin/exports/whatsapp?group=chewy", method: .get, headers: admin)
             #expect(answer.status == .unprocessableContent && answer.problemCode == "nothing_to_export")
             #expect((answer.json["detail"] as? String)?.contains("no emoji") == true)
+            // A view that shows nothing: the same for Xcode's catalog (schemathesis found it a 500).
+            _ = try await client.execute(uri: "/v1/admin/filters/nothing", method: .put, headers: admin, body: Body.json(["flags": ["nowhere"]]))
+            for platform in ["xcstickers", "signal"] {
+                let empty = try await client.execute(uri: "/v1/admin/exports/\(platform)?filter=nothing", method: .get, headers: admin)
+                #expect(empty.status == .unprocessableContent && empty.problemCode == "nothing_to_export", "\(platform): \(empty.json)")
+            }
         }
     }
 

@@ -2,6 +2,7 @@ import FormData
 import Purchases
 import Hummingbird
 import StickerImage
+import StickerCatalogExport
 import StickerPacks
 
 /// The one place where errors of the domain, the store, the image rules and the upload reader become problems.
@@ -21,6 +22,13 @@ extension Problem {
             case .tooManyBytes: self = .exportTooLarge("its files pass \(CatalogExport.maxBytes >> 20) MiB")
             }
         case let error as PackError: self = Problem(.unprocessableContent, "export_failed", "The export cannot be made: \(error.description).")
+        case let error as XCStickers.Failure:
+            switch error {
+            case .empty: self = Problem(.unprocessableContent, "nothing_to_export", "No pack can be made: the view shows no free sticker.")
+            case .tooLarge(let sticker, let bytes):
+                self = Problem(.unprocessableContent, "export_failed", "Sticker \(sticker) is \(bytes) bytes, over the \(XCStickers.maxFileBytes) Messages takes.")
+            case .notPNG(let sticker): self = Problem(.unprocessableContent, "export_failed", "Sticker \(sticker) is not a PNG, which Messages needs.")
+            }
         case is DatabaseUnavailable: self = .databaseUnavailable
         // Met only when the request that holds the key vanished between its commit and this look (gc, or its day ran out).
         case is IdempotencyKeyTaken:
