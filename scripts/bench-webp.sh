@@ -58,13 +58,13 @@ for platform in whatsapp telegram signal; do
 import json, sys
 report, platform = json.load(open(sys.argv[1])), sys.argv[2]
 stickers = [s for p in report['packs'] for s in p['stickers']]
-lossy = [s['psnr'] for s in stickers if s['psnr'] is not None]
+lossy = [s.get('psnr') for s in stickers if s.get('psnr') is not None]
 worst = f'lowest {min(lossy):.1f} dB' if lossy else 'none lossy'
 print(f'  {platform:<9} {len(stickers)} stickers: {len(stickers) - len(lossy)} lossless, {len(lossy)} lossy ({worst}), {len(report["refused"])} refused')
 PY
 done
 
-echo "== A WhatsApp export of a 30-sticker animated group (30 APNGs of 30 frames, 300 to 618 px)"
+echo "== A WhatsApp export of a 30-sticker animated group (30 APNGs of 30 frames, 460 to 618 px)"
 curl -sf -X POST "http://127.0.0.1:$port/v1/admin/groups" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
   -d '{"id":"moving","name":"Moving"}' >/dev/null
 for file in "$work"/art/Anim-*.png; do
@@ -78,7 +78,7 @@ python3 - "$work/whatsapp-moving/report.json" "$seconds" "$kib" <<'PY'
 import json, sys
 report, seconds, kib = json.load(open(sys.argv[1])), float(sys.argv[2]), int(sys.argv[3])
 stickers = [s for p in report['packs'] for s in p['stickers']]
-psnrs = [s['psnr'] for s in stickers if s['psnr'] is not None]
+psnrs = [s.get('psnr') for s in stickers if s.get('psnr') is not None]
 print(f'  {len(stickers)} stickers in {len(report["packs"])} pack(s), {len(report["refused"])} refused: {seconds:.1f} s, peak RSS {kib / 1024:.0f} MiB;'
       f' {sum(s["bytes"] for s in stickers) // 1024} KB, the largest {max(s["bytes"] for s in stickers) // 1024} KB (limit 500);'
       f' PSNR {min(psnrs):.1f} to {max(psnrs):.1f} dB' if psnrs else '')
