@@ -35,7 +35,7 @@ edges = [100, 136, 200, 206, 272, 300, 408, 412, 618]
 def thumbnails(data):
     out = {}
     for e in edges:
-        image = pyvips.Image.thumbnail_buffer(data, e, height=e, size='down')
+        image = pyvips.Image.thumbnail_buffer(data, e, height=e, size='down').copy_memory()
         out[e] = (image.write_to_buffer('.png'), image.webpsave_buffer(Q=80, alpha_q=100, effort=4))
     return out
 def mean_ms(work, n):

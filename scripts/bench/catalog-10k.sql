@@ -2,14 +2,14 @@
 -- renditions of one of the demo's images (shared rendition bytes: a manifest's size and shape are what is measured).
 CREATE TEMP TABLE demo AS
     SELECT sha, row_number() OVER (ORDER BY sha) - 1 AS k FROM (SELECT DISTINCT asset_sha256 AS sha FROM stickers) s;
-INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops, renditions_version)
+INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops, renditions_version, format)
 SELECT encode(sha256(('bench-' || n)::bytea), 'hex'), a.bytes, a.width, a.height, a.animated, a.frames, a.duration_ms, a.loops,
-       a.renditions_version
+       a.renditions_version, a.format
 FROM generate_series(1, 10000) n
 JOIN demo d ON d.k = n % (SELECT count(*) FROM demo)
 JOIN assets a ON a.sha256 = d.sha;
-INSERT INTO renditions (source_sha256, edge, still, asset_sha256)
-SELECT encode(sha256(('bench-' || n)::bytea), 'hex'), r.edge, r.still, r.asset_sha256
+INSERT INTO renditions (source_sha256, edge, still, format, asset_sha256)
+SELECT encode(sha256(('bench-' || n)::bytea), 'hex'), r.edge, r.still, r.format, r.asset_sha256
 FROM generate_series(1, 10000) n
 JOIN demo d ON d.k = n % (SELECT count(*) FROM demo)
 JOIN renditions r ON r.source_sha256 = d.sha;

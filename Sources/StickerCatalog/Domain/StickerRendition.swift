@@ -24,7 +24,12 @@ extension Sticker {
     /// yet (stored before them, until `stickerd renditions rebuild`) gets its PNG one of that size, not the full upload.
     public func picture(edge: Int, still: Bool, file: ImageFormat) -> Asset {
         let wantStill = still || !asset.animated
-        let fitting = renditions.filter { $0.edge == edge && $0.still == wantStill }
-        return (fitting.first { $0.format == file } ?? fitting.first { $0.format == .png })?.asset ?? asset
+        // A loop, not a filter: manifests and search ask this for every sticker they show.
+        var png: Asset?
+        for rendition in renditions where rendition.edge == edge && rendition.still == wantStill {
+            if rendition.format == file { return rendition.asset }
+            if rendition.format == .png { png = rendition.asset }
+        }
+        return png ?? asset
     }
 }
