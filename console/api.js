@@ -78,8 +78,13 @@ export function upload(groupId, file, fields, progress, key) {
   });
 }
 
-/** The manifest as a client gets it: anonymous, or as `user` sees it (through the admin API). */
-export function manifest(query, user) {
+/** The manifest as a client gets it: anonymous, or as `user` sees it (through the admin API); at moment `at` (RFC 3339)
+ * with what is scheduled now, through the admin API's preview. */
+export function manifest(query, user, at) {
+  if (at) {
+    const params = new URLSearchParams(Object.entries({ ...query, at, user: user ?? '' }).filter(([, value]) => value !== ''));
+    return request('GET', `/v1/admin/manifest?${params}`);
+  }
   const search = new URLSearchParams(Object.entries(query).filter(([, value]) => value !== '')).toString();
   const suffix = search ? '?' + search : '';
   return user

@@ -1,9 +1,10 @@
-// One group: its settings (names, flags, size class, premium product, published), its stickers and uploads.
+// One group: its settings (names, flags, size class, premium product, published, schedule), its stickers and uploads.
 import { request } from './api.js';
 import { h, field, list, localized, localizedText, confirmAction } from './dom.js';
 import { stickerGrid } from './stickers.js';
 import { uploader } from './upload.js';
 import { status, failed } from './status.js';
+import { localInput, moment } from './schedule.js';
 
 function settingsForm(group, reload) {
   const name = h('input', { name: 'name', required: true, maxlength: 100, value: group.name });
@@ -14,6 +15,8 @@ function settingsForm(group, reload) {
     ...['small', 'medium', 'large'].map((s) => h('option', { value: s, selected: s === group.sizeClass }, s)));
   const product = h('input', { name: 'productId', value: group.productId ?? '', pattern: '[A-Za-z0-9._\\-]{1,100}', autocomplete: 'off' });
   const published = h('input', { type: 'checkbox', name: 'published', checked: group.published });
+  const publishAt = h('input', { type: 'datetime-local', name: 'publishAt', value: localInput(group.publishAt) });
+  const unpublishAt = h('input', { type: 'datetime-local', name: 'unpublishAt', value: localInput(group.unpublishAt) });
   const form = h('form', { class: 'card', 'aria-labelledby': 'settings-title' },
     h('h2', { id: 'settings-title' }, 'Settings'),
     h('div', { class: 'row' },
@@ -23,6 +26,9 @@ function settingsForm(group, reload) {
       field('Flags', flags, 'Comma-separated; a flag on the group covers all its stickers.')),
     field('Translated names', names, 'One per line: fr = Croquant'),
     h('label', { class: 'check' }, published, ' Published (clients see it)'),
+    h('div', { class: 'row' },
+      field('Appears at', publishAt, 'Your local time. Empty: as soon as it is published. Every client sees it within a second of the moment.'),
+      field('Leaves at', unpublishAt, 'Empty: never. Must be after "Appears at".')),
     h('div', { class: 'actions' },
       h('button', { type: 'submit', class: 'primary' }, 'Save settings'),
       h('button', {
@@ -41,6 +47,7 @@ function settingsForm(group, reload) {
     const patch = {
       name: name.value.trim(), localizedNames: localized(names.value), flags: list(flags.value),
       sizeClass: size.value, productId: product.value.trim() || null, published: published.checked,
+      publishAt: moment(publishAt.value), unpublishAt: moment(unpublishAt.value),
     };
     try {
       await request('PATCH', `/v1/admin/groups/${group.id}`, patch);

@@ -3,6 +3,7 @@ import { request } from './api.js';
 import { h, field } from './dom.js';
 import { moveButtons, reorderable } from './reorder.js';
 import { status, failed } from './status.js';
+import { visibility } from './schedule.js';
 
 /** Every group, page after page, in display order. */
 export async function allGroups() {
@@ -18,7 +19,7 @@ export async function allGroups() {
 
 function badges(group) {
   return h('span', { class: 'badges' },
-    h('span', { class: group.published ? 'badge ok' : 'badge' }, group.published ? 'Published' : 'Draft'),
+    ((state) => h('span', { class: state.live ? 'badge ok' : 'badge' }, state.label))(visibility(group)),
     group.productId ? h('span', { class: 'badge premium' }, `Premium: ${group.productId}`) : null,
     h('span', { class: 'badge' }, group.sizeClass),
     h('span', { class: 'badge' }, `${group.stickerCount} sticker${group.stickerCount === 1 ? '' : 's'}`));

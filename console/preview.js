@@ -3,6 +3,7 @@
 import { manifest, request, search, suggestions } from './api.js';
 import { h, field } from './dom.js';
 import { failed } from './status.js';
+import { localInput, moment } from './schedule.js';
 
 function select(name, options, chosen) {
   return h('select', { name }, ...options.map(([value, label]) => h('option', { value, selected: value === chosen }, label)));
@@ -46,6 +47,7 @@ export async function render(main, { params }) {
     locale: h('input', { name: 'locale', value: params.get('locale') ?? '', placeholder: 'e.g. fr-CA' }),
     format: select('format', [['', 'PNG, animated where it moves'], ['png', 'Still PNG only'], ['webp', 'WebP, animated where it moves']], params.get('format') ?? ''),
     user: h('input', { name: 'user', value: params.get('user') ?? '', autocomplete: 'off' }),
+    at: h('input', { name: 'at', type: 'datetime-local', value: localInput(params.get('at')) }),
     q: h('input', { name: 'q', type: 'search', value: params.get('q') ?? '', maxlength: 100, list: 'search-suggestions',
       placeholder: 'Word, prefix, typo or emoji', autocomplete: 'off' }),
   };
@@ -58,7 +60,8 @@ export async function render(main, { params }) {
       field('Filter', controls.filter), field('Flags', controls.flags, 'Comma-separated, all required.'),
       field('Size', controls.size), field('Scale', controls.scale), field('Locale', controls.locale),
       field('Format', controls.format),
-      field('As user', controls.user, 'Empty: anonymous. A user id: their premium groups unlock.')),
+      field('As user', controls.user, 'Empty: anonymous. A user id: their premium groups unlock.'),
+      field('At', controls.at, 'Empty: now. A moment (your local time): the catalog then, with what is scheduled now.')),
 
     h('button', { type: 'submit', class: 'primary' }, 'Show'));
   const result = h('div', { class: 'preview', 'aria-live': 'polite', id: 'preview-result' });
@@ -75,11 +78,12 @@ export async function render(main, { params }) {
           answer.locale ? `, texts in ${answer.locale}` : '', '.'), resultList(answer));
         return;
       }
-      const answer = await manifest(query, user);
+      const at = moment(controls.at.value);
+      const answer = await manifest(query, user, at);
       const groups = only ? answer.groups.filter((g) => g.id === only) : answer.groups;
       const stickers = groups.reduce((sum, g) => sum + g.stickers.length, 0);
       result.replaceChildren(
-        h('p', { class: 'summary' }, `${user ? `As ${user}` : 'Anonymous'}: revision ${answer.revision}, `,
+        h('p', { class: 'summary' }, `${user ? `As ${user}` : 'Anonymous'}${at ? ` at ${new Date(at).toLocaleString()}` : ''}: revision ${answer.revision}, `,
           `${groups.length} group${groups.length === 1 ? '' : 's'}, ${stickers} sticker${stickers === 1 ? '' : 's'}`,
           answer.locale ? `, texts in ${answer.locale}` : '', '.'),
         ...groups.map(groupSection));

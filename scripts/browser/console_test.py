@@ -6,7 +6,9 @@ import os
 import sys
 import time
 import traceback
+import urllib.parse
 import urllib.request
+from datetime import datetime, timedelta, timezone
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -377,6 +379,40 @@ def export_packs():
     shot("export")
 
 
+def schedule_group():
+    """A group set to appear tomorrow leaves the manifest at once, the list says when it comes, and the preview at
+    that moment shows it; clearing the schedule brings it back."""
+    tomorrow = datetime.now(timezone.utc).replace(second=0, microsecond=0) + timedelta(days=1)
+    go(f"/groups/{GROUP}", "Browser test")
+    # datetime-local takes the browser's local time; typing into it depends on the locale's format, setting it does not.
+    local = driver.execute_script("""
+        const d = new Date(arguments[0]), pad = (n) => String(n).padStart(2, '0');
+        return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;""",
+        tomorrow.isoformat())
+    driver.execute_script("arguments[0].value = arguments[1]", css("input[name=publishAt]"), local)
+    clear_status()
+    css("form[aria-labelledby=settings-title] button[type=submit]").click()
+    text_in("#status", "Saved")
+    stored = api(f"/v1/admin/groups/{GROUP}", TOKEN)["publishAt"]
+    check(stored is not None and datetime.fromisoformat(stored.replace("Z", "+00:00")) == tomorrow,
+          f"the moment is stored in UTC: {stored} vs {tomorrow.isoformat()}")
+    check(manifest_group() is None, "a group scheduled for tomorrow is not in the manifest now")
+    go("/groups", "Groups")
+    badge = css(f'.group-list li[data-id="{GROUP}"]').text
+    check("Scheduled" in badge, f"the list says it is scheduled: {badge!r}")
+    go(f"/preview?at={urllib.parse.quote((tomorrow + timedelta(hours=1)).isoformat())}", "Preview")
+    text_in("#preview-result .summary", " at ")
+    shown = [e.get_attribute("data-group") for e in driver.find_elements(By.CSS_SELECTOR, "#preview-result [data-group]")]
+    check(GROUP in shown, f"the preview an hour after the moment shows it: {shown}")
+    shot("preview-at-a-moment")
+    go(f"/groups/{GROUP}", "Browser test")
+    driver.execute_script("arguments[0].value = ''", css("input[name=publishAt]"))
+    clear_status()
+    css("form[aria-labelledby=settings-title] button[type=submit]").click()
+    text_in("#status", "Saved")
+    check(manifest_group() is not None, "without a schedule it is back in the manifest")
+
+
 def sign_out():
     go("/groups", "Groups")
     css("#sign-out").click()
@@ -394,7 +430,7 @@ def sign_out():
 
 
 scenarios = [sign_in_refused, sign_in, create_group, upload_three, reorder, edit_and_delete, filter_preview, search_preview, premium_locked,
-             entitled_unlocked, accessibility, narrow, upload_answer_lost, export_packs, sign_out]
+             entitled_unlocked, accessibility, narrow, upload_answer_lost, export_packs, schedule_group, sign_out]
 failed = False
 try:
     for scenario in scenarios:

@@ -12,11 +12,21 @@ public struct GroupDraft: Decodable, Sendable {
     /// Where the group goes (0 is first); the others move down. Nil places it by name.
     public var position: Int?
     public var published: Bool?
+    /// RFC 3339 moments it appears and leaves (`Schedule`).
+    public var publishAt: String?
+    public var unpublishAt: String?
 
     public init(id: String, name: String, localizedNames: [String: String]? = nil, sizeClass: SizeClass? = nil,
-                flags: [String]? = nil, productId: String? = nil, position: Int? = nil, published: Bool? = nil) {
+                flags: [String]? = nil, productId: String? = nil, position: Int? = nil, published: Bool? = nil,
+                publishAt: String? = nil, unpublishAt: String? = nil) {
         (self.id, self.name, self.localizedNames, self.sizeClass) = (id, name, localizedNames, sizeClass)
         (self.flags, self.productId, self.position, self.published) = (flags, productId, position, published)
+        (self.publishAt, self.unpublishAt) = (publishAt, unpublishAt)
+    }
+
+    /// The schedule the fields name (once `validate()` passed).
+    var schedule: Schedule {
+        Schedule(publishAt: publishAt.flatMap(RFC3339.date), unpublishAt: unpublishAt.flatMap(RFC3339.date))
     }
 
     /// Throws `invalid` naming each bad field.
@@ -28,12 +38,13 @@ public struct GroupDraft: Decodable, Sendable {
         errors.flags(flags ?? [])
         errors.productId(productId)
         errors.position(position)
+        _ = errors.schedule(publishAt: publishAt, unpublishAt: unpublishAt)
         try errors.throwIfAny()
     }
 }
 
 /// Changes to a group, as `PATCH /v1/admin/groups/{id}` receives them: absent fields stay as they are, `null` clears
-/// `productId` and `coverStickerId` and is refused elsewhere, and every value meets the rules of a new group.
+/// `productId`, `coverStickerId`, `publishAt` and `unpublishAt` and is refused elsewhere, and every value meets the rules of a new group.
 public struct GroupPatch: Decodable, Sendable {
     public var name: PatchField<String> = .absent
     public var localizedNames: PatchField<[String: String]> = .absent
@@ -43,9 +54,11 @@ public struct GroupPatch: Decodable, Sendable {
     public var position: PatchField<Int> = .absent
     public var published: PatchField<Bool> = .absent
     public var coverStickerId: PatchField<UUID> = .absent
+    public var publishAt: PatchField<String> = .absent
+    public var unpublishAt: PatchField<String> = .absent
 
     enum CodingKeys: String, CodingKey {
-        case name, localizedNames, sizeClass, flags, productId, position, published, coverStickerId
+        case name, localizedNames, sizeClass, flags, productId, position, published, coverStickerId, publishAt, unpublishAt
     }
 
     public init() {}
@@ -60,7 +73,12 @@ public struct GroupPatch: Decodable, Sendable {
         position = try c.decodePatch(Int.self, forKey: .position)
         published = try c.decodePatch(Bool.self, forKey: .published)
         coverStickerId = try c.decodePatch(UUID.self, forKey: .coverStickerId)
+        publishAt = try c.decodePatch(String.self, forKey: .publishAt)
+        unpublishAt = try c.decodePatch(String.self, forKey: .unpublishAt)
     }
+
+    /// The schedule's changes (once `validate()` passed).
+    var schedule: SchedulePatch { SchedulePatch(publishAt: publishAt, unpublishAt: unpublishAt) }
 
     public func validate() throws(CatalogError) {
         var errors = FieldErrors()
@@ -75,6 +93,7 @@ public struct GroupPatch: Decodable, Sendable {
         errors.flags(flags.value ?? [])
         errors.productId(productId.value)
         errors.position(position.value)
+        _ = errors.schedule(publishAt: publishAt.value, unpublishAt: unpublishAt.value)
         try errors.throwIfAny()
     }
 }

@@ -10,6 +10,8 @@ public struct StickerDraft: Sendable {
     public var emoji: [String] = []
     /// Where the sticker goes in its group (0 is first); the others move down. Nil puts it last.
     public var position: Int?
+    /// When it appears and leaves in its group.
+    public var schedule = Schedule()
 
     public init(name: String, description: String) {
         self.name = name
@@ -33,6 +35,8 @@ public struct StickerDraft: Sendable {
             errors.check(object != nil, "localizedDescriptions", "must be a JSON object of language tag to text")
             localizedDescriptions = object ?? [:]
         }
+        let (publishAt, unpublishAt) = errors.schedule(publishAt: fields["publishAt"], unpublishAt: fields["unpublishAt"])
+        schedule = Schedule(publishAt: publishAt, unpublishAt: unpublishAt)
         try errors.throwIfAny()
     }
 
@@ -48,8 +52,8 @@ public struct StickerDraft: Sendable {
     }
 }
 
-/// Changes to a sticker, as `PATCH /v1/admin/stickers/{id}` receives them: absent fields stay as they are; no field
-/// may be null, and every value meets the rules of an upload.
+/// Changes to a sticker, as `PATCH /v1/admin/stickers/{id}` receives them: absent fields stay as they are; only
+/// `publishAt` and `unpublishAt` may be null (visible from always or until ever), and every value meets an upload's rules.
 public struct StickerPatch: Decodable, Sendable {
     public var name: PatchField<String> = .absent
     public var description: PatchField<String> = .absent
@@ -58,9 +62,11 @@ public struct StickerPatch: Decodable, Sendable {
     public var keywords: PatchField<[String]> = .absent
     public var emoji: PatchField<[String]> = .absent
     public var position: PatchField<Int> = .absent
+    public var publishAt: PatchField<String> = .absent
+    public var unpublishAt: PatchField<String> = .absent
 
     enum CodingKeys: String, CodingKey {
-        case name, description, localizedDescriptions, flags, keywords, emoji, position
+        case name, description, localizedDescriptions, flags, keywords, emoji, position, publishAt, unpublishAt
     }
 
     public init() {}
@@ -74,7 +80,12 @@ public struct StickerPatch: Decodable, Sendable {
         keywords = try c.decodePatch([String].self, forKey: .keywords)
         emoji = try c.decodePatch([String].self, forKey: .emoji)
         position = try c.decodePatch(Int.self, forKey: .position)
+        publishAt = try c.decodePatch(String.self, forKey: .publishAt)
+        unpublishAt = try c.decodePatch(String.self, forKey: .unpublishAt)
     }
+
+    /// The schedule's changes (once `validate()` passed).
+    var schedule: SchedulePatch { SchedulePatch(publishAt: publishAt, unpublishAt: unpublishAt) }
 
     public func validate() throws(CatalogError) {
         var errors = FieldErrors()
@@ -90,6 +101,7 @@ public struct StickerPatch: Decodable, Sendable {
         errors.stickerTerms(localized: localizedDescriptions.value ?? [:], keywords: keywords.value ?? [], emoji: emoji.value ?? [])
         errors.flags(flags.value ?? [])
         errors.position(position.value)
+        _ = errors.schedule(publishAt: publishAt.value, unpublishAt: unpublishAt.value)
         try errors.throwIfAny()
     }
 }

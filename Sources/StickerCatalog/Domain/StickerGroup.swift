@@ -13,12 +13,15 @@ public struct StickerGroup: Codable, Sendable, Equatable {
     /// App Store product that unlocks the group; nil for a free group.
     public var productId: String?
     public var position: Int
-    /// A draft (false) is never shown to clients.
+    /// A draft (false) is never shown to clients; a published group only within its schedule.
     public var published: Bool
     /// The sticker shown as the group's cover; nil means its first sticker.
     public var coverStickerId: UUID?
     public var createdAt: Date
     public var updatedAt: Date
+    /// When it appears and leaves (`Schedule`); nil is always.
+    public var publishAt: Date? = nil
+    public var unpublishAt: Date? = nil
 }
 
 /// A sticker: one image with its accessibility text and search terms.
@@ -39,6 +42,9 @@ public struct Sticker: Codable, Sendable, Equatable {
     public var renditions: [StickerRendition] = []
     public var createdAt: Date
     public var updatedAt: Date
+    /// When it appears and leaves in its group (`Schedule`); nil is always.
+    public var publishAt: Date? = nil
+    public var unpublishAt: Date? = nil
 }
 
 /// Stored image bytes, named by their SHA-256.

@@ -23,7 +23,40 @@ struct AdminSticker: ResponseEncodable {
     var renditions: [AdminRendition]
     var createdAt: Date
     var updatedAt: Date
+    /// When it appears and leaves in its group; null is always.
+    var publishAt: Date?
+    var unpublishAt: Date?
     var warnings: [StickerWarning]?
+
+    enum CodingKeys: String, CodingKey {
+        case id, groupId, name, description, localizedDescriptions, flags, keywords, emoji, position, animated, frames, durationMs, loops
+        case asset, renditions, createdAt, updatedAt, publishAt, unpublishAt, warnings
+    }
+
+    /// Every key present but `warnings` (the schedule's as null when open).
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(groupId, forKey: .groupId)
+        try c.encode(name, forKey: .name)
+        try c.encode(description, forKey: .description)
+        try c.encode(localizedDescriptions, forKey: .localizedDescriptions)
+        try c.encode(flags, forKey: .flags)
+        try c.encode(keywords, forKey: .keywords)
+        try c.encode(emoji, forKey: .emoji)
+        try c.encode(position, forKey: .position)
+        try c.encode(animated, forKey: .animated)
+        try c.encode(frames, forKey: .frames)
+        try c.encode(durationMs, forKey: .durationMs)
+        try c.encode(loops, forKey: .loops)
+        try c.encode(asset, forKey: .asset)
+        try c.encode(renditions, forKey: .renditions)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encode(publishAt.map(RFC3339.string), forKey: .publishAt)
+        try c.encode(unpublishAt.map(RFC3339.string), forKey: .unpublishAt)
+        try c.encodeIfPresent(warnings, forKey: .warnings)
+    }
 
     init(_ s: Sticker, linker: AssetLinker, warnings: [StickerWarning]? = nil) {
         (id, groupId, name, description, localizedDescriptions) = (s.id.apiString, s.groupId, s.name, s.description, s.localizedDescriptions)
@@ -36,6 +69,7 @@ struct AdminSticker: ResponseEncodable {
             AdminRendition(edge: $0.edge, still: $0.still, format: $0.format.fileExtension, asset: linker.link($0.asset, signedUntil: until))
         }
         (createdAt, updatedAt, self.warnings) = (s.createdAt, s.updatedAt, warnings)
+        (publishAt, unpublishAt) = (s.publishAt, s.unpublishAt)
     }
 }
 
@@ -56,7 +90,7 @@ struct AdminGroup: ResponseEncodable {
 
     enum CodingKeys: String, CodingKey {
         case id, name, localizedNames, sizeClass, flags, productId, position, published, coverStickerId, createdAt, updatedAt
-        case stickerCount, stickers
+        case publishAt, unpublishAt, stickerCount, stickers
     }
 
     /// Every key present (nulls included), ids in lowercase like everywhere else in the API.
@@ -73,6 +107,9 @@ struct AdminGroup: ResponseEncodable {
         try c.encode(group.coverStickerId?.apiString, forKey: .coverStickerId)
         try c.encode(group.createdAt, forKey: .createdAt)
         try c.encode(group.updatedAt, forKey: .updatedAt)
+        // RFC 3339 with the milliseconds an admin gave (the encoder's ISO 8601 drops them).
+        try c.encode(group.publishAt.map(RFC3339.string), forKey: .publishAt)
+        try c.encode(group.unpublishAt.map(RFC3339.string), forKey: .unpublishAt)
         try c.encode(stickerCount, forKey: .stickerCount)
         try c.encodeIfPresent(stickers, forKey: .stickers)
     }

@@ -62,6 +62,8 @@ public struct ServiceOptions: Sendable {
     public var adminAuthFailuresPerMinute = 10
     /// How long a starting replica waits for PostgreSQL before it gives up.
     public var startupPatience = Duration.seconds(30)
+    /// The time schedules are judged by (a test's own clock in tests).
+    public var scheduleClock: any ScheduleClock = SystemScheduleClock()
 
     public init() {}
 
@@ -80,13 +82,15 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
     let catalog = PostgresCatalog(pool: pool, revision: revision, logger: logger, entitlementChanges: changes,
                                   quarantineLimit: options.quarantineLimit, quarantineBytes: options.quarantineBytes, replicas: replicas)
     let listener = RevisionListener(endpoint: pool.endpoint, revision: revision, logger: logger, entitlementChanges: changes)
-    let (_, manifests, responder) = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry, draining: draining)
+    let scheduler = CatalogScheduler(schedule: catalog, clock: options.scheduleClock, logger: logger)
+    let (_, manifests, responder) = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry, draining: draining,
+                                                boundary: scheduler.nextBoundary)
     let sweeper = DeliverySweeper(intake: PurchaseIntake(repository: catalog, configuration: options.purchases), logger: logger)
     var app = Application(
         responder: responder(),
         server: .http1(configuration: .init(idleTimeout: TimeAmount(options.idleTimeout))),
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "stickerd"),
-        services: [pool] + standbys + [listener, sweeper],
+        services: [pool] + standbys + [listener, sweeper, scheduler],
         onServerRunning: AcceptFailures(registry: registry, logger: logger).watch,
         logger: logger)
     app.beforeServerStarts {
@@ -94,6 +98,7 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
         if options.demo {
             try await DemoCatalog.loadIfEmpty(into: catalog, validator: StickerValidator(rules: options.rules), logger: logger)
         }
+        scheduler.begin()
         await manifests.warm()
     }
     return app
@@ -101,9 +106,10 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
 
 /// Every route of the API, in one place, the manifest service behind them (warmed before the server starts), and what
 /// makes the `ServiceResponder` in front of the router (called once, by the application: making the router's responder
-/// adds its HEAD routes); `methodNotAllowed` adds 405 answers for the methods a path does not serve.
+/// adds its HEAD routes); `methodNotAllowed` adds 405 answers for the methods a path does not serve; `boundary` is the
+/// next schedule boundary as this replica's `CatalogScheduler` knows it.
 func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: ServiceOptions, registry: PrometheusCollectorRegistry,
-                 draining: Draining = Draining(), methodNotAllowed: Bool = true)
+                 draining: Draining = Draining(), methodNotAllowed: Bool = true, boundary: NextBoundary = NextBoundary())
     -> (router: Router<AppRequestContext>, manifests: ManifestService, responder: () -> ServiceResponder) {
     let signer = AssetSigner(key: options.assetSigningKey ?? (0..<32).map { _ in UInt8.random(in: 0...255) }, lifetime: options.assetURLLifetime)
     let linker = AssetLinker(publicBaseURL: options.publicBaseURL, signer: signer)
@@ -124,7 +130,8 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     let client = router.group("v1").add(middleware: users)
     let manifestController = ManifestController(service: manifests, entitlements: entitlements)
     manifestController.addRoutes(to: client)
-    let search = SearchService(manifests: manifests, capacity: options.searchCacheBytes, logger: catalog.logger)
+    let search = SearchService(manifests: manifests, capacity: options.searchCacheBytes, clock: options.scheduleClock,
+                               boundary: boundary, logger: catalog.logger)
     SearchController(service: search, entitlements: entitlements).addRoutes(to: client)
     let feed = ChangeFeed(manifests: manifests, log: catalog)
     ChangeFeedController(feed: feed, entitlements: entitlements).addRoutes(to: client)
@@ -162,6 +169,8 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     FilterController(repository: catalog).addRoutes(to: admin.group("filters"))
     AdminEntitlementController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(to: admin.group("users"))
     AdminPreviewController(service: manifests, entitlements: entitlements).addRoutes(to: admin.group("users"))
+    ManifestPreviewController(schedule: catalog, manifests: manifests, entitlements: entitlements, clock: options.scheduleClock)
+        .addRoutes(to: admin)
     AdminWebhookController(intake: intake).addRoutes(to: admin.group("webhook-events"))
     ExportController(manifests: manifests, reader: catalog, rules: options.rules).addRoutes(to: admin.group("exports"))
     if methodNotAllowed { router.answerMethodNotAllowed(unknownMethods: unknownMethods, admin: authenticator) }

@@ -11,6 +11,7 @@ extension CatalogError {
         switch state {
         case "23505": self = .conflict(field == "id" ? "Something with this id already exists." : "The \(field) is already taken.")
         case "23503": self = .invalid(field, "refers to something that does not exist (any more)")
+        case "23514" where field == "unpublishAt": self = .invalid(field, "must be later than publishAt")
         case let state where state.hasPrefix("23"): self = .invalid(field, "breaks a rule of the catalog")
         case let state where state.hasPrefix("22"): self = .invalid(field, "holds a value the database cannot store")
         default: return nil
@@ -20,7 +21,8 @@ extension CatalogError {
     /// The API field a constraint or column stands for: `stickers_description_check` is `description`.
     static func field(constraint: String?, column: String?) -> String {
         let known = ["sticker_groups_pkey": "id", "filters_pkey": "name", "sticker_groups_cover_fk": "coverStickerId",
-                     "stickers_group_id_fkey": "groupId", "stickers_asset_sha256_fkey": "file"]
+                     "stickers_group_id_fkey": "groupId", "stickers_asset_sha256_fkey": "file",
+                     "sticker_groups_schedule_check": "unpublishAt", "stickers_schedule_check": "unpublishAt"]
         if let constraint, let field = known[constraint] { return field }
         let raw = column ?? constraint.map { name in
             var name = Substring(name)

@@ -22,10 +22,11 @@ extension PostgresCatalog: GroupRepository {
         let position = min(draft.position ?? byName, count)
         try await connection.query("UPDATE sticker_groups SET position = position + 1 WHERE position >= \(position)", logger: logger)
         try await connection.query("""
-            INSERT INTO sticker_groups (id, name, localized_names, size_class, flags, product_id, position, published)
+            INSERT INTO sticker_groups (id, name, localized_names, size_class, flags, product_id, position, listed,
+                                        publish_at, unpublish_at)
             VALUES (\(draft.id), \(draft.name), \(Self.json((draft.localizedNames ?? [:]).canonicalKeys))::jsonb,
                     \((draft.sizeClass ?? .medium).rawValue), \(draft.flags ?? []), \(draft.productId), \(position),
-                    \(draft.published ?? true))
+                    \(draft.published ?? true), \(draft.schedule.publishAt), \(draft.schedule.unpublishAt))
             """, logger: logger)
     }
 
@@ -78,7 +79,9 @@ extension PostgresCatalog: GroupRepository {
                     flags = COALESCE(\(patch.flags.value), flags),
                     product_id = CASE WHEN \(setProduct) THEN \(patch.productId.value) ELSE product_id END,
                     position = COALESCE(\(position), position),
-                    published = COALESCE(\(patch.published.value), published),
+                    listed = COALESCE(\(patch.published.value), listed),
+                    publish_at = CASE WHEN \(patch.schedule.setsPublish) THEN \(patch.schedule.publish) ELSE publish_at END,
+                    unpublish_at = CASE WHEN \(patch.schedule.setsUnpublish) THEN \(patch.schedule.unpublish) ELSE unpublish_at END,
                     cover_sticker_id = CASE WHEN \(setCover) THEN \(patch.coverStickerId.value) ELSE cover_sticker_id END,
                     updated_at = now()
                 WHERE id = \(id)

@@ -5,15 +5,15 @@ import StickerImage
 /// The columns every group and sticker query selects, and how a row becomes a domain value.
 extension PostgresCatalog {
     static let groupColumns = """
-        g.id, g.name, g.localized_names::text, g.size_class, g.flags, g.product_id, g.position, g.published,
-        g.cover_sticker_id, g.created_at, g.updated_at
+        g.id, g.name, g.localized_names::text, g.size_class, g.flags, g.product_id, g.position, g.listed,
+        g.cover_sticker_id, g.created_at, g.updated_at, g.publish_at, g.unpublish_at
         """
-    static let groupColumnCount = 11
+    static let groupColumnCount = 13
 
     static let stickerColumns = """
         s.id, s.group_id, s.name, s.description, s.localized_descriptions::text, s.flags, s.keywords, s.emoji,
         s.position, a.sha256, a.width, a.height, octet_length(a.bytes), a.animated, a.frames, a.duration_ms, a.loops, a.format,
-        s.created_at, s.updated_at
+        s.created_at, s.updated_at, s.publish_at, s.unpublish_at
         """
 
     /// An image's columns, in `stickerColumns`' order: sha256, width, height, bytes, animated, frames, duration, loops, format.
@@ -29,11 +29,12 @@ extension PostgresCatalog {
     }
 
     static func group(_ row: PostgresRow) throws -> StickerGroup {
-        let (id, name, names, size, flags, product, position, published, cover, created, updated) = try row.decode(
-            (String, String, String, String, [String], String?, Int, Bool, UUID?, Date, Date).self)
-        return StickerGroup(id: id, name: name, localizedNames: dictionary(names), sizeClass: SizeClass(rawValue: size) ?? .medium,
-                            flags: flags, productId: product, position: position, published: published,
-                            coverStickerId: cover, createdAt: created, updatedAt: updated)
+        var cells = PostgresCells(row)
+        return StickerGroup(id: try cells.next(), name: try cells.next(), localizedNames: dictionary(try cells.next()),
+                            sizeClass: SizeClass(rawValue: try cells.next(String.self)) ?? .medium, flags: try cells.next(),
+                            productId: try cells.next(), position: try cells.next(), published: try cells.next(),
+                            coverStickerId: try cells.next(), createdAt: try cells.next(), updatedAt: try cells.next(),
+                            publishAt: try cells.next(), unpublishAt: try cells.next())
     }
 
     static func sticker(_ row: PostgresRow) throws -> Sticker {
@@ -41,7 +42,7 @@ extension PostgresCatalog {
         return Sticker(id: try cells.next(UUID.self), groupId: try cells.next(), name: try cells.next(), description: try cells.next(),
                        localizedDescriptions: dictionary(try cells.next()), flags: try cells.next(), keywords: try cells.next(),
                        emoji: try cells.next(), position: try cells.next(), asset: try asset(&cells),
-                       createdAt: try cells.next(), updatedAt: try cells.next())
+                       createdAt: try cells.next(), updatedAt: try cells.next(), publishAt: try cells.next(), unpublishAt: try cells.next())
     }
 
     func fetchGroup(_ connection: PostgresConnection, id: String) async throws -> StickerGroup? {

@@ -35,9 +35,11 @@ extension PostgresCatalog: StickerRepository {
         try await connection.query(
             "UPDATE stickers SET position = position + 1 WHERE group_id = \(groupId) AND position >= \(position)", logger: logger)
         guard let id = try await connection.first("""
-            INSERT INTO stickers (group_id, name, description, localized_descriptions, flags, keywords, emoji, position, asset_sha256)
+            INSERT INTO stickers (group_id, name, description, localized_descriptions, flags, keywords, emoji, position, asset_sha256,
+                                  publish_at, unpublish_at)
             VALUES (\(groupId), \(draft.name), \(draft.description), \(Self.json(draft.localizedDescriptions.canonicalKeys))::jsonb,
-                    \(draft.flags), \(draft.keywords), \(draft.emoji), \(position), \(sha))
+                    \(draft.flags), \(draft.keywords), \(draft.emoji), \(position), \(sha),
+                    \(draft.schedule.publishAt), \(draft.schedule.unpublishAt))
             RETURNING id
             """, as: UUID.self, logger: logger) else { throw CatalogError.notFound("Group '\(groupId)'") }
         return id
@@ -69,6 +71,8 @@ extension PostgresCatalog: StickerRepository {
                     keywords = COALESCE(\(patch.keywords.value), keywords),
                     emoji = COALESCE(\(patch.emoji.value), emoji),
                     position = COALESCE(\(position), position),
+                    publish_at = CASE WHEN \(patch.schedule.setsPublish) THEN \(patch.schedule.publish) ELSE publish_at END,
+                    unpublish_at = CASE WHEN \(patch.schedule.setsUnpublish) THEN \(patch.schedule.unpublish) ELSE unpublish_at END,
                     updated_at = now()
                 WHERE id = \(id)
                 """, logger: logger)

@@ -50,6 +50,14 @@ public protocol CatalogReader: Sendable {
     func assetBytes(sha256: String) async throws -> [UInt8]?
 }
 
+/// Scheduled visibility: boundaries applied as they pass, and the catalog as another moment will show it.
+public protocol CatalogSchedule: Sendable {
+    /// Makes visible and hides what `moment` does (one revision, whichever replica asks first); the next boundary.
+    func applySchedule(at moment: Date) async throws -> Date?
+    /// The visible catalog as `moment` will show it with what is scheduled now (an admin's preview; never cached).
+    func snapshot(at moment: Date) async throws -> CatalogSnapshot
+}
+
 /// Admin tokens, kept as SHA-256 digests.
 public protocol AdminTokenRepository: Sendable {
     func adminTokenName(digest: [UInt8]) async throws -> String?

@@ -23,6 +23,9 @@ final class SearchService: Sendable {
 
     static let maxAge = 5
     let manifests: ManifestService
+    /// Answers' `max-age` never reaches past the next schedule boundary, by this clock.
+    let clock: any ScheduleClock
+    let boundary: NextBoundary
     let logger: Logger
     private let state: Mutex<State>
     /// Results' JSON of one catalog revision (in one epoch: a restore may reuse revision numbers).
@@ -30,8 +33,9 @@ final class SearchService: Sendable {
     private let builds = SingleFlight<Int64, SearchIndex>()
     private let suggestionBuilds = SingleFlight<Int64, SearchSuggestions>()
 
-    init(manifests: ManifestService, capacity: Int, fragmentCapacity: Int = 16 << 20, logger: Logger) {
-        (self.manifests, self.logger) = (manifests, logger)
+    init(manifests: ManifestService, capacity: Int, fragmentCapacity: Int = 16 << 20, clock: any ScheduleClock = SystemScheduleClock(),
+         boundary: NextBoundary = NextBoundary(), logger: Logger) {
+        (self.manifests, self.clock, self.boundary, self.logger) = (manifests, clock, boundary, logger)
         state = Mutex(State(index: nil, bodies: ByteLRU(capacity: capacity)))
         fragments = Mutex((-1, -1, ByteLRU(capacity: fragmentCapacity)))
     }
@@ -89,6 +93,11 @@ final class SearchService: Sendable {
     /// The cached body for `key`, else `encode`d now (a query is a fraction of a millisecond: it runs where it is asked).
     private func body(_ key: Key, index: SearchIndex, personal: Bool, _ encode: () throws -> [UInt8]) throws -> CachedBody {
         let revision = index.snapshot.revision
+        if let boundary = boundary.value {
+            let remaining = Int(boundary.timeIntervalSince(clock.now()).rounded(.down))
+            // A boundary is nearer than an answer's max-age: none is kept or reused past it.
+            if remaining < Self.maxAge { return CachedBody(json: try encode(), personal: personal, maxAge: max(0, remaining)) }
+        }
         if let hit = state.withLock({ $0.index?.snapshot.revision == revision ? $0.bodies.value(for: key) : nil }) { return hit }
         let body = CachedBody(json: try encode(), personal: personal, maxAge: Self.maxAge)
         state.withLock { state in

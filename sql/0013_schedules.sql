@@ -1,0 +1,185 @@
+-- Scheduled visibility: groups and stickers may carry `publish_at` and `unpublish_at`, and are visible in
+-- [publish_at, unpublish_at) only. Every trigger, the change log and the snapshot already look at what is visible
+-- (`sticker_groups.published`): that column now holds what is visible at the schedule's current moment, and the
+-- admin's choice moves to `listed`. A sticker gets the same in `visible`. Rows flip at a boundary through
+-- `apply_schedule`, which every replica calls when a boundary passes; the first flips them and raises the revision
+-- once, the others find nothing left to flip.
+
+-- One revision per transaction: a boundary that flips groups and stickers together, or an upload with its renditions,
+-- is one visible change (clients and replicas wake once). Later statements log at the revision already raised.
+CREATE OR REPLACE FUNCTION raise_catalog_revision() RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+    next bigint;
+BEGIN
+    IF current_setting('stickercatalog.revision_raised', true) = 'on' THEN
+        RETURN;
+    END IF;
+    UPDATE catalog_revision SET revision = revision + 1 RETURNING revision INTO next;
+    PERFORM pg_notify('catalog_revision', next::text);
+    PERFORM set_config('stickercatalog.revision_raised', 'on', true);
+END
+$$;
+
+-- The moment schedules were last applied at; it never goes back, whichever replica's clock is behind.
+CREATE TABLE catalog_schedule (
+    singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+    applied_at timestamptz NOT NULL
+);
+INSERT INTO catalog_schedule (applied_at) VALUES (now());
+
+-- The moment a write is judged at: the database's clock, or the schedule's when it is ahead (a replica's clock that
+-- runs fast, or a test's clock).
+CREATE FUNCTION schedule_now() RETURNS timestamptz LANGUAGE sql STABLE AS $$
+    SELECT greatest(now(), (SELECT applied_at FROM catalog_schedule))
+$$;
+
+CREATE FUNCTION in_schedule(publish_at timestamptz, unpublish_at timestamptz, moment timestamptz) RETURNS boolean
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT (publish_at IS NULL OR publish_at <= moment) AND (unpublish_at IS NULL OR moment < unpublish_at)
+$$;
+
+ALTER TABLE sticker_groups
+    ADD COLUMN listed boolean,
+    ADD COLUMN publish_at timestamptz,
+    ADD COLUMN unpublish_at timestamptz,
+    ADD CONSTRAINT sticker_groups_schedule_check CHECK (publish_at < unpublish_at);
+UPDATE sticker_groups SET listed = published;
+ALTER TABLE sticker_groups ALTER COLUMN listed SET NOT NULL, ALTER COLUMN listed SET DEFAULT true;
+
+ALTER TABLE stickers
+    ADD COLUMN publish_at timestamptz,
+    ADD COLUMN unpublish_at timestamptz,
+    ADD COLUMN visible boolean NOT NULL DEFAULT true,
+    ADD CONSTRAINT stickers_schedule_check CHECK (publish_at < unpublish_at);
+
+-- Only scheduled rows can flip; these keep `apply_schedule`'s scans to them.
+CREATE INDEX sticker_groups_scheduled ON sticker_groups (id) WHERE publish_at IS NOT NULL OR unpublish_at IS NOT NULL;
+CREATE INDEX stickers_scheduled ON stickers (id) WHERE publish_at IS NOT NULL OR unpublish_at IS NOT NULL;
+
+-- What is visible follows from the admin's choice and the schedule, on every write.
+CREATE FUNCTION sticker_groups_schedule() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.published := NEW.listed AND in_schedule(NEW.publish_at, NEW.unpublish_at, schedule_now());
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER sticker_groups_schedule BEFORE INSERT OR UPDATE ON sticker_groups
+    FOR EACH ROW EXECUTE FUNCTION sticker_groups_schedule();
+
+CREATE FUNCTION stickers_schedule() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.visible := in_schedule(NEW.publish_at, NEW.unpublish_at, schedule_now());
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER stickers_schedule BEFORE INSERT OR UPDATE ON stickers
+    FOR EACH ROW EXECUTE FUNCTION stickers_schedule();
+
+-- Flips what `moment` (or a later moment already applied) makes visible or hidden, in one transaction and so one
+-- revision; returns the next boundary after it, if any. Every replica calls it every second: it writes only when a
+-- boundary has passed since the last moment applied, and replicas take turns on the lock (the second finds nothing).
+CREATE FUNCTION apply_schedule(moment timestamptz) RETURNS timestamptz LANGUAGE plpgsql AS $$
+DECLARE
+    applied timestamptz;
+    due timestamptz;
+BEGIN
+    SELECT applied_at INTO applied FROM catalog_schedule;
+    due := next_schedule_boundary(applied);
+    IF due IS NULL OR due > moment THEN
+        RETURN due;
+    END IF;
+    PERFORM pg_advisory_xact_lock(1396918354);  -- 'SCHR'
+    UPDATE catalog_schedule SET applied_at = greatest(applied_at, moment) RETURNING applied_at INTO applied;
+    UPDATE sticker_groups SET published = listed AND in_schedule(publish_at, unpublish_at, applied)
+    WHERE (publish_at IS NOT NULL OR unpublish_at IS NOT NULL)
+      AND published IS DISTINCT FROM (listed AND in_schedule(publish_at, unpublish_at, applied));
+    UPDATE stickers SET visible = in_schedule(publish_at, unpublish_at, applied)
+    WHERE (publish_at IS NOT NULL OR unpublish_at IS NOT NULL)
+      AND visible IS DISTINCT FROM in_schedule(publish_at, unpublish_at, applied);
+    RETURN next_schedule_boundary(applied);
+END
+$$;
+
+-- The first moment after `moment` at which a listed group or a sticker of one may appear or leave.
+CREATE FUNCTION next_schedule_boundary(moment timestamptz) RETURNS timestamptz LANGUAGE sql STABLE AS $$
+    SELECT min(b) FROM (
+        SELECT least(CASE WHEN publish_at > moment THEN publish_at END, CASE WHEN unpublish_at > moment THEN unpublish_at END)
+        FROM sticker_groups WHERE listed AND (publish_at IS NOT NULL OR unpublish_at IS NOT NULL)
+        UNION ALL
+        SELECT least(CASE WHEN s.publish_at > moment THEN s.publish_at END, CASE WHEN s.unpublish_at > moment THEN s.unpublish_at END)
+        FROM stickers s JOIN sticker_groups g ON g.id = s.group_id
+        WHERE g.listed AND (s.publish_at IS NOT NULL OR s.unpublish_at IS NOT NULL)
+    ) boundaries(b)
+$$;
+
+-- Stickers: visible only while `visible`, as groups only while published. As in 0009, with the sticker's own visibility.
+CREATE OR REPLACE FUNCTION stickers_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        PERFORM 1 FROM new_rows s JOIN sticker_groups g ON g.id = s.group_id WHERE g.published AND s.visible LIMIT 1;
+    ELSIF TG_OP = 'DELETE' THEN
+        PERFORM 1 FROM old_rows s JOIN sticker_groups g ON g.id = s.group_id WHERE g.published AND s.visible LIMIT 1;
+    ELSE
+        PERFORM 1 FROM old_rows o JOIN new_rows n USING (id)
+        WHERE ((o.visible AND EXISTS (SELECT 1 FROM sticker_groups g WHERE g.published AND g.id = o.group_id))
+            OR (n.visible AND EXISTS (SELECT 1 FROM sticker_groups g WHERE g.published AND g.id = n.group_id)))
+          AND (o.group_id, o.name, o.description, o.localized_descriptions, o.flags, o.keywords, o.emoji, o.position, o.asset_sha256, o.visible)
+              IS DISTINCT FROM
+              (n.group_id, n.name, n.description, n.localized_descriptions, n.flags, n.keywords, n.emoji, n.position, n.asset_sha256, n.visible)
+        LIMIT 1;
+    END IF;
+    IF FOUND THEN
+        PERFORM raise_catalog_revision();
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION stickers_log() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        PERFORM log_catalog_changes('group', published_group_ids(ARRAY(SELECT DISTINCT group_id FROM new_rows WHERE visible)));
+    ELSIF TG_OP = 'DELETE' THEN
+        PERFORM log_catalog_changes('group', published_group_ids(ARRAY(SELECT DISTINCT group_id FROM old_rows WHERE visible)));
+        PERFORM log_catalog_changes('sticker', ARRAY(SELECT o.id::text FROM old_rows o JOIN sticker_groups g ON g.id = o.group_id
+                                                     WHERE g.published AND o.visible));
+    ELSE
+        PERFORM log_catalog_changes('group', published_group_ids(ARRAY(
+            SELECT group_id FROM old_rows WHERE visible UNION SELECT group_id FROM new_rows WHERE visible)));
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION renditions_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        PERFORM 1 FROM old_rows o JOIN stickers s ON s.asset_sha256 = o.source_sha256
+            JOIN sticker_groups g ON g.id = s.group_id WHERE g.published AND s.visible LIMIT 1;
+    ELSIF TG_OP = 'INSERT' THEN
+        PERFORM 1 FROM new_rows n JOIN stickers s ON s.asset_sha256 = n.source_sha256
+            JOIN sticker_groups g ON g.id = s.group_id WHERE g.published AND s.visible LIMIT 1;
+    ELSE
+        PERFORM 1 FROM old_rows o JOIN new_rows n USING (source_sha256, edge, still, format)
+            JOIN stickers s ON s.asset_sha256 = n.source_sha256 JOIN sticker_groups g ON g.id = s.group_id
+        WHERE g.published AND s.visible AND o.asset_sha256 IS DISTINCT FROM n.asset_sha256 LIMIT 1;
+    END IF;
+    IF FOUND THEN
+        PERFORM raise_catalog_revision();
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION renditions_log() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        PERFORM log_catalog_changes('group', published_group_ids(ARRAY(
+            SELECT DISTINCT s.group_id FROM stickers s JOIN new_rows n ON n.source_sha256 = s.asset_sha256 WHERE s.visible)));
+    ELSE
+        PERFORM log_catalog_changes('group', published_group_ids(ARRAY(
+            SELECT DISTINCT s.group_id FROM stickers s JOIN old_rows o ON o.source_sha256 = s.asset_sha256 WHERE s.visible)));
+    END IF;
+    RETURN NULL;
+END
+$$;
