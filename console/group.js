@@ -15,8 +15,8 @@ function settingsForm(group, reload) {
     ...['small', 'medium', 'large'].map((s) => h('option', { value: s, selected: s === group.sizeClass }, s)));
   const product = h('input', { name: 'productId', value: group.productId ?? '', pattern: '[A-Za-z0-9._\\-]{1,100}', autocomplete: 'off' });
   const published = h('input', { type: 'checkbox', name: 'published', checked: group.published });
-  const publishAt = h('input', { type: 'datetime-local', name: 'publishAt', value: localInput(group.publishAt) });
-  const unpublishAt = h('input', { type: 'datetime-local', name: 'unpublishAt', value: localInput(group.unpublishAt) });
+  const publishAt = h('input', { type: 'datetime-local', name: 'publishAt', step: 1, value: localInput(group.publishAt) });
+  const unpublishAt = h('input', { type: 'datetime-local', name: 'unpublishAt', step: 1, value: localInput(group.unpublishAt) });
   const form = h('form', { class: 'card', 'aria-labelledby': 'settings-title' },
     h('h2', { id: 'settings-title' }, 'Settings'),
     h('div', { class: 'row' },
@@ -47,8 +47,10 @@ function settingsForm(group, reload) {
     const patch = {
       name: name.value.trim(), localizedNames: localized(names.value), flags: list(flags.value),
       sizeClass: size.value, productId: product.value.trim() || null, published: published.checked,
-      publishAt: moment(publishAt.value), unpublishAt: moment(unpublishAt.value),
     };
+    // Only a moment the admin changed is sent: the field shows seconds, not the milliseconds the API may have set.
+    if (publishAt.value !== localInput(group.publishAt)) patch.publishAt = moment(publishAt.value);
+    if (unpublishAt.value !== localInput(group.unpublishAt)) patch.unpublishAt = moment(unpublishAt.value);
     try {
       await request('PATCH', `/v1/admin/groups/${group.id}`, patch);
       status(`Saved ${patch.name}.`, 'ok');

@@ -1,11 +1,11 @@
 // Schedules in the console: RFC 3339 moments shown and entered in the browser's own time zone (datetime-local).
 
-/** `iso` (RFC 3339) as a datetime-local input's value in local time; '' for none. */
+/** `iso` (RFC 3339) as a datetime-local input's value in local time, to the second; '' for none. */
 export function localInput(iso) {
   if (!iso) return '';
   const date = new Date(iso);
   const pad = (n) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
 /** A datetime-local input's value (local time) as RFC 3339 in UTC; null for empty. */

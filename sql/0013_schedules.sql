@@ -27,10 +27,10 @@ CREATE TABLE catalog_schedule (
 );
 INSERT INTO catalog_schedule (applied_at) VALUES (now());
 
--- The moment a write is judged at: the database's clock, or the schedule's when it is ahead (a replica's clock that
--- runs fast, or a test's clock).
-CREATE FUNCTION schedule_now() RETURNS timestamptz LANGUAGE sql STABLE AS $$
-    SELECT greatest(now(), (SELECT applied_at FROM catalog_schedule))
+-- The moment a write is judged at: the database's clock when the row is written (not the transaction's start), or
+-- the schedule's when it is ahead (a test's clock).
+CREATE FUNCTION schedule_now() RETURNS timestamptz LANGUAGE sql VOLATILE AS $$
+    SELECT greatest(clock_timestamp(), (SELECT applied_at FROM catalog_schedule))
 $$;
 
 CREATE FUNCTION in_schedule(publish_at timestamptz, unpublish_at timestamptz, moment timestamptz) RETURNS boolean
@@ -44,7 +44,7 @@ ALTER TABLE sticker_groups
     ADD COLUMN unpublish_at timestamptz,
     ADD CONSTRAINT sticker_groups_schedule_check CHECK (publish_at < unpublish_at);
 UPDATE sticker_groups SET listed = published;
-ALTER TABLE sticker_groups ALTER COLUMN listed SET NOT NULL, ALTER COLUMN listed SET DEFAULT true;
+ALTER TABLE sticker_groups ALTER COLUMN listed SET NOT NULL;
 
 ALTER TABLE stickers
     ADD COLUMN publish_at timestamptz,
@@ -56,9 +56,21 @@ ALTER TABLE stickers
 CREATE INDEX sticker_groups_scheduled ON sticker_groups (id) WHERE publish_at IS NOT NULL OR unpublish_at IS NOT NULL;
 CREATE INDEX stickers_scheduled ON stickers (id) WHERE publish_at IS NOT NULL OR unpublish_at IS NOT NULL;
 
--- What is visible follows from the admin's choice and the schedule, on every write.
+-- What is visible follows from the admin's choice and the schedule, on every write. A write waits for a schedule
+-- being applied (a shared lock against `apply_schedule`'s exclusive one, held to commit), so that it is judged after
+-- it: otherwise a write committing just after a boundary was applied, judged at a moment before it, would stay
+-- visible past its own unpublish_at with no boundary left to find it.
+-- Replicas of the previous release, during a rolling update, write `published` as the admin's choice: an insert
+-- without `listed` takes it from there, and an update of `published` alone (not by `apply_schedule`) is one of `listed`.
 CREATE FUNCTION sticker_groups_schedule() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    PERFORM pg_advisory_xact_lock_shared(1396918354);
+    IF TG_OP = 'INSERT' THEN
+        NEW.listed := COALESCE(NEW.listed, NEW.published);
+    ELSIF NEW.published IS DISTINCT FROM OLD.published AND NEW.listed IS NOT DISTINCT FROM OLD.listed
+          AND current_setting('stickercatalog.applying_schedule', true) IS DISTINCT FROM 'on' THEN
+        NEW.listed := NEW.published;
+    END IF;
     NEW.published := NEW.listed AND in_schedule(NEW.publish_at, NEW.unpublish_at, schedule_now());
     RETURN NEW;
 END
@@ -68,6 +80,7 @@ CREATE TRIGGER sticker_groups_schedule BEFORE INSERT OR UPDATE ON sticker_groups
 
 CREATE FUNCTION stickers_schedule() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    PERFORM pg_advisory_xact_lock_shared(1396918354);
     NEW.visible := in_schedule(NEW.publish_at, NEW.unpublish_at, schedule_now());
     RETURN NEW;
 END
@@ -78,17 +91,23 @@ CREATE TRIGGER stickers_schedule BEFORE INSERT OR UPDATE ON stickers
 -- Flips what `moment` (or a later moment already applied) makes visible or hidden, in one transaction and so one
 -- revision; returns the next boundary after it, if any. Every replica calls it every second: it writes only when a
 -- boundary has passed since the last moment applied, and replicas take turns on the lock (the second finds nothing).
-CREATE FUNCTION apply_schedule(moment timestamptz) RETURNS timestamptz LANGUAGE plpgsql AS $$
+-- `max_ahead`: how far past the database's clock a replica's moment is believed (a pod whose clock runs a day fast
+-- must not publish a day early, for good); null believes it (a test's clock).
+CREATE FUNCTION apply_schedule(moment timestamptz, max_ahead interval DEFAULT NULL) RETURNS timestamptz LANGUAGE plpgsql AS $$
 DECLARE
     applied timestamptz;
     due timestamptz;
 BEGIN
+    IF max_ahead IS NOT NULL THEN
+        moment := least(moment, clock_timestamp() + max_ahead);
+    END IF;
     SELECT applied_at INTO applied FROM catalog_schedule;
     due := next_schedule_boundary(applied);
     IF due IS NULL OR due > moment THEN
         RETURN due;
     END IF;
     PERFORM pg_advisory_xact_lock(1396918354);  -- 'SCHR'
+    PERFORM set_config('stickercatalog.applying_schedule', 'on', true);
     UPDATE catalog_schedule SET applied_at = greatest(applied_at, moment) RETURNING applied_at INTO applied;
     UPDATE sticker_groups SET published = listed AND in_schedule(publish_at, unpublish_at, applied)
     WHERE (publish_at IS NOT NULL OR unpublish_at IS NOT NULL)
@@ -100,15 +119,15 @@ BEGIN
 END
 $$;
 
--- The first moment after `moment` at which a listed group or a sticker of one may appear or leave.
+-- The first moment after `moment` at which a listed group or any sticker may appear or leave (a draft's stickers too:
+-- listing the group later shows them as their schedules say).
 CREATE FUNCTION next_schedule_boundary(moment timestamptz) RETURNS timestamptz LANGUAGE sql STABLE AS $$
     SELECT min(b) FROM (
         SELECT least(CASE WHEN publish_at > moment THEN publish_at END, CASE WHEN unpublish_at > moment THEN unpublish_at END)
         FROM sticker_groups WHERE listed AND (publish_at IS NOT NULL OR unpublish_at IS NOT NULL)
         UNION ALL
-        SELECT least(CASE WHEN s.publish_at > moment THEN s.publish_at END, CASE WHEN s.unpublish_at > moment THEN s.unpublish_at END)
-        FROM stickers s JOIN sticker_groups g ON g.id = s.group_id
-        WHERE g.listed AND (s.publish_at IS NOT NULL OR s.unpublish_at IS NOT NULL)
+        SELECT least(CASE WHEN publish_at > moment THEN publish_at END, CASE WHEN unpublish_at > moment THEN unpublish_at END)
+        FROM stickers WHERE publish_at IS NOT NULL OR unpublish_at IS NOT NULL
     ) boundaries(b)
 $$;
 

@@ -88,7 +88,14 @@ struct ExportAPITests {
     @Test("A group none of whose stickers a platform takes is 422 nothing_to_export, saying why")
     func nothing() async throws {
         try await withApp(demo: true) { client, db in
+            let before = try await ChangeFeedTests.manifest(client).revision
             try await db.execute("UPDATE stickers SET emoji = '{}' WHERE group_id = 'chewy'")
+            // A change made in SQL reaches the app by NOTIFY, not by a request of its own: wait for it (an export
+            // asked at once could read the snapshot from before, as it did on a busy machine).
+            let deadline = ContinuousClock.now + .seconds(20)
+            while try await ChangeFeedTests.manifest(client).revision == before, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             let answer = try await client.execute(uri: "/v1/admin/exports/whatsapp?group=chewy", method: .get, headers: admin)
             #expect(answer.status == .unprocessableContent && answer.problemCode == "nothing_to_export")
             #expect((answer.json["detail"] as? String)?.contains("no emoji") == true)

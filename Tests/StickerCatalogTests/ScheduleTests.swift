@@ -119,6 +119,46 @@ import Testing
             _ = try await ChangeFeedTests.catchUp(client, &groups, from: first.cursor)
             #expect(groups.first { $0.id == "chewy" }?.stickers.contains { $0.id == id } == true)
             #expect(try await SearchTests.search(client, "snowman").json["total"] as? Int == 1)
+            // Action: it is set to leave an hour later, and that moment comes.
+            let shown = try await ChangeFeedTests.manifest(client)
+            try await ChangeFeedTests.patch(client, "stickers/\(id)", ["unpublishAt": RFC3339.string(publishAt.addingTimeInterval(3600))])
+            clock.advance(to: publishAt.addingTimeInterval(3600))
+            // Check: the feed sends chewy without it.
+            while try await ChangeFeedTests.changes(client, since: shown.cursor).status == .notModified, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            var after = shown.groups
+            _ = try await ChangeFeedTests.catchUp(client, &after, from: shown.cursor)
+            #expect(after.first { $0.id == "chewy" }?.stickers.contains { $0.id == id } == false)
+            #expect(after.first { $0.id == "chewy" }?.stickers.count == groups.first { $0.id == "chewy" }!.stickers.count - 1)
+        }
+    }
+
+    @Test func writesOfThePreviousReleaseStillMeanTheAdminsChoice() async throws {
+        try await withApp(demo: true) { _, db in
+            // Action: what a replica of the previous release writes during a rolling update: `published` alone.
+            try await db.execute("INSERT INTO sticker_groups (id, name, position, published) VALUES ('old-draft', 'Old draft', 3, false)")
+            try await db.execute("UPDATE sticker_groups SET published = false WHERE id = 'chewy'")
+            // Check: a draft stays a draft, and an unpublished group is unlisted, not published again by the trigger.
+            #expect(try await db.count("SELECT count(*)::int FROM sticker_groups WHERE id = 'old-draft' AND NOT listed AND NOT published") == 1)
+            #expect(try await db.count("SELECT count(*)::int FROM sticker_groups WHERE id = 'chewy' AND NOT listed AND NOT published") == 1)
+            try await db.execute("UPDATE sticker_groups SET published = true WHERE id = 'chewy'")
+            #expect(try await db.count("SELECT count(*)::int FROM sticker_groups WHERE id = 'chewy' AND listed AND published") == 1)
+        }
+    }
+
+    @Test func aReplicaWhoseClockRunsFastPublishesNothingEarly() async throws {
+        let clock = ManualClock()
+        let publishAt = clock.now().addingTimeInterval(3600)
+        try await withApp(demo: true, options: { $0.scheduleClock = clock }) { client, db in
+            // Setup
+            try await Self.createGroup(client, publishAt: publishAt)
+            // Action: a replica a day ahead applies its moment, believed at most 2 s ahead as the system clock is.
+            let tomorrow = RFC3339.string(clock.now().addingTimeInterval(86_400))
+            try await db.execute("SELECT apply_schedule('\(tomorrow)', interval '2 seconds')")
+            // Check: nothing published, and the moment applied is no later than the database's clock allows.
+            #expect(try await db.count("SELECT count(*)::int FROM sticker_groups WHERE id = '\(Self.group)' AND published") == 0)
+            #expect(try await db.count("SELECT count(*)::int FROM catalog_schedule WHERE applied_at > now() + interval '1 minute'") == 0)
         }
     }
 
@@ -164,6 +204,11 @@ import Testing
             #expect(ids(try await preview(unpublishAt.addingTimeInterval(-0.001))).contains(Self.group))
             #expect(!ids(try await preview(unpublishAt)).contains(Self.group))
             #expect(!ids(try await preview(nil)).contains(Self.group))
+            // Its pictures load from the preview: signed, as they are not free to anyone yet.
+            let shownThen = (try await preview(publishAt)["groups"] as? [[String: Any]] ?? []).first { $0["id"] as? String == Self.group }
+            let url = try #require(((shownThen?["stickers"] as? [[String: Any]])?.first?["asset"] as? [String: Any])?["url"] as? String)
+            #expect(url.contains("sig="))
+            #expect(try await client.execute(uri: url, method: .get).status == .ok)
             // The preview at a moment equals the manifest at that moment, apart from revision and cursor.
             let previewed = try await preview(publishAt)
             clock.advance(to: publishAt)

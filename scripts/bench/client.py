@@ -7,7 +7,7 @@
   client.py streams B_URL COUNT PID                  opens COUNT /v1/events streams on replica B and prints the RSS of
       PID before and after (KiB) and per stream.
 """
-import http.client, os, random, socket, struct, sys, time, urllib.parse, zlib
+import http.client, json, os, random, socket, struct, sys, time, urllib.parse, zlib
 
 
 def png(side, seed):
@@ -57,6 +57,45 @@ def latency(base, folder, token, count):
           f"max {times[-1]:.0f} ms")
 
 
+def boundaries(base, folder, token, count):
+    """Each round schedules a new group through A to appear 1.5 s ahead, with a sticker uploaded into it (invisible
+    until then), and times its moment to the sticker's file on disk of the watcher following B."""
+    host = urllib.parse.urlsplit(base)
+    files = os.path.join(folder, "files")
+    late = []
+    for n in range(count):
+        moment = round(time.time() + 1.5, 3)
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(moment)) + f".{int(round(moment % 1 * 1000)) % 1000:03d}Z"
+        group = f"boundary-{int(moment * 1000)}"
+        connection = http.client.HTTPConnection(host.hostname, host.port)
+        connection.request("POST", "/v1/admin/groups", json.dumps({"id": group, "name": f"Boundary {n}", "publishAt": stamp, "position": 100000}),
+                           {"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+        answer = connection.getresponse()
+        answer.read()
+        if answer.status != 201:
+            sys.exit(f"boundary {n}: creating the group: HTTP {answer.status}")
+        connection.request("POST", f"/v1/admin/groups/{group}/stickers?name=Boundary%20{n}&description=Scheduled%20{n}",
+                           png(408, f"boundary-{moment}-{n}"), {"Authorization": f"Bearer {token}", "Content-Type": "image/png"})
+        answer = connection.getresponse()
+        answer.read()
+        if answer.status != 201:
+            sys.exit(f"boundary {n}: the upload: HTTP {answer.status}")
+        before = set(os.listdir(files))
+        if time.time() >= moment:
+            sys.exit(f"boundary {n}: set up after its moment; the machine is too busy to measure")
+        deadline = moment + 10
+        while time.time() < deadline:
+            if any(name.endswith(".png") for name in set(os.listdir(files)) - before):
+                break
+            time.sleep(0.002)
+        else:
+            sys.exit(f"boundary {n}: no file within 10 s of its moment")
+        late.append((time.time() - moment) * 1000)
+    late.sort()
+    print(f"{count} boundaries, moment to file on disk: p50 {late[len(late) // 2]:.0f} ms, "
+          f"p99 {late[min(len(late) - 1, int(len(late) * 0.99))]:.0f} ms, max {late[-1]:.0f} ms")
+
+
 def rss(pid):
     with open(f"/proc/{pid}/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
@@ -86,5 +125,7 @@ def streams(base, count, pid):
 if __name__ == "__main__":
     if sys.argv[1] == "latency":
         latency(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+    elif sys.argv[1] == "boundaries":
+        boundaries(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
     elif sys.argv[1] == "streams":
         streams(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))

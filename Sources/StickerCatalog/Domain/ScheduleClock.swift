@@ -3,6 +3,9 @@ import Foundation
 /// The time schedules are judged by: the system's in service, a test's that moves only when told.
 public protocol ScheduleClock: Sendable {
     func now() -> Date
+    /// How far ahead of PostgreSQL's clock this clock's moments are believed: a replica whose clock runs fast must not
+    /// publish early. Nil believes it (a test's clock, hours ahead on purpose).
+    var maxLead: TimeInterval? { get }
     /// Returns at `deadline` or soon after; throws when the task is cancelled.
     func sleep(until deadline: Date) async throws
 }
@@ -12,6 +15,9 @@ public struct SystemScheduleClock: ScheduleClock {
     public init() {}
 
     public func now() -> Date { Date() }
+
+    /// NTP keeps replicas within milliseconds; two seconds is a clock that is wrong.
+    public var maxLead: TimeInterval? { 2 }
 
     public func sleep(until deadline: Date) async throws {
         let seconds = deadline.timeIntervalSinceNow

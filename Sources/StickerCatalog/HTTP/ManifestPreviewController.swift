@@ -22,7 +22,10 @@ struct ManifestPreviewController {
         if let user = try Self.user(parameters.removeValue(forKey: "user")) { held = try await entitlements.products(of: user) }
         let query = try ManifestQuery(parameters: parameters)
         let snapshot = try await schedule.snapshot(at: moment)
-        let linker = manifests.linker
+        var signing = manifests.linker
+        // Signed: what appears at that moment is not free to fetch yet.
+        signing.signingEverythingUntil = signing.signer?.expiry(at: Date())
+        let linker = signing
         let access = ManifestService.Access(held: held, snapshot: snapshot, signer: linker.signer, now: nil)
         let view = query.unlocking(access.products, signedUntil: access.signedUntil).normalized(for: snapshot)
         let json = try await ManifestWorkers.shared.build {

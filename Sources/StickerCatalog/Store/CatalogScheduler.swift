@@ -35,7 +35,7 @@ final class CatalogScheduler: Service, Sendable {
             while !Task.isCancelled {
                 let now = clock.now()
                 do {
-                    let next = try await schedule.applySchedule(at: now)
+                    let next = try await schedule.applySchedule(at: now, maxLead: clock.maxLead)
                     nextBoundary.set(next)
                     if failures > 0 { logger.info("Applying schedules again", metadata: ["after failures": "\(failures)"]) }
                     failures = 0

@@ -26,6 +26,9 @@ final class ManualClock: ScheduleClock {
 
     func now() -> Date { state.withLock { $0.now } }
 
+    /// Believed however far ahead: tests move it hours past the database's clock.
+    var maxLead: TimeInterval? { nil }
+
     /// Moves the clock to `moment` (never back) and wakes whoever sleeps until then.
     func advance(to moment: Date) {
         let woken = state.withLock { state -> [Sleeper] in
