@@ -202,3 +202,81 @@ BEGIN
     RETURN NULL;
 END
 $$;
+
+-- The order of visible groups, as clients see it (manifest positions count visible groups only). Stored positions
+-- count hidden groups too: creating, moving or deleting a draft or a scheduled group among published ones shifts
+-- theirs, which raised the revision and logged them though no manifest changed (a client learnt that something
+-- hidden happened). A group's position is now a visible change only when the visible order changes.
+CREATE TABLE catalog_visible_order (
+    singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+    ids text[] NOT NULL
+);
+INSERT INTO catalog_visible_order (ids)
+    SELECT COALESCE(array_agg(id ORDER BY position, name, id), '{}') FROM sticker_groups WHERE published;
+
+-- Stores the visible order as it is now and returns the groups whose place in it changed (a group that appears moves
+-- the ones after it; those that leave are logged by the callers).
+CREATE FUNCTION visible_order_shift() RETURNS text[] LANGUAGE plpgsql AS $$
+DECLARE
+    current text[];
+    previous text[];
+BEGIN
+    SELECT COALESCE(array_agg(id ORDER BY position, name, id), '{}') INTO current FROM sticker_groups WHERE published;
+    SELECT ids INTO previous FROM catalog_visible_order;
+    IF current = previous THEN
+        RETURN '{}';
+    END IF;
+    UPDATE catalog_visible_order SET ids = current;
+    RETURN ARRAY(SELECT n.id FROM unnest(current) WITH ORDINALITY AS n(id, place)
+                 LEFT JOIN unnest(previous) WITH ORDINALITY AS o(id, place) USING (id)
+                 WHERE o.place IS DISTINCT FROM n.place);
+END
+$$;
+
+-- As in 0003, with stored positions left out of what a client sees and the visible order compared instead; groups
+-- whose place changed are logged here, at the revision just raised.
+CREATE OR REPLACE FUNCTION sticker_groups_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    shifted text[];
+    visible boolean;
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        PERFORM 1 FROM new_rows WHERE published LIMIT 1;
+    ELSIF TG_OP = 'DELETE' THEN
+        PERFORM 1 FROM old_rows WHERE published LIMIT 1;
+    ELSE
+        PERFORM 1 FROM old_rows o JOIN new_rows n USING (id)
+        WHERE (o.published OR n.published)
+          AND (o.name, o.localized_names, o.size_class, o.flags, o.product_id, o.published, o.cover_sticker_id)
+              IS DISTINCT FROM
+              (n.name, n.localized_names, n.size_class, n.flags, n.product_id, n.published, n.cover_sticker_id)
+        LIMIT 1;
+    END IF;
+    visible := FOUND;
+    shifted := visible_order_shift();
+    IF visible OR cardinality(shifted) > 0 THEN
+        PERFORM raise_catalog_revision();
+        PERFORM log_catalog_changes('group', shifted);
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION sticker_groups_log() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        PERFORM log_catalog_changes('group', ARRAY(SELECT id FROM new_rows WHERE published));
+    ELSIF TG_OP = 'DELETE' THEN
+        PERFORM log_catalog_changes('group', ARRAY(SELECT id FROM old_rows WHERE published));
+    ELSE
+        -- content_version alone moves with the group's stickers, which log the group themselves; a move is logged
+        -- by sticker_groups_changed when the visible order changed.
+        PERFORM log_catalog_changes('group', ARRAY(SELECT n.id FROM old_rows o JOIN new_rows n USING (id)
+            WHERE (o.published OR n.published)
+              AND (o.name, o.localized_names, o.size_class, o.flags, o.product_id, o.published, o.cover_sticker_id)
+                  IS DISTINCT FROM
+                  (n.name, n.localized_names, n.size_class, n.flags, n.product_id, n.published, n.cover_sticker_id)));
+    END IF;
+    RETURN NULL;
+END
+$$;

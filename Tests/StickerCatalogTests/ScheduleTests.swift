@@ -309,4 +309,48 @@ import Testing
             #expect(RFC3339.date(text) == foundation.date(from: text), "\(text)")
         }
     }
+
+    @Test func aHiddenGroupCreatedMovedAndDeletedAmongPublishedOnesIsNoVisibleChange() async throws {
+        try await withApp(demo: true) { client, db in
+            // Setup
+            let first = try await ChangeFeedTests.manifest(client)
+            let before = try await DraftPrivacyTests.revision(db)
+            // Action: a draft that sorts first (every published group's stored position moves), moved, deleted.
+            let created = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: admin,
+                                                   body: Body.json(["id": "aardvark", "name": "Aardvark", "published": false]))
+            #expect(created.status == .created && created.json["position"] as? Int == 0)
+            try await ChangeFeedTests.patch(client, "groups/aardvark", ["position": 2])
+            #expect(try await client.execute(uri: "/v1/admin/groups/aardvark", method: .delete, headers: admin).status == .noContent)
+            // Check: no revision, nothing logged, the feed has nothing new.
+            #expect(try await DraftPrivacyTests.revision(db) == before)
+            #expect(try await db.count("SELECT count(*)::int FROM catalog_changes WHERE revision > \(before)") == 0)
+            #expect(try await ChangeFeedTests.changes(client, since: first.cursor).status == .notModified)
+        }
+    }
+
+    @Test func aGroupAppearingInTheMiddleMovesTheOnesAfterItThroughTheFeed() async throws {
+        let clock = ManualClock()
+        let publishAt = clock.now().addingTimeInterval(3600)
+        try await withApp(demo: true, options: { $0.scheduleClock = clock }) { client, db in
+            // Setup: a client's manifest; a group scheduled at the first place (it shifts every stored position).
+            let first = try await ChangeFeedTests.manifest(client)
+            let before = try await DraftPrivacyTests.revision(db)
+            let created = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: admin,
+                                                   body: Body.json(["id": Self.group, "name": "Christmas", "position": 0,
+                                                                    "publishAt": RFC3339.string(publishAt)]))
+            #expect(created.status == .created)
+            _ = try await DraftPrivacyTests.upload(client, into: Self.group, name: "Bauble")
+            #expect(try await DraftPrivacyTests.revision(db) == before)
+            // Action: its moment.
+            clock.advance(to: publishAt)
+            #expect(try await Self.eventually(client) { $0.first == Self.group })
+            // Check: catching up through the feed gives the manifest's groups, places included.
+            var groups = first.groups
+            _ = try await ChangeFeedTests.catchUp(client, &groups, from: first.cursor)
+            let now = try await ChangeFeedTests.manifest(client)
+            #expect(groups.map(\.id) == now.groups.map(\.id))
+            #expect(groups.map(\.position) == now.groups.map(\.position) && now.groups.map(\.position) == Array(0..<now.groups.count))
+            #expect(try await DraftPrivacyTests.revision(db) == before + 1)
+        }
+    }
 }

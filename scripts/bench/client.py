@@ -29,6 +29,22 @@ def png(side, seed):
             + chunk(b"IDAT", zlib.compress(b"".join(rows), 6)) + chunk(b"IEND", b""))
 
 
+def wait_for_new_png(files, before, within, what):
+    """Returns once a .png not in `before` is in `files`; exits saying `what` after `within` seconds."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if any(name.endswith(".png") for name in set(os.listdir(files)) - before):
+            return
+        time.sleep(0.002)
+    sys.exit(f"{what}: no new file within {within:.0f} s")
+
+
+def percentiles(times, what):
+    times.sort()
+    print(f"{len(times)} {what}: p50 {times[len(times) // 2]:.0f} ms, p99 {times[min(len(times) - 1, int(len(times) * 0.99))]:.0f} ms, "
+          f"max {times[-1]:.0f} ms")
+
+
 def latency(base, folder, token, count):
     host = urllib.parse.urlsplit(base)
     files = os.path.join(folder, "files")
@@ -44,17 +60,9 @@ def latency(base, folder, token, count):
         started = time.monotonic()
         if answer.status != 201:
             sys.exit(f"upload {n}: HTTP {answer.status}")
-        deadline = started + 10
-        while time.monotonic() < deadline:
-            if any(name.endswith(".png") for name in set(os.listdir(files)) - before):
-                break
-            time.sleep(0.002)
-        else:
-            sys.exit(f"upload {n}: no new file within 10 s")
+        wait_for_new_png(files, before, 10, f"upload {n}")
         times.append((time.monotonic() - started) * 1000)
-    times.sort()
-    print(f"{count} uploads: p50 {times[len(times) // 2]:.0f} ms, p99 {times[min(len(times) - 1, int(len(times) * 0.99))]:.0f} ms, "
-          f"max {times[-1]:.0f} ms")
+    percentiles(times, "uploads")
 
 
 def boundaries(base, folder, token, count):
@@ -83,17 +91,9 @@ def boundaries(base, folder, token, count):
         before = set(os.listdir(files))
         if time.time() >= moment:
             sys.exit(f"boundary {n}: set up after its moment; the machine is too busy to measure")
-        deadline = moment + 10
-        while time.time() < deadline:
-            if any(name.endswith(".png") for name in set(os.listdir(files)) - before):
-                break
-            time.sleep(0.002)
-        else:
-            sys.exit(f"boundary {n}: no file within 10 s of its moment")
+        wait_for_new_png(files, before, moment - time.time() + 10, f"boundary {n}")
         late.append((time.time() - moment) * 1000)
-    late.sort()
-    print(f"{count} boundaries, moment to file on disk: p50 {late[len(late) // 2]:.0f} ms, "
-          f"p99 {late[min(len(late) - 1, int(len(late) * 0.99))]:.0f} ms, max {late[-1]:.0f} ms")
+    percentiles(late, "boundaries, moment to file on disk")
 
 
 def rss(pid):

@@ -82,7 +82,7 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
     let catalog = PostgresCatalog(pool: pool, revision: revision, logger: logger, entitlementChanges: changes,
                                   quarantineLimit: options.quarantineLimit, quarantineBytes: options.quarantineBytes, replicas: replicas)
     let listener = RevisionListener(endpoint: pool.endpoint, revision: revision, logger: logger, entitlementChanges: changes)
-    let scheduler = CatalogScheduler(schedule: catalog, clock: options.scheduleClock, logger: logger)
+    let scheduler = CatalogScheduler(endpoint: pool.endpoint, clock: options.scheduleClock, logger: logger)
     let (_, manifests, responder) = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry, draining: draining,
                                                 boundary: scheduler.nextBoundary)
     let sweeper = DeliverySweeper(intake: PurchaseIntake(repository: catalog, configuration: options.purchases), logger: logger)

@@ -1,14 +1,17 @@
 import Foundation
 import Logging
+import PostgresNIO
 import ServiceLifecycle
 import Synchronization
 
 /// Makes scheduled groups and stickers appear and leave at their moments with no admin request: every replica asks
-/// PostgreSQL to apply the schedule at each boundary it knows of and at least every `interval` (to learn of boundaries
-/// set since), so a boundary is live within about a second on every replica; the first replica to ask flips the rows
-/// and raises the revision once, and NOTIFY tells the others as for any change.
+/// PostgreSQL to apply the schedule (`apply_schedule`, sql/0013_schedules.sql) at each boundary it knows of and at
+/// least every `interval` (to learn of boundaries set since), so a boundary is live within about a second on every
+/// replica; the first replica to ask flips the rows and raises the revision once, and NOTIFY tells the others as for
+/// any change. It asks on a connection of its own, as the revision listener listens on one: a tick every second
+/// neither competes with requests for the pool nor sets off the pool's probe when PostgreSQL is away.
 final class CatalogScheduler: Service, Sendable {
-    let schedule: any CatalogSchedule
+    let endpoint: DatabaseEndpoint
     let clock: any ScheduleClock
     let logger: Logger
     let interval: TimeInterval
@@ -17,8 +20,8 @@ final class CatalogScheduler: Service, Sendable {
     /// Set once migrations are applied (`begin()`): before, there is no schedule to apply.
     private let started = Atomic<Bool>(false)
 
-    init(schedule: any CatalogSchedule, clock: any ScheduleClock, logger: Logger, interval: TimeInterval = 1) {
-        (self.schedule, self.clock, self.logger, self.interval) = (schedule, clock, logger, interval)
+    init(endpoint: DatabaseEndpoint, clock: any ScheduleClock, logger: Logger, interval: TimeInterval = 1) {
+        (self.endpoint, self.clock, self.logger, self.interval) = (endpoint, clock, logger, interval)
     }
 
     /// Lets `run` begin applying schedules.
@@ -31,27 +34,43 @@ final class CatalogScheduler: Service, Sendable {
             while !started.load(ordering: .acquiring) {
                 do { try await Task.sleep(for: .milliseconds(100)) } catch { return }
             }
+            var connection: PostgresConnection?
             var failures = 0
             while !Task.isCancelled {
                 let now = clock.now()
                 do {
-                    let next = try await schedule.applySchedule(at: now, maxLead: clock.maxLead)
+                    if connection == nil || connection?.isClosed == true {
+                        connection = try await endpoint.connect(applicationName: "stickerd scheduler", logger: logger)
+                    }
+                    let next = try await Self.apply(at: now, maxLead: clock.maxLead, on: connection!, logger: logger)
                     nextBoundary.set(next)
                     if failures > 0 { logger.info("Applying schedules again", metadata: ["after failures": "\(failures)"]) }
                     failures = 0
                     let wake = now.addingTimeInterval(interval)
                     try await clock.sleep(until: next.map { min($0, wake) } ?? wake)
                 } catch {
-                    guard !Task.isCancelled else { return }
-                    // PostgreSQL away: try again after a backoff with jitter in real time (the database's time to come
-                    // back, not the schedule's), one warning per streak.
+                    guard !Task.isCancelled else { break }
+                    // PostgreSQL away: a new connection after a backoff with jitter in real time (the database's
+                    // time to come back, not the schedule's), one warning per streak.
                     if failures == 0 { logger.warning("Could not apply schedules", metadata: ["error": "\(String(reflecting: error))"]) }
                     failures += 1
+                    try? await connection?.close()
+                    connection = nil
                     let backoff = min(30, interval * Double(1 << min(failures, 5))) * .random(in: 0.5...1)
-                    do { try await Task.sleep(for: .milliseconds(Int64(backoff * 1000))) } catch { return }
+                    do { try await Task.sleep(for: .milliseconds(Int64(backoff * 1000))) } catch { break }
                 }
             }
+            try? await connection?.close()
         }
+    }
+
+    /// Flips what `moment` makes visible or hidden (one revision, whichever replica asks first), `moment` believed at
+    /// most `maxLead` seconds ahead of the database's clock (nil: believed); the next boundary.
+    static func apply(at moment: Date, maxLead: TimeInterval?, on connection: PostgresConnection, logger: Logger) async throws -> Date? {
+        let lead = maxLead.map { "\($0) seconds" }
+        let rows = try await connection.query("SELECT apply_schedule(\(moment), \(lead)::interval)", logger: logger)
+        for try await next in rows.decode(Date?.self) { return next }
+        return nil
     }
 }
 

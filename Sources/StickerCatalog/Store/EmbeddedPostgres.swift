@@ -66,8 +66,9 @@ public final class EmbeddedPostgres: Sendable {
 
     private func launch(_ tools: PostgresTools, as owner: String?) throws {
         var settings = "-c listen_addresses='' -c unix_socket_directories='\(directory.path)'"
-        // Test clusters serve a whole parallel test suite: many pools at once.
-        if !durable { settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500" }
+        // Test clusters serve a whole parallel test suite: many apps at once, each with its pool and two connections of
+        // its own (the revision listener's, the scheduler's); 500 ran out at the suite's busiest moment.
+        if !durable { settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000" }
         // A session of its own keeps Ctrl-C away from the cluster, so stickerd can drain its connections first.
         try tools.run("pg_ctl", as: owner, ["start", "-w", "-t", "60", "-D", cluster.path, "-l",
                                             directory.appending(path: "postgres.log").path, "-o", settings], newSession: true)

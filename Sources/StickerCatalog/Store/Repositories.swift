@@ -50,11 +50,8 @@ public protocol CatalogReader: Sendable {
     func assetBytes(sha256: String) async throws -> [UInt8]?
 }
 
-/// Scheduled visibility: boundaries applied as they pass, and the catalog as another moment will show it.
+/// Scheduled visibility: the catalog as another moment will show it (boundaries are applied by `CatalogScheduler`).
 public protocol CatalogSchedule: Sendable {
-    /// Makes visible and hides what `moment` does (one revision, whichever replica asks first), `moment` believed at
-    /// most `maxLead` seconds ahead of the database's clock (nil: believed); the next boundary.
-    func applySchedule(at moment: Date, maxLead: TimeInterval?) async throws -> Date?
     /// The visible catalog as `moment` will show it with what is scheduled now (an admin's preview; never cached).
     func snapshot(at moment: Date) async throws -> CatalogSnapshot
 }
