@@ -1,17 +1,13 @@
 import Foundation
 
 /// When a group or a sticker is visible: from `publishAt` (inclusive) until `unpublishAt` (exclusive); either end open.
+/// The database decides it (`in_schedule`, sql/0013_schedules.sql), so every replica decides it alike.
 public struct Schedule: Sendable, Equatable {
     public var publishAt: Date?
     public var unpublishAt: Date?
 
     public init(publishAt: Date? = nil, unpublishAt: Date? = nil) {
         (self.publishAt, self.unpublishAt) = (publishAt, unpublishAt)
-    }
-
-    /// Whether `moment` falls inside, as `in_schedule` in `sql/0013_schedules.sql` decides it.
-    public func contains(_ moment: Date) -> Bool {
-        (publishAt.map { $0 <= moment } ?? true) && (unpublishAt.map { moment < $0 } ?? true)
     }
 
     /// The earliest moments a schedule may name: a date before them is a mistake (a year typed wrong, a zero date).
