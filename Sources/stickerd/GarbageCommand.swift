@@ -12,7 +12,9 @@ struct Garbage: AsyncParsableCommand {
             serving a deleted image from memory until they evict it or restart.
 
             It also forgets the change feed's history older than --change-history-days: a client whose cursor is older \
-            gets 410 cursor_expired and fetches the whole manifest again.
+            gets 410 cursor_expired and fetches the whole manifest again. And it forgets releases older than \
+            --release-history-days (never the current one): they can no longer be previewed or restored, and images \
+            only they showed become garbage. Images a kept release shows are never deleted.
             """)
 
     @Option(help: "Days an image must have been unused before it is deleted.")
@@ -21,14 +23,17 @@ struct Garbage: AsyncParsableCommand {
     @Option(help: "Days of change history kept for the change feed (GET /v1/manifest/changes).")
     var changeHistoryDays = 30
 
+    @Option(help: "Days of releases kept for GET /v1/admin/releases and restore, with every image they show.")
+    var releaseHistoryDays = 90
+
     @Option(help: "Images deleted per transaction.")
     var batch = 500
 
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
-        guard graceDays >= 0, batch >= 1, changeHistoryDays >= 0 else {
-            throw ValidationError("--grace-days and --change-history-days must be at least 0, --batch at least 1")
+        guard graceDays >= 0, batch >= 1, changeHistoryDays >= 0, releaseHistoryDays >= 0 else {
+            throw ValidationError("--grace-days, --change-history-days and --release-history-days must be at least 0, --batch at least 1")
         }
     }
 
@@ -38,6 +43,8 @@ struct Garbage: AsyncParsableCommand {
         let (images, bytes) = try await database.withPool(logger: logger) { pool in
             try await Migrator().migrate(pool, logger: logger)
             let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger)
+            let releases = try await catalog.pruneReleases(olderThan: .seconds(releaseHistoryDays * 86_400))
+            if releases > 0 { print("Forgot \(releases) releases older than \(releaseHistoryDays) days") }
             var (images, bytes) = (0, 0)
             while true {
                 let removed = try await catalog.collectGarbage(unusedFor: grace, limit: batch)

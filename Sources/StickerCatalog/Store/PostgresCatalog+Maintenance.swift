@@ -34,8 +34,8 @@ extension PostgresCatalog {
         try await write { try await storeRenditions($0, source: source, renditions) }
     }
 
-    /// Deletes up to `limit` images (originals and renditions) that no sticker has shown for `grace`: one batch, in a
-    /// transaction of its own. Images in use by a transaction (an upload bringing one back) are skipped.
+    /// Deletes up to `limit` images (originals and renditions) that no sticker has shown for `grace` and no kept release
+    /// shows (`pruneReleases` first): one batch, in a transaction of its own. Images in use by a transaction (an upload bringing one back) are skipped.
     public func collectGarbage(unusedFor grace: Duration, limit: Int) async throws -> (images: Int, bytes: Int) {
         let seconds = Double(grace.components.seconds)
         return try await write { connection in
@@ -46,6 +46,9 @@ extension PostgresCatalog {
                     WHERE a.unreferenced_since < now() - make_interval(secs => \(seconds))
                       AND NOT EXISTS (SELECT 1 FROM stickers s WHERE s.asset_sha256 = a.sha256)
                       AND NOT EXISTS (SELECT 1 FROM renditions r JOIN stickers s ON s.asset_sha256 = r.source_sha256
+                                      WHERE r.asset_sha256 = a.sha256)
+                      AND NOT EXISTS (SELECT 1 FROM stickers_history h WHERE h.asset_sha256 = a.sha256)
+                      AND NOT EXISTS (SELECT 1 FROM renditions r JOIN stickers_history h ON h.asset_sha256 = r.source_sha256
                                       WHERE r.asset_sha256 = a.sha256)
                     ORDER BY a.unreferenced_since LIMIT \(limit)
                     FOR UPDATE OF a SKIP LOCKED)

@@ -56,7 +56,11 @@ public struct PostgresCatalog: Sendable {
         let (value, newRevision) = try await transaction { connection in
             // First, before any row lock: the schedule triggers take this lock too, and taking it after a row lock
             // that `apply_schedule` (which holds it exclusively) then waits for would deadlock (sql/0013_schedules.sql).
-            try await connection.query("SELECT pg_advisory_xact_lock_shared(\(Self.scheduleLock))", logger: logger)
+            // The release this write may make is the admin's (`ReleaseAuthor`), else the service's own.
+            try await connection.query("""
+                SELECT pg_advisory_xact_lock_shared(\(Self.scheduleLock)),
+                       set_config('stickercatalog.author', \(ReleaseAuthor.name ?? "stickerd"), true)
+                """, logger: logger)
             let value = try await keeping(answer, connection) { try await body(connection) }
             let rows = try await connection.query("SELECT revision FROM catalog_revision", logger: logger)
             let newRevision = try await rows.decode(Int64.self).first { _ in true } ?? 0

@@ -56,6 +56,16 @@ public protocol CatalogSchedule: Sendable {
     func snapshot(at moment: Date) async throws -> CatalogSnapshot
 }
 
+/// Kept releases: every visible change, the catalog as each left it, and bringing one back.
+public protocol ReleaseRepository: Sendable {
+    /// Up to `limit` kept releases below revision `before` (all when nil), newest first.
+    func releases(before: Int64?, limit: Int) async throws -> [Release]
+    /// The visible catalog as release `revision` left it; nil when that release is not kept.
+    func snapshot(release revision: Int64) async throws -> CatalogSnapshot?
+    /// Makes the catalog what release `revision` left, as one new release; nil when that release is not kept.
+    func restore(release revision: Int64, keeping answer: IdempotentWrite<RestoredRelease?>?) async throws -> RestoredRelease?
+}
+
 /// Admin tokens, kept as SHA-256 digests.
 public protocol AdminTokenRepository: Sendable {
     func adminTokenName(digest: [UInt8]) async throws -> String?

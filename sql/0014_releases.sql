@@ -1,0 +1,379 @@
+-- Releases: every raised revision is kept as a release (when, by whom), and the catalog as it was at any kept release
+-- can be read and restored. History is kept per row, not per release: each version of a group, sticker or filter row
+-- holds the revisions it was current for, [valid_from, valid_to), so a release costs only the rows it changed.
+-- "The catalog at revision R" is the last state committed while the revision was R (a draft edit raises nothing and
+-- replaces the version it made at the same revision).
+
+CREATE TABLE catalog_releases (
+    revision bigint PRIMARY KEY,
+    released_at timestamptz NOT NULL DEFAULT now(),
+    -- The admin token's name, 'schedule' for a boundary, or what else wrote (`stickercatalog.author`).
+    author text NOT NULL,
+    -- For a restore: the release it brought back.
+    restored_from bigint
+);
+CREATE INDEX catalog_releases_released_at ON catalog_releases (released_at);
+
+-- As in 0013, and every raised revision becomes a release, named after the writer the transaction says it is.
+CREATE OR REPLACE FUNCTION raise_catalog_revision() RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+    next bigint;
+BEGIN
+    IF current_setting('stickercatalog.revision_raised', true) = 'on' THEN
+        RETURN;
+    END IF;
+    UPDATE catalog_revision SET revision = revision + 1 RETURNING revision INTO next;
+    INSERT INTO catalog_releases (revision, author, restored_from)
+    VALUES (next, COALESCE(NULLIF(current_setting('stickercatalog.author', true), ''), 'database'),
+            NULLIF(current_setting('stickercatalog.restored_from', true), '')::bigint);
+    PERFORM pg_notify('catalog_revision', next::text);
+    PERFORM set_config('stickercatalog.revision_raised', 'on', true);
+END
+$$;
+
+CREATE TABLE sticker_groups_history (
+    id text NOT NULL,
+    name text NOT NULL,
+    localized_names jsonb NOT NULL,
+    size_class text NOT NULL,
+    flags text[] NOT NULL,
+    product_id text,
+    position integer NOT NULL,
+    listed boolean NOT NULL,
+    published boolean NOT NULL,
+    cover_sticker_id uuid,
+    publish_at timestamptz,
+    unpublish_at timestamptz,
+    created_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL,
+    valid_from bigint NOT NULL,
+    valid_to bigint,
+    PRIMARY KEY (id, valid_from)
+);
+CREATE TABLE stickers_history (
+    id uuid NOT NULL,
+    group_id text NOT NULL,
+    name text NOT NULL,
+    description text NOT NULL,
+    localized_descriptions jsonb NOT NULL,
+    flags text[] NOT NULL,
+    keywords text[] NOT NULL,
+    emoji text[] NOT NULL,
+    position integer NOT NULL,
+    asset_sha256 text NOT NULL,
+    publish_at timestamptz,
+    unpublish_at timestamptz,
+    visible boolean NOT NULL,
+    created_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL,
+    valid_from bigint NOT NULL,
+    valid_to bigint,
+    PRIMARY KEY (id, valid_from)
+);
+CREATE TABLE filters_history (
+    name text NOT NULL,
+    title text NOT NULL,
+    required_flags text[] NOT NULL,
+    created_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL,
+    valid_from bigint NOT NULL,
+    valid_to bigint,
+    PRIMARY KEY (name, valid_from)
+);
+-- The closed versions of a release (its summary, pruning) and the images history still shows (gc).
+CREATE INDEX sticker_groups_history_valid_to ON sticker_groups_history (valid_to);
+CREATE INDEX stickers_history_valid_from ON stickers_history (valid_from);
+CREATE INDEX stickers_history_valid_to ON stickers_history (valid_to);
+CREATE INDEX stickers_history_asset ON stickers_history (asset_sha256);
+CREATE INDEX filters_history_valid_to ON filters_history (valid_to);
+
+-- A restore writes groups before the stickers their covers name.
+ALTER TABLE sticker_groups ALTER CONSTRAINT sticker_groups_cover_fk DEFERRABLE INITIALLY IMMEDIATE;
+
+-- The rows as they were at revision `r`.
+CREATE FUNCTION sticker_groups_at(r bigint) RETURNS SETOF sticker_groups_history LANGUAGE sql STABLE AS $$
+    SELECT * FROM sticker_groups_history WHERE valid_from <= r AND (valid_to IS NULL OR valid_to > r)
+$$;
+CREATE FUNCTION stickers_at(r bigint) RETURNS SETOF stickers_history LANGUAGE sql STABLE AS $$
+    SELECT * FROM stickers_history WHERE valid_from <= r AND (valid_to IS NULL OR valid_to > r)
+$$;
+CREATE FUNCTION filters_at(r bigint) RETURNS SETOF filters_history LANGUAGE sql STABLE AS $$
+    SELECT * FROM filters_history WHERE valid_from <= r AND (valid_to IS NULL OR valid_to > r)
+$$;
+
+-- History starts here: what is there now is the first kept release.
+INSERT INTO catalog_releases (revision, author) SELECT revision, 'history start' FROM catalog_revision;
+INSERT INTO sticker_groups_history
+    SELECT id, name, localized_names, size_class, flags, product_id, position, listed, published, cover_sticker_id,
+           publish_at, unpublish_at, created_at, updated_at, (SELECT revision FROM catalog_revision), NULL
+    FROM sticker_groups;
+INSERT INTO stickers_history
+    SELECT id, group_id, name, description, localized_descriptions, flags, keywords, emoji, position, asset_sha256,
+           publish_at, unpublish_at, visible, created_at, updated_at, (SELECT revision FROM catalog_revision), NULL
+    FROM stickers;
+INSERT INTO filters_history
+    SELECT name, title, required_flags, created_at, updated_at, (SELECT revision FROM catalog_revision), NULL FROM filters;
+
+-- Ends the current versions of `ids` at revision `r` (a version begun at `r` itself is replaced, not ended).
+-- The triggers below are named `*_zzhistory_*` to fire after the ones raising the revision (name order), so a row
+-- changed by a release is recorded at that release's revision.
+CREATE FUNCTION record_sticker_groups_history() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    r bigint := (SELECT revision FROM catalog_revision);
+    ids text[];
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        ids := ARRAY(SELECT id FROM new_rows);
+    ELSIF TG_OP = 'DELETE' THEN
+        ids := ARRAY(SELECT id FROM old_rows);
+    ELSE
+        -- content_version and updated_at alone are no new version.
+        ids := ARRAY(SELECT n.id FROM old_rows o JOIN new_rows n USING (id)
+            WHERE (o.name, o.localized_names, o.size_class, o.flags, o.product_id, o.position, o.listed, o.published,
+                   o.cover_sticker_id, o.publish_at, o.unpublish_at)
+                  IS DISTINCT FROM
+                  (n.name, n.localized_names, n.size_class, n.flags, n.product_id, n.position, n.listed, n.published,
+                   n.cover_sticker_id, n.publish_at, n.unpublish_at));
+    END IF;
+    IF cardinality(ids) = 0 THEN
+        RETURN NULL;
+    END IF;
+    DELETE FROM sticker_groups_history WHERE id = ANY (ids) AND valid_to IS NULL AND valid_from = r;
+    UPDATE sticker_groups_history SET valid_to = r WHERE id = ANY (ids) AND valid_to IS NULL;
+    IF TG_OP <> 'DELETE' THEN
+        INSERT INTO sticker_groups_history
+            SELECT id, name, localized_names, size_class, flags, product_id, position, listed, published, cover_sticker_id,
+                   publish_at, unpublish_at, created_at, updated_at, r, NULL
+            FROM new_rows WHERE id = ANY (ids);
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION record_stickers_history() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    r bigint := (SELECT revision FROM catalog_revision);
+    ids uuid[];
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        ids := ARRAY(SELECT id FROM new_rows);
+    ELSIF TG_OP = 'DELETE' THEN
+        ids := ARRAY(SELECT id FROM old_rows);
+    ELSE
+        ids := ARRAY(SELECT n.id FROM old_rows o JOIN new_rows n USING (id)
+            WHERE (o.group_id, o.name, o.description, o.localized_descriptions, o.flags, o.keywords, o.emoji, o.position,
+                   o.asset_sha256, o.publish_at, o.unpublish_at, o.visible)
+                  IS DISTINCT FROM
+                  (n.group_id, n.name, n.description, n.localized_descriptions, n.flags, n.keywords, n.emoji, n.position,
+                   n.asset_sha256, n.publish_at, n.unpublish_at, n.visible));
+    END IF;
+    IF cardinality(ids) = 0 THEN
+        RETURN NULL;
+    END IF;
+    DELETE FROM stickers_history WHERE id = ANY (ids) AND valid_to IS NULL AND valid_from = r;
+    UPDATE stickers_history SET valid_to = r WHERE id = ANY (ids) AND valid_to IS NULL;
+    IF TG_OP <> 'DELETE' THEN
+        INSERT INTO stickers_history
+            SELECT id, group_id, name, description, localized_descriptions, flags, keywords, emoji, position, asset_sha256,
+                   publish_at, unpublish_at, visible, created_at, updated_at, r, NULL
+            FROM new_rows WHERE id = ANY (ids);
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION record_filters_history() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    r bigint := (SELECT revision FROM catalog_revision);
+    names text[];
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        names := ARRAY(SELECT name FROM new_rows);
+    ELSIF TG_OP = 'DELETE' THEN
+        names := ARRAY(SELECT name FROM old_rows);
+    ELSE
+        names := ARRAY(SELECT n.name FROM old_rows o JOIN new_rows n USING (name)
+            WHERE (o.title, o.required_flags) IS DISTINCT FROM (n.title, n.required_flags));
+    END IF;
+    IF cardinality(names) = 0 THEN
+        RETURN NULL;
+    END IF;
+    DELETE FROM filters_history WHERE name = ANY (names) AND valid_to IS NULL AND valid_from = r;
+    UPDATE filters_history SET valid_to = r WHERE name = ANY (names) AND valid_to IS NULL;
+    IF TG_OP <> 'DELETE' THEN
+        INSERT INTO filters_history SELECT name, title, required_flags, created_at, updated_at, r, NULL
+            FROM new_rows WHERE name = ANY (names);
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE INDEX sticker_groups_history_current ON sticker_groups_history (id) WHERE valid_to IS NULL;
+CREATE INDEX stickers_history_current ON stickers_history (id) WHERE valid_to IS NULL;
+CREATE INDEX filters_history_current ON filters_history (name) WHERE valid_to IS NULL;
+
+CREATE TRIGGER sticker_groups_zzhistory_inserted AFTER INSERT ON sticker_groups REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION record_sticker_groups_history();
+CREATE TRIGGER sticker_groups_zzhistory_updated AFTER UPDATE ON sticker_groups REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION record_sticker_groups_history();
+CREATE TRIGGER sticker_groups_zzhistory_deleted AFTER DELETE ON sticker_groups REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION record_sticker_groups_history();
+CREATE TRIGGER stickers_zzhistory_inserted AFTER INSERT ON stickers REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION record_stickers_history();
+CREATE TRIGGER stickers_zzhistory_updated AFTER UPDATE ON stickers REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION record_stickers_history();
+CREATE TRIGGER stickers_zzhistory_deleted AFTER DELETE ON stickers REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION record_stickers_history();
+CREATE TRIGGER filters_zzhistory_inserted AFTER INSERT ON filters REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION record_filters_history();
+CREATE TRIGGER filters_zzhistory_updated AFTER UPDATE ON filters REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION record_filters_history();
+CREATE TRIGGER filters_zzhistory_deleted AFTER DELETE ON filters REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION record_filters_history();
+
+-- A boundary's release is the schedule's.
+CREATE OR REPLACE FUNCTION apply_schedule(moment timestamptz, max_ahead interval DEFAULT NULL) RETURNS timestamptz LANGUAGE plpgsql AS $$
+DECLARE
+    applied timestamptz;
+    due timestamptz;
+BEGIN
+    IF max_ahead IS NOT NULL THEN
+        moment := least(moment, clock_timestamp() + max_ahead);
+    END IF;
+    SELECT applied_at INTO applied FROM catalog_schedule;
+    due := next_schedule_boundary(applied);
+    IF due IS NULL OR due > moment THEN
+        RETURN due;
+    END IF;
+    PERFORM pg_advisory_xact_lock(1396918354);  -- 'SCHR'
+    PERFORM set_config('stickercatalog.applying_schedule', 'on', true);
+    PERFORM set_config('stickercatalog.author', 'schedule', true);
+    UPDATE catalog_schedule SET applied_at = greatest(applied_at, moment) RETURNING applied_at INTO applied;
+    UPDATE sticker_groups SET published = listed AND in_schedule(publish_at, unpublish_at, applied)
+    WHERE (publish_at IS NOT NULL OR unpublish_at IS NOT NULL)
+      AND published IS DISTINCT FROM (listed AND in_schedule(publish_at, unpublish_at, applied));
+    UPDATE stickers SET visible = in_schedule(publish_at, unpublish_at, applied)
+    WHERE (publish_at IS NOT NULL OR unpublish_at IS NOT NULL)
+      AND visible IS DISTINCT FROM in_schedule(publish_at, unpublish_at, applied);
+    RETURN next_schedule_boundary(applied);
+END
+$$;
+
+-- Makes groups, stickers (their order, covers, flags, translations, schedules, product ids) and filters what they
+-- were at release `target`, touching only rows that differ: the triggers raise one revision (a release that names
+-- `target`) and log exactly the difference for the change feed. What is visible follows from the restored schedules
+-- at the moment of the restore. Purchases and entitlements live elsewhere and are left alone. Returns whether
+-- anything changed, or null when `target` is no kept release.
+CREATE FUNCTION restore_release(target bigint) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+    changed bigint := 0;
+    n bigint;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM catalog_releases WHERE revision = target) THEN
+        RETURN NULL;
+    END IF;
+    PERFORM set_config('stickercatalog.restored_from', target::text, true);
+    -- A cover may name a sticker restored further down.
+    SET CONSTRAINTS sticker_groups_cover_fk DEFERRED;
+    DELETE FROM stickers s WHERE NOT EXISTS (SELECT 1 FROM stickers_at(target) h WHERE h.id = s.id);
+    GET DIAGNOSTICS n = ROW_COUNT;
+    changed := changed + n;
+    DELETE FROM sticker_groups g WHERE NOT EXISTS (SELECT 1 FROM sticker_groups_at(target) h WHERE h.id = g.id);
+    GET DIAGNOSTICS n = ROW_COUNT;
+    changed := changed + n;
+    DELETE FROM filters f WHERE NOT EXISTS (SELECT 1 FROM filters_at(target) h WHERE h.name = f.name);
+    GET DIAGNOSTICS n = ROW_COUNT;
+    changed := changed + n;
+    INSERT INTO sticker_groups AS g (id, name, localized_names, size_class, flags, product_id, position, listed,
+                                     cover_sticker_id, publish_at, unpublish_at, created_at, updated_at)
+        SELECT id, name, localized_names, size_class, flags, product_id, position, listed, cover_sticker_id,
+               publish_at, unpublish_at, created_at, updated_at
+        FROM sticker_groups_at(target)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, localized_names = excluded.localized_names,
+        size_class = excluded.size_class, flags = excluded.flags, product_id = excluded.product_id,
+        position = excluded.position, listed = excluded.listed, cover_sticker_id = excluded.cover_sticker_id,
+        publish_at = excluded.publish_at, unpublish_at = excluded.unpublish_at, updated_at = excluded.updated_at
+    WHERE (g.name, g.localized_names, g.size_class, g.flags, g.product_id, g.position, g.listed, g.cover_sticker_id,
+           g.publish_at, g.unpublish_at)
+          IS DISTINCT FROM
+          (excluded.name, excluded.localized_names, excluded.size_class, excluded.flags, excluded.product_id,
+           excluded.position, excluded.listed, excluded.cover_sticker_id, excluded.publish_at, excluded.unpublish_at);
+    GET DIAGNOSTICS n = ROW_COUNT;
+    changed := changed + n;
+    INSERT INTO stickers AS s (id, group_id, name, description, localized_descriptions, flags, keywords, emoji, position,
+                               asset_sha256, publish_at, unpublish_at, created_at, updated_at)
+        SELECT id, group_id, name, description, localized_descriptions, flags, keywords, emoji, position, asset_sha256,
+               publish_at, unpublish_at, created_at, updated_at
+        FROM stickers_at(target)
+    ON CONFLICT (id) DO UPDATE SET group_id = excluded.group_id, name = excluded.name, description = excluded.description,
+        localized_descriptions = excluded.localized_descriptions, flags = excluded.flags, keywords = excluded.keywords,
+        emoji = excluded.emoji, position = excluded.position, asset_sha256 = excluded.asset_sha256,
+        publish_at = excluded.publish_at, unpublish_at = excluded.unpublish_at, updated_at = excluded.updated_at
+    WHERE (s.group_id, s.name, s.description, s.localized_descriptions, s.flags, s.keywords, s.emoji, s.position,
+           s.asset_sha256, s.publish_at, s.unpublish_at)
+          IS DISTINCT FROM
+          (excluded.group_id, excluded.name, excluded.description, excluded.localized_descriptions, excluded.flags,
+           excluded.keywords, excluded.emoji, excluded.position, excluded.asset_sha256, excluded.publish_at,
+           excluded.unpublish_at);
+    GET DIAGNOSTICS n = ROW_COUNT;
+    changed := changed + n;
+    INSERT INTO filters AS f (name, title, required_flags, created_at, updated_at)
+        SELECT name, title, required_flags, created_at, updated_at FROM filters_at(target)
+    ON CONFLICT (name) DO UPDATE SET title = excluded.title, required_flags = excluded.required_flags,
+        updated_at = excluded.updated_at
+    WHERE (f.title, f.required_flags) IS DISTINCT FROM (excluded.title, excluded.required_flags);
+    GET DIAGNOSTICS n = ROW_COUNT;
+    changed := changed + n;
+    -- Images shown again are in use again (gc also spares every image history shows).
+    UPDATE assets a SET unreferenced_since = NULL
+    WHERE a.unreferenced_since IS NOT NULL
+      AND a.sha256 IN (SELECT asset_sha256 FROM stickers
+                       UNION SELECT r.asset_sha256 FROM renditions r JOIN stickers s ON s.asset_sha256 = r.source_sha256);
+    RETURN changed > 0;
+END
+$$;
+
+-- What release `r` changed that clients see, against the release before: groups added, changed (names, size,
+-- flags, product, cover), removed and reordered; stickers added, changed, removed, and the groups whose sticker order
+-- changed; filters added, changed, removed. Only groups with a row changed at `r` are compared sticker by sticker.
+CREATE FUNCTION release_summary(r bigint) RETURNS jsonb LANGUAGE sql STABLE AS $$
+    WITH touched AS (
+        SELECT id FROM sticker_groups_history WHERE valid_from = r OR valid_to = r
+        UNION SELECT group_id FROM stickers_history WHERE valid_from = r OR valid_to = r),
+    gb AS (SELECT * FROM sticker_groups_at(r - 1) WHERE published),
+    ga AS (SELECT * FROM sticker_groups_at(r) WHERE published),
+    sb AS (SELECT s.* FROM stickers_at(r - 1) s JOIN gb ON gb.id = s.group_id
+           WHERE s.visible AND (s.group_id IN (SELECT id FROM touched) OR s.group_id NOT IN (SELECT id FROM ga))),
+    sa AS (SELECT s.* FROM stickers_at(r) s JOIN ga ON ga.id = s.group_id
+           WHERE s.visible AND (s.group_id IN (SELECT id FROM touched) OR s.group_id NOT IN (SELECT id FROM gb))),
+    both_groups AS (SELECT gb.id, gb.position AS before, ga.position AS after,
+                           (gb.name, gb.localized_names, gb.size_class, gb.flags, gb.product_id, gb.cover_sticker_id)
+                           IS DISTINCT FROM
+                           (ga.name, ga.localized_names, ga.size_class, ga.flags, ga.product_id, ga.cover_sticker_id) AS changed
+                    FROM gb JOIN ga USING (id)),
+    both_stickers AS (SELECT sb.id, sb.group_id, sb.position AS before, sa.position AS after, sb.group_id = sa.group_id AS stayed,
+                             (sb.group_id, sb.name, sb.description, sb.localized_descriptions, sb.flags, sb.keywords, sb.emoji,
+                              sb.asset_sha256) IS DISTINCT FROM
+                             (sa.group_id, sa.name, sa.description, sa.localized_descriptions, sa.flags, sa.keywords, sa.emoji,
+                              sa.asset_sha256) AS changed
+                      FROM sb JOIN sa USING (id)),
+    fb AS (SELECT * FROM filters_at(r - 1)),
+    fa AS (SELECT * FROM filters_at(r))
+    SELECT jsonb_build_object(
+        'groups', jsonb_build_object(
+            'added', ARRAY(SELECT id FROM ga WHERE id NOT IN (SELECT id FROM gb) ORDER BY position, name, id),
+            'changed', ARRAY(SELECT id FROM both_groups WHERE changed ORDER BY after),
+            'removed', ARRAY(SELECT id FROM gb WHERE id NOT IN (SELECT id FROM ga) ORDER BY position, name, id),
+            'reordered', ARRAY(SELECT id FROM both_groups ORDER BY before, id) <> ARRAY(SELECT id FROM both_groups ORDER BY after, id)),
+        'stickers', jsonb_build_object(
+            'added', (SELECT count(*) FROM sa WHERE id NOT IN (SELECT id FROM sb)),
+            'changed', (SELECT count(*) FROM both_stickers WHERE changed),
+            'removed', (SELECT count(*) FROM sb WHERE id NOT IN (SELECT id FROM sa)),
+            'reorderedIn', ARRAY(SELECT group_id FROM both_stickers WHERE stayed GROUP BY group_id
+                                 HAVING array_agg(id ORDER BY before, id) <> array_agg(id ORDER BY after, id) ORDER BY group_id)),
+        'filters', jsonb_build_object(
+            'added', ARRAY(SELECT name FROM fa WHERE name NOT IN (SELECT name FROM fb) ORDER BY name),
+            'changed', ARRAY(SELECT fa.name FROM fa JOIN fb USING (name)
+                             WHERE (fa.title, fa.required_flags) IS DISTINCT FROM (fb.title, fb.required_flags) ORDER BY name),
+            'removed', ARRAY(SELECT name FROM fb WHERE name NOT IN (SELECT name FROM fa) ORDER BY name)))
+$$;
