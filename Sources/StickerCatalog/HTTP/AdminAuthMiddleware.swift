@@ -3,19 +3,21 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// Sets the context's admin when the request's bearer token is one (`AdminAuthenticator`); the admin routes' context
-/// refuses requests without one.
+/// Sets the context's admin (and the `ReleaseAuthor` of its writes) when the request's bearer token is one
+/// (`AdminAuthenticator`); the admin routes' context refuses requests without one.
 struct AdminAuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let authenticator: AdminAuthenticator
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        if let admin = try await authenticator.admin(for: request, peer: context.remoteAddress) {
-            (context.admin, context.adminIdentity) = (admin.name, admin.identity)
-            context.logger[metadataKey: "admin"] = "\(admin.name)"
+        guard let admin = try await authenticator.admin(for: request, peer: context.remoteAddress) else {
+            return try await next(request, context)
         }
-        return try await next(request, context)
+        (context.admin, context.adminIdentity) = (admin.name, admin.identity)
+        context.logger[metadataKey: "admin"] = "\(admin.name)"
+        // The releases this request's writes make are this admin's.
+        return try await ReleaseAuthor.$name.withValue(admin.name) { try await next(request, context) }
     }
 }
 

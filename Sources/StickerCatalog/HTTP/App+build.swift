@@ -171,6 +171,7 @@ func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: 
     AdminPreviewController(service: manifests, entitlements: entitlements).addRoutes(to: admin.group("users"))
     ManifestPreviewController(schedule: catalog, manifests: manifests, entitlements: entitlements, clock: options.scheduleClock)
         .addRoutes(to: admin)
+    ReleaseController(repository: catalog, manifests: manifests, entitlements: entitlements).addRoutes(to: admin.group("releases"))
     AdminWebhookController(intake: intake).addRoutes(to: admin.group("webhook-events"))
     ExportController(manifests: manifests, reader: catalog, rules: options.rules).addRoutes(to: admin.group("exports"))
     if methodNotAllowed { router.answerMethodNotAllowed(unknownMethods: unknownMethods, admin: authenticator) }

@@ -18,12 +18,19 @@ struct ManifestPreviewController {
     @Sendable func manifest(_ request: Request, context: AdminRequestContext) async throws -> Response {
         var parameters = ManifestController.parameters(request)
         let moment = try Self.moment(parameters.removeValue(forKey: "at")) ?? clock.now()
+        let snapshot = try await schedule.snapshot(at: moment)
+        return try await Self.render(snapshot, parameters: parameters, manifests: manifests, entitlements: entitlements)
+    }
+
+    /// A manifest for an admin's eyes: `snapshot` in the view `parameters` ask for, as anyone or as their `user` sees
+    /// it, every link signed (what it shows may not be free to fetch), never cached.
+    static func render(_ snapshot: CatalogSnapshot, parameters: [String: String], manifests: ManifestService,
+                       entitlements: EntitlementCache) async throws -> Response {
+        var parameters = parameters
         var held: [String] = []
         if let user = try Self.user(parameters.removeValue(forKey: "user")) { held = try await entitlements.products(of: user) }
         let query = try ManifestQuery(parameters: parameters)
-        let snapshot = try await schedule.snapshot(at: moment)
         var signing = manifests.linker
-        // Signed: what appears at that moment is not free to fetch yet.
         signing.signingEverythingUntil = signing.signer?.expiry(at: Date())
         let linker = signing
         let access = ManifestService.Access(held: held, snapshot: snapshot, signer: linker.signer, now: nil)
