@@ -125,9 +125,13 @@ struct ProcessTests {
             try await pool.execute("DELETE FROM stickers WHERE name = 'Caramel'")
             try await pool.execute("UPDATE assets SET unreferenced_since = now() - interval '40 days' WHERE unreferenced_since IS NOT NULL")
         }
+        // Kept releases still show Caramel: its images stay until they are forgotten (--release-history-days).
+        let kept = try await StickerdProcess.run(["gc", "--log-level", "warning"], environment: ["DATABASE_URL": endpoint.url])
+        #expect(kept.0 == 0 && kept.1.contains("Removed 0 images"), "\(kept.1)")
+        try await TestDatabase.withPool(endpoint) { try await $0.execute("UPDATE catalog_releases SET released_at = now() - interval '91 days'") }
         let gc = try await StickerdProcess.run(["gc", "--log-level", "warning"], environment: ["DATABASE_URL": endpoint.url])
         // Caramel's upload, its six smaller PNGs, and its seven WebPs (the six and one at its own size).
-        #expect(gc.0 == 0 && gc.1.contains("Removed 14 images"), "\(gc.1)")
+        #expect(gc.0 == 0 && gc.1.contains("Removed 14 images") && gc.1.contains("Forgot "), "\(gc.1)")
     }
 
     @Test("export xcstickers writes the view's free stickers as a sticker pack, stamped with the revision", .timeLimit(.minutes(2)))

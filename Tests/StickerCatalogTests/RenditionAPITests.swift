@@ -98,8 +98,10 @@ struct RenditionAPITests {
             #expect(try await client.execute(uri: "/v1/admin/stickers/\(id)", method: .delete, headers: admin).status == .noContent)
             for url in urls { #expect(try await client.execute(uri: url, method: .get).status == .ok) }
             #expect(try await catalog.collectGarbage(unusedFor: .seconds(3600), limit: 100).images == 0)
-            // Once the grace period is over: the original and its renditions go, nothing else.
+            // Once the grace period is over and no kept release shows them: the original and its renditions go, nothing else.
             try await db.execute("UPDATE assets SET unreferenced_since = now() - interval '2 hours' WHERE unreferenced_since IS NOT NULL")
+            #expect(try await catalog.collectGarbage(unusedFor: .seconds(3600), limit: 100).images == 0, "a kept release shows them")
+            #expect(try await catalog.pruneReleases(olderThan: .zero) > 0)
             let distinct = Set(urls).count
             var removed = 0
             while true {
