@@ -9,6 +9,7 @@ import * as filters from './filters.js';
 import * as purchases from './purchases.js';
 import * as webhooks from './webhooks.js';
 import * as exporting from './export.js';
+import * as releases from './releases.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -22,6 +23,7 @@ const routes = [
   [/^\/purchases$/, purchases.render],
   [/^\/webhooks$/, webhooks.render],
   [/^\/export$/, exporting.render],
+  [/^\/releases$/, releases.render],
 ];
 
 function signedIn(yes) {

@@ -14,7 +14,8 @@ function picture(asset, alt) {
   return h('img', { src: asset.url, alt, width: asset.width, height: asset.height, class: 'true-size' });
 }
 
-function groupSection(group) {
+/** A group as a client shows it: cover, then stickers at their true pixel size. */
+export function groupSection(group) {
   const count = group.locked ? `Locked: needs ${group.productId}` : `${group.stickers.length} sticker${group.stickers.length === 1 ? '' : 's'}`;
   return h('section', { class: group.locked ? 'preview-group locked' : 'preview-group', dataset: { group: group.id } },
     h('h2', {}, group.name, ' ', h('span', { class: group.locked ? 'badge premium' : 'badge' }, count),

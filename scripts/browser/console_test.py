@@ -31,6 +31,13 @@ def api(path, token=None):
         return json.load(response)
 
 
+def api_write(method, path, body):
+    request = urllib.request.Request(BASE + path, method=method, data=json.dumps(body).encode(),
+                                     headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.load(response)
+
+
 def manifest_group(query=""):
     groups = api("/v1/manifest" + query)["groups"]
     return next((g for g in groups if g["id"] == GROUP), None)
@@ -413,6 +420,30 @@ def schedule_group():
     check(manifest_group() is not None, "without a schedule it is back in the manifest")
 
 
+def restore_release():
+    """The Releases screen shows the last change, who made it and what it did; restoring the release before it, after
+    a confirmation that says what will change, brings that manifest back as a new release."""
+    before = api("/v1/manifest")
+    revision = before["revision"]
+    api_write("PATCH", f"/v1/admin/groups/{GROUP}", {"name": "Renamed by mistake"})
+    go("/releases", "Releases")
+    text_in("tbody tr:first-child td:nth-child(4)", f"Groups changed: {GROUP}")
+    check(css("tbody tr:first-child td:nth-child(3)").text == "bootstrap", "the release names the admin token")
+    shot("releases")
+    css(f'tr[data-release="{revision}"] button.danger').click()
+    wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "dialog.confirm")))
+    text_in("dialog.confirm", "Groups that change: Renamed by mistake")
+    shot("confirm-restore")
+    clear_status()
+    css("dialog.confirm button.danger").click()
+    text_in("#status", f"Restored release {revision}")
+    after = api("/v1/manifest")
+    check([g["name"] for g in after["groups"]] == [g["name"] for g in before["groups"]], "the old names are back")
+    check(after["revision"] > before["revision"], "as a new revision")
+    text_in("tbody tr:first-child td:nth-child(4)", f"Restore of release {revision}")
+    shot("restored")
+
+
 def sign_out():
     go("/groups", "Groups")
     css("#sign-out").click()
@@ -430,7 +461,7 @@ def sign_out():
 
 
 scenarios = [sign_in_refused, sign_in, create_group, upload_three, reorder, edit_and_delete, filter_preview, search_preview, premium_locked,
-             entitled_unlocked, accessibility, narrow, upload_answer_lost, export_packs, schedule_group, sign_out]
+             entitled_unlocked, accessibility, narrow, upload_answer_lost, export_packs, schedule_group, restore_release, sign_out]
 failed = False
 try:
     for scenario in scenarios:
