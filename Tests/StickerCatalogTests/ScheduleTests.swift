@@ -261,10 +261,11 @@ import Testing
                 let created = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: admin, body: Body.json(body))
                 let patched = try await client.execute(uri: "/v1/admin/groups/chewy", method: .patch, headers: admin, body: Body.json(fields))
                 let sticky = try await client.execute(uri: "/v1/admin/stickers/\(sticker)", method: .patch, headers: admin, body: Body.json(fields))
-                // Check: each refused as every bad field of a body is, 422 validation_failed naming the field.
+                // Check: each refused as a malformed request, 400 invalid_schedule naming the field.
                 for response in [created, patched, sticky] {
-                    #expect(response.status == .unprocessableContent, "\(fields)")
-                    #expect(response.problemCode == "validation_failed")
+                    #expect(response.status == .badRequest, "\(fields)")
+                    #expect(response.problemCode == "invalid_schedule")
+                    #expect((response.json["errors"] as? [[String: Any]])?.isEmpty == false)
                 }
             }
             // A number is not a date-time: the body does not decode (400 invalid_body).
@@ -275,10 +276,15 @@ import Testing
             try await ChangeFeedTests.patch(client, "groups/chewy", ["publishAt": "2026-12-24T00:00:00Z"])
             let early = try await client.execute(uri: "/v1/admin/groups/chewy", method: .patch, headers: admin,
                                                  body: Body.json(["unpublishAt": "2026-12-01T00:00:00Z"]))
-            #expect(early.status == .unprocessableContent && early.problemCode == "validation_failed")
+            #expect(early.status == .badRequest && early.problemCode == "invalid_schedule")
             #expect((early.json["detail"] as? String ?? "").contains("unpublishAt must be later than publishAt"))
             let preview = try await client.execute(uri: "/v1/admin/manifest?at=yesterday", method: .get, headers: admin)
             #expect(preview.status == .badRequest && preview.problemCode == "invalid_parameter")
+            // A bad date beside another bad field: every bad field of the body is named, as validation_failed.
+            let mixed = try await client.execute(uri: "/v1/admin/groups/chewy", method: .patch, headers: admin,
+                                                 body: Body.json(["name": "", "publishAt": "tomorrow"]))
+            #expect(mixed.status == .unprocessableContent && mixed.problemCode == "validation_failed")
+            #expect((mixed.json["errors"] as? [[String: Any]])?.count == 2)
             // Check: nothing stored changed but the one good patch.
             #expect(try await db.count("SELECT count(*)::int FROM sticker_groups") == before)
             #expect(try await db.count("SELECT count(*)::int FROM sticker_groups WHERE unpublish_at IS NOT NULL") == 0)

@@ -6,6 +6,8 @@ public enum CatalogError: Error, Sendable, Equatable {
     case conflict(String)
     /// Fields that break a rule, each named.
     case invalid([FieldIssue])
+    /// Schedule moments that cannot be (unparseable, out of range, an end not after its start), each named.
+    case invalidSchedule([FieldIssue])
     /// A manifest filter the catalog does not define.
     case unknownFilter(String)
     /// A malformed query parameter and the rule it breaks.

@@ -43,8 +43,13 @@ public struct FieldErrors: Sendable {
     }
 
     /// Throws `CatalogError.invalid` naming every recorded field.
+    /// Bad schedule moments, kept apart: alone, they are a malformed request rather than a field's content.
+    var scheduleIssues: [FieldIssue] = []
+
+    /// Every bad field, as `invalid`; only schedule moments wrong, as `invalidSchedule`.
     public func throwIfAny() throws(CatalogError) {
-        if !issues.isEmpty { throw .invalid(issues) }
+        if !issues.isEmpty { throw .invalid(issues + scheduleIssues) }
+        if !scheduleIssues.isEmpty { throw .invalidSchedule(scheduleIssues) }
     }
 }
 

@@ -85,18 +85,22 @@ extension FieldErrors {
     /// are given (the database checks the pair again against what is stored).
     mutating func schedule(publishAt: String?, unpublishAt: String?) -> (publishAt: Date?, unpublishAt: Date?) {
         let publish = moment(publishAt, "publishAt"), unpublish = moment(unpublishAt, "unpublishAt")
-        if let publish, let unpublish { check(publish < unpublish, "unpublishAt", "must be later than publishAt") }
+        if let publish, let unpublish, publish >= unpublish { refuse("unpublishAt", "must be later than publishAt") }
         return (publish, unpublish)
     }
 
     private mutating func moment(_ text: String?, _ field: String) -> Date? {
         guard let text else { return nil }
         guard let date = RFC3339.date(text) else {
-            check(false, field, "must be an RFC 3339 date-time such as 2026-12-24T00:00:00Z")
+            refuse(field, "must be an RFC 3339 date-time such as 2026-12-24T00:00:00Z")
             return nil
         }
-        check(date >= Schedule.earliest && date < Schedule.latest, field, "must be a moment from the year 2000 to 2999")
+        if date < Schedule.earliest || date >= Schedule.latest { refuse(field, "must be a moment from the year 2000 to 2999") }
         return date
+    }
+
+    private mutating func refuse(_ field: String, _ message: String) {
+        scheduleIssues.append(FieldIssue(field: field, message: message))
     }
 }
 

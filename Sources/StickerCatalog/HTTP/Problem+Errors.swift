@@ -50,6 +50,9 @@ extension Problem {
         case .notFound(let what): self = .notFound(what)
         case .conflict(let detail): self = Problem(.conflict, "conflict", detail)
         case .invalid(let issues): self = .validationFailed(issues)
+        case .invalidSchedule(let issues):
+            self = Problem(.badRequest, "invalid_schedule", issues.map { "\($0.field) \($0.message)" }.joined(separator: "; ") + ".")
+            errors = issues
         case .unknownFilter(let name):
             // A well-formed name the catalog does not define: a manifest that does not exist, not a malformed request.
             self = Problem(.notFound, "unknown_filter", "There is no filter named '\(name)'; GET /v1/filters lists them.")

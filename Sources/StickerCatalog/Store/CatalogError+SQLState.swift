@@ -11,7 +11,8 @@ extension CatalogError {
         switch state {
         case "23505": self = .conflict(field == "id" ? "Something with this id already exists." : "The \(field) is already taken.")
         case "23503": self = .invalid(field, "refers to something that does not exist (any more)")
-        case "23514" where field == "unpublishAt": self = .invalid(field, "must be later than publishAt")
+        case "23514" where field == "unpublishAt":
+            self = .invalidSchedule([FieldIssue(field: field, message: "must be later than publishAt")])
         case let state where state.hasPrefix("23"): self = .invalid(field, "breaks a rule of the catalog")
         case let state where state.hasPrefix("22"): self = .invalid(field, "holds a value the database cannot store")
         default: return nil
