@@ -16,7 +16,7 @@ help:
 	@echo "make test   install what is missing, build, run every test on a throwaway PostgreSQL"
 	@echo "make test-browser  drive the admin console in headless Chromium (selenium) against a live stickerd; part of make test"
 	@echo "make conformance  run schemathesis against openapi.yaml and a live stickerd for CONFORMANCE_SECONDS (default 120); part of make test"
-	@echo "make bench  measure the manifest and an asset with wrk next to nginx and bare Hummingbird, the request histogram's cost, the validator next to pngcheck and vips, uploads with renditions next to libvips, WebP renditions next to vips webpsave and cwebp, a WhatsApp export, App Store notification intake and manifests for 1,000 signed-in users, manifest builds at 10,000 stickers, search at 10,000 and 100,000 stickers next to PostgreSQL full-text search, the change feed, live updates across two replicas and a first sync next to curl"
+	@echo "make bench  measure the manifest and an asset with wrk next to nginx and bare Hummingbird, the request histogram's cost, the validator next to pngcheck and vips, uploads with renditions next to libvips, WebP renditions next to vips webpsave and cwebp, a WhatsApp export, App Store notification intake and manifests for 1,000 signed-in users, manifest builds at 10,000 stickers, search at 10,000 and 100,000 stickers next to PostgreSQL full-text search, release history and restore at 10,000 stickers, the change feed, live updates across two replicas and a first sync next to curl"
 	@echo "make soak   two replicas on one PostgreSQL under mixed traffic for SOAK_SECONDS (600) while PostgreSQL restarts twice and a replica gets SIGTERM; then checks what is stored against what was answered"
 	@echo "make fuzz   fuzz the image validator and the form reader with libFuzzer, FUZZ_SECONDS each (default 300)"
 	@echo "make clean  remove build output and the local .stickerd database"
@@ -63,6 +63,7 @@ bench: build
 	@scripts/bench-manifest-build.sh $(RELEASE_BIN)
 	@scripts/bench-search.sh $(RELEASE_BIN)
 	@scripts/bench-search-postgres.sh $(RELEASE_BIN)
+	@scripts/bench-releases.sh $(RELEASE_BIN)
 	$(SWIFT) build -c release --product sticker-sync
 	@scripts/bench-client.sh $(RELEASE_BIN) .build/release/sticker-sync
 

@@ -39,7 +39,8 @@ export function difference(now, then) {
     const added = group.stickers.filter((s) => !ids.has(s.id)).length;
     const removed = current.stickers.length - (group.stickers.length - added);
     if (JSON.stringify(current) !== JSON.stringify(group)) {
-      changed.push(`${group.name}${added || removed ? ` (+${added} −${removed} stickers)` : ''}`);
+      const name = current.name === group.name ? group.name : `${current.name} → ${group.name}`;
+      changed.push(`${name}${added || removed ? ` (+${added} −${removed} stickers)` : ''}`);
     }
   }
   const lines = [];

@@ -86,14 +86,19 @@ started = time.monotonic()
 call("GET", "/v1/admin/releases?limit=50")
 print(f"3. a page of 50 releases with their summaries: {(time.monotonic() - started) * 1000:.0f} ms")
 
-times = []
 for attempt in range(3):
+    if attempt == 1:
+        # What autovacuum does after 1,000 writes, done now rather than during the timing (it ran during attempt 0).
+        sql("VACUUM ANALYZE")
+    if attempt > 0:
+        time.sleep(2)  # replicas have rebuilt their manifests after the previous restore
     started = time.monotonic()
     status, body = call("POST", f"/v1/admin/releases/{before}/restore")
-    times.append(time.monotonic() - started)
+    elapsed = time.monotonic() - started
     answer = json.loads(body)
     new, revision = stripped(call("GET", "/v1/manifest", admin=False)[1])
-    print(f"4. restore of release {before} (before the 1,000): {times[-1] * 1000:.0f} ms (target under 2 s); "
+    when = "right after the 1,000 writes" if attempt == 0 else "on a settled database"
+    print(f"4. restore of release {before} (before the 1,000), {when}: {elapsed * 1000:.0f} ms (target under 2 s); "
           f"changed={answer['changed']}; manifest at revision {revision} equals release {before}'s byte for byte apart from "
           f"revision and cursor: {'yes' if new == old else 'NO'} ({len(new)} bytes)")
     if attempt < 2:

@@ -432,7 +432,7 @@ def restore_release():
     shot("releases")
     css(f'tr[data-release="{revision}"] button.danger').click()
     wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "dialog.confirm")))
-    text_in("dialog.confirm", "Groups that change: Renamed by mistake")
+    text_in("dialog.confirm", "Groups that change: Renamed by mistake → Browser test")
     shot("confirm-restore")
     clear_status()
     css("dialog.confirm button.danger").click()
