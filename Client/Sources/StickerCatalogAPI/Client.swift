@@ -28,7 +28,7 @@ import HTTPTypes
 /// method it does not serve), `request_timeout` (408: a request body took longer than `--body-timeout`),
 /// `conflict` (409), `idempotency_key_in_use` (409), `unknown_filter` (404, a filter the catalog does not define),
 /// `cursor_expired` (410: a change-feed cursor to start over from the manifest),
-/// `invalid_parameter` / `invalid_body` / `invalid_idempotency_key` (400), `too_large` (413),
+/// `invalid_parameter` / `invalid_body` / `invalid_idempotency_key` / `invalid_schedule` (400), `too_large` (413),
 /// `unsupported_format` (415), `validation_failed` / `dimensions_out_of_range` / `corrupt_image` /
 /// `invalid_animation` / `too_many_frames` / `animation_too_long` / `idempotency_key_reused` (422), `not_ready` /
 /// `database_unavailable` / `too_many_uploads` / `too_many_streams` (503, with `Retry-After`), `internal_error` (500),

@@ -91,6 +91,7 @@ extension Components {
                 case exportTooLarge = "export_too_large"
                 case nothingToExport = "nothing_to_export"
                 case exportFailed = "export_failed"
+                case invalidSchedule = "invalid_schedule"
             }
             /// - Remark: Generated from `#/components/schemas/Problem/code`.
             public var code: Components.Schemas.Problem.CodePayload
