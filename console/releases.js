@@ -9,6 +9,7 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** A release's summary in words: "Added groups: christmas · 3 stickers changed · Filter changed: chocoholic". */
 export function describe(summary) {
+  if (!summary) return 'History starts here (what came before is forgotten)';
   const parts = [];
   const { groups, stickers, filters } = summary;
   if (groups.added.length) parts.push(`Groups added: ${groups.added.join(', ')}`);
@@ -49,7 +50,8 @@ export function difference(now, then) {
   if (changed.length) lines.push(`Groups that change: ${changed.join(', ')}.`);
   const order = (m) => m.groups.map((g) => g.id).filter((id) => before.has(id) && after.has(id)).join();
   if (order(now) !== order(then)) lines.push('The order of groups changes.');
-  return lines.length ? lines.join(' ') : 'Nothing clients see changes (drafts, schedules or filters may).';
+  lines.push('Drafts, scheduled groups and stickers, and filters also become what they were then (drafts made since are deleted).');
+  return lines.join(' ');
 }
 
 export async function render(main) {

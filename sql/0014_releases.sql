@@ -114,118 +114,84 @@ INSERT INTO stickers_history
 INSERT INTO filters_history
     SELECT name, title, required_flags, created_at, updated_at, (SELECT revision FROM catalog_revision), NULL FROM filters;
 
--- Ends the current versions of `ids` at revision `r` (a version begun at `r` itself is replaced, not ended).
--- The triggers below are named `*_zzhistory_*` to fire after the ones raising the revision (name order), so a row
--- changed by a release is recorded at that release's revision.
-CREATE FUNCTION record_sticker_groups_history() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Each changed row gets its version when the transaction commits (deferred constraint triggers), so it is recorded at
+-- the revision the transaction ends at, whichever of its statements raised it: a cascade deleting a group's stickers
+-- before the group's own trigger raises the revision, a move that shifts rows before the statement that changes the
+-- visible order, an upsert whose updates fire before its inserts. A row changed twice in one revision keeps its last
+-- version (the one begun at `r` is replaced); a transaction that raises nothing records at the current revision.
+CREATE FUNCTION record_sticker_group_version() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     r bigint := (SELECT revision FROM catalog_revision);
-    ids text[];
+    key text := CASE WHEN TG_OP = 'INSERT' THEN NEW.id ELSE OLD.id END;
 BEGIN
-    IF TG_OP = 'INSERT' THEN
-        ids := ARRAY(SELECT id FROM new_rows);
-    ELSIF TG_OP = 'DELETE' THEN
-        ids := ARRAY(SELECT id FROM old_rows);
-    ELSE
-        -- content_version and updated_at alone are no new version.
-        ids := ARRAY(SELECT n.id FROM old_rows o JOIN new_rows n USING (id)
-            WHERE (o.name, o.localized_names, o.size_class, o.flags, o.product_id, o.position, o.listed, o.published,
-                   o.cover_sticker_id, o.publish_at, o.unpublish_at)
-                  IS DISTINCT FROM
-                  (n.name, n.localized_names, n.size_class, n.flags, n.product_id, n.position, n.listed, n.published,
-                   n.cover_sticker_id, n.publish_at, n.unpublish_at));
-    END IF;
-    IF cardinality(ids) = 0 THEN
+    -- content_version and updated_at alone are no new version.
+    IF TG_OP = 'UPDATE' AND OLD.id = NEW.id
+       AND (OLD.name, OLD.localized_names, OLD.size_class, OLD.flags, OLD.product_id, OLD.position, OLD.listed,
+            OLD.published, OLD.cover_sticker_id, OLD.publish_at, OLD.unpublish_at)
+           IS NOT DISTINCT FROM
+           (NEW.name, NEW.localized_names, NEW.size_class, NEW.flags, NEW.product_id, NEW.position, NEW.listed,
+            NEW.published, NEW.cover_sticker_id, NEW.publish_at, NEW.unpublish_at) THEN
         RETURN NULL;
     END IF;
-    DELETE FROM sticker_groups_history WHERE id = ANY (ids) AND valid_to IS NULL AND valid_from = r;
-    UPDATE sticker_groups_history SET valid_to = r WHERE id = ANY (ids) AND valid_to IS NULL;
+    DELETE FROM sticker_groups_history WHERE id = key AND valid_to IS NULL AND valid_from = r;
+    UPDATE sticker_groups_history SET valid_to = r WHERE id = key AND valid_to IS NULL;
     IF TG_OP <> 'DELETE' THEN
-        INSERT INTO sticker_groups_history
-            SELECT id, name, localized_names, size_class, flags, product_id, position, listed, published, cover_sticker_id,
-                   publish_at, unpublish_at, created_at, updated_at, r, NULL
-            FROM new_rows WHERE id = ANY (ids);
+        INSERT INTO sticker_groups_history VALUES (NEW.id, NEW.name, NEW.localized_names, NEW.size_class, NEW.flags,
+            NEW.product_id, NEW.position, NEW.listed, NEW.published, NEW.cover_sticker_id, NEW.publish_at, NEW.unpublish_at,
+            NEW.created_at, NEW.updated_at, r, NULL);
     END IF;
     RETURN NULL;
 END
 $$;
 
-CREATE FUNCTION record_stickers_history() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION record_sticker_version() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     r bigint := (SELECT revision FROM catalog_revision);
-    ids uuid[];
+    key uuid := CASE WHEN TG_OP = 'INSERT' THEN NEW.id ELSE OLD.id END;
 BEGIN
-    IF TG_OP = 'INSERT' THEN
-        ids := ARRAY(SELECT id FROM new_rows);
-    ELSIF TG_OP = 'DELETE' THEN
-        ids := ARRAY(SELECT id FROM old_rows);
-    ELSE
-        ids := ARRAY(SELECT n.id FROM old_rows o JOIN new_rows n USING (id)
-            WHERE (o.group_id, o.name, o.description, o.localized_descriptions, o.flags, o.keywords, o.emoji, o.position,
-                   o.asset_sha256, o.publish_at, o.unpublish_at, o.visible)
-                  IS DISTINCT FROM
-                  (n.group_id, n.name, n.description, n.localized_descriptions, n.flags, n.keywords, n.emoji, n.position,
-                   n.asset_sha256, n.publish_at, n.unpublish_at, n.visible));
-    END IF;
-    IF cardinality(ids) = 0 THEN
+    IF TG_OP = 'UPDATE' AND OLD.id = NEW.id
+       AND (OLD.group_id, OLD.name, OLD.description, OLD.localized_descriptions, OLD.flags, OLD.keywords, OLD.emoji,
+            OLD.position, OLD.asset_sha256, OLD.publish_at, OLD.unpublish_at, OLD.visible)
+           IS NOT DISTINCT FROM
+           (NEW.group_id, NEW.name, NEW.description, NEW.localized_descriptions, NEW.flags, NEW.keywords, NEW.emoji,
+            NEW.position, NEW.asset_sha256, NEW.publish_at, NEW.unpublish_at, NEW.visible) THEN
         RETURN NULL;
     END IF;
-    DELETE FROM stickers_history WHERE id = ANY (ids) AND valid_to IS NULL AND valid_from = r;
-    UPDATE stickers_history SET valid_to = r WHERE id = ANY (ids) AND valid_to IS NULL;
+    DELETE FROM stickers_history WHERE id = key AND valid_to IS NULL AND valid_from = r;
+    UPDATE stickers_history SET valid_to = r WHERE id = key AND valid_to IS NULL;
     IF TG_OP <> 'DELETE' THEN
-        INSERT INTO stickers_history
-            SELECT id, group_id, name, description, localized_descriptions, flags, keywords, emoji, position, asset_sha256,
-                   publish_at, unpublish_at, visible, created_at, updated_at, r, NULL
-            FROM new_rows WHERE id = ANY (ids);
+        INSERT INTO stickers_history VALUES (NEW.id, NEW.group_id, NEW.name, NEW.description, NEW.localized_descriptions,
+            NEW.flags, NEW.keywords, NEW.emoji, NEW.position, NEW.asset_sha256, NEW.publish_at, NEW.unpublish_at,
+            NEW.visible, NEW.created_at, NEW.updated_at, r, NULL);
     END IF;
     RETURN NULL;
 END
 $$;
 
-CREATE FUNCTION record_filters_history() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION record_filter_version() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     r bigint := (SELECT revision FROM catalog_revision);
-    names text[];
+    key text := CASE WHEN TG_OP = 'INSERT' THEN NEW.name ELSE OLD.name END;
 BEGIN
-    IF TG_OP = 'INSERT' THEN
-        names := ARRAY(SELECT name FROM new_rows);
-    ELSIF TG_OP = 'DELETE' THEN
-        names := ARRAY(SELECT name FROM old_rows);
-    ELSE
-        names := ARRAY(SELECT n.name FROM old_rows o JOIN new_rows n USING (name)
-            WHERE (o.title, o.required_flags) IS DISTINCT FROM (n.title, n.required_flags));
-    END IF;
-    IF cardinality(names) = 0 THEN
+    IF TG_OP = 'UPDATE' AND OLD.name = NEW.name
+       AND (OLD.title, OLD.required_flags) IS NOT DISTINCT FROM (NEW.title, NEW.required_flags) THEN
         RETURN NULL;
     END IF;
-    DELETE FROM filters_history WHERE name = ANY (names) AND valid_to IS NULL AND valid_from = r;
-    UPDATE filters_history SET valid_to = r WHERE name = ANY (names) AND valid_to IS NULL;
+    DELETE FROM filters_history WHERE name = key AND valid_to IS NULL AND valid_from = r;
+    UPDATE filters_history SET valid_to = r WHERE name = key AND valid_to IS NULL;
     IF TG_OP <> 'DELETE' THEN
-        INSERT INTO filters_history SELECT name, title, required_flags, created_at, updated_at, r, NULL
-            FROM new_rows WHERE name = ANY (names);
+        INSERT INTO filters_history VALUES (NEW.name, NEW.title, NEW.required_flags, NEW.created_at, NEW.updated_at, r, NULL);
     END IF;
     RETURN NULL;
 END
 $$;
 
-CREATE TRIGGER sticker_groups_zzhistory_inserted AFTER INSERT ON sticker_groups REFERENCING NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION record_sticker_groups_history();
-CREATE TRIGGER sticker_groups_zzhistory_updated AFTER UPDATE ON sticker_groups REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION record_sticker_groups_history();
-CREATE TRIGGER sticker_groups_zzhistory_deleted AFTER DELETE ON sticker_groups REFERENCING OLD TABLE AS old_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION record_sticker_groups_history();
-CREATE TRIGGER stickers_zzhistory_inserted AFTER INSERT ON stickers REFERENCING NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION record_stickers_history();
-CREATE TRIGGER stickers_zzhistory_updated AFTER UPDATE ON stickers REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION record_stickers_history();
-CREATE TRIGGER stickers_zzhistory_deleted AFTER DELETE ON stickers REFERENCING OLD TABLE AS old_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION record_stickers_history();
-CREATE TRIGGER filters_zzhistory_inserted AFTER INSERT ON filters REFERENCING NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION record_filters_history();
-CREATE TRIGGER filters_zzhistory_updated AFTER UPDATE ON filters REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION record_filters_history();
-CREATE TRIGGER filters_zzhistory_deleted AFTER DELETE ON filters REFERENCING OLD TABLE AS old_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION record_filters_history();
+CREATE CONSTRAINT TRIGGER sticker_groups_history AFTER INSERT OR UPDATE OR DELETE ON sticker_groups
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION record_sticker_group_version();
+CREATE CONSTRAINT TRIGGER stickers_history AFTER INSERT OR UPDATE OR DELETE ON stickers
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION record_sticker_version();
+CREATE CONSTRAINT TRIGGER filters_history AFTER INSERT OR UPDATE OR DELETE ON filters
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION record_filter_version();
 
 -- A boundary's release is the schedule's.
 CREATE OR REPLACE FUNCTION apply_schedule(moment timestamptz, max_ahead interval DEFAULT NULL) RETURNS timestamptz LANGUAGE plpgsql AS $$
@@ -347,8 +313,12 @@ $$;
 -- changed; filters added, changed, removed. Only groups with a row changed at `r` are compared sticker by sticker.
 -- PL/pgSQL with a custom plan per call: as a SQL function its plan was made once for any `r`, scanning all history
 -- (40 ms a release instead of 5).
+-- Null for the oldest kept release: what came before it is forgotten (or was never kept).
 CREATE FUNCTION release_summary(r bigint) RETURNS jsonb LANGUAGE plpgsql STABLE SET plan_cache_mode = force_custom_plan AS $$
 BEGIN
+    IF NOT EXISTS (SELECT 1 FROM catalog_releases WHERE revision = r - 1) THEN
+        RETURN NULL;
+    END IF;
     RETURN (WITH touched AS (
             SELECT id FROM sticker_groups_history WHERE valid_from = r OR valid_to = r
             UNION SELECT group_id FROM stickers_history WHERE valid_from = r OR valid_to = r),

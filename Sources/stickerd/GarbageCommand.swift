@@ -32,8 +32,9 @@ struct Garbage: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
-        guard graceDays >= 0, batch >= 1, changeHistoryDays >= 0, releaseHistoryDays >= 0 else {
-            throw ValidationError("--grace-days, --change-history-days and --release-history-days must be at least 0, --batch at least 1")
+        let days = 0...36_500
+        guard days.contains(graceDays), batch >= 1, days.contains(changeHistoryDays), days.contains(releaseHistoryDays) else {
+            throw ValidationError("--grace-days, --change-history-days and --release-history-days must be 0 to 36500, --batch at least 1")
         }
     }
 

@@ -105,6 +105,27 @@ import Testing
         }
     }
 
+    /// A group deleted with its stickers (a cascade, before the group's own trigger raises the revision) and a move
+    /// (rows shifted before the statement that changes the visible order) used to be recorded partly in the release
+    /// before them: restoring it brought the group back empty, or failed on duplicate positions.
+    @Test func theReleaseJustBeforeADeletionOrAMoveRestoresExactly() async throws {
+        try await withApp(demo: true) { client, _ in
+            // Setup: each change right after the manifest of the release before it.
+            let beforeDeletion = try await Self.manifestBytes(client)
+            #expect(try await client.execute(uri: "/v1/admin/groups/crunchy", method: .delete, headers: admin).status == .noContent)
+            // Action, check: back to before the deletion.
+            _ = try await Self.restore(client, beforeDeletion.revision)
+            #expect(try await Self.manifestBytes(client).text == beforeDeletion.text)
+            // Setup: the last group moved first (the others shift before it moves).
+            let beforeMove = try await Self.manifestBytes(client)
+            try await ChangeFeedTests.patch(client, "groups/chocolate", ["position": 0])
+            #expect(try await Self.manifestBytes(client).text != beforeMove.text)
+            // Action, check: back to before the move.
+            _ = try await Self.restore(client, beforeMove.revision)
+            #expect(try await Self.manifestBytes(client).text == beforeMove.text)
+        }
+    }
+
     @Test func releasesPageNewestFirstWithAuthorAndSummary() async throws {
         try await withApp(demo: true) { client, _ in
             // Setup: three releases.

@@ -8,9 +8,10 @@ public struct Release: Sendable, Equatable, Codable {
     public var author: String
     /// For a restore: the release it brought back.
     public var restoredFrom: Int64?
-    public var summary: ReleaseSummary
+    /// Nil for the oldest kept release: what came before it is forgotten (or was never kept).
+    public var summary: ReleaseSummary?
 
-    public init(revision: Int64, releasedAt: Date, author: String, restoredFrom: Int64?, summary: ReleaseSummary) {
+    public init(revision: Int64, releasedAt: Date, author: String, restoredFrom: Int64?, summary: ReleaseSummary?) {
         (self.revision, self.releasedAt, self.author, self.restoredFrom, self.summary) = (revision, releasedAt, author, restoredFrom, summary)
     }
 }

@@ -32,10 +32,8 @@ struct ReleaseController {
             }
             before = value
         }
-        // One extra row tells whether another page follows.
-        let releases = try await repository.releases(before: before, limit: limit + 1)
-        let page = Array(releases.prefix(limit))
-        return ReleasePage(releases: page, limit: limit, nextBefore: releases.count > limit ? page.last?.revision : nil)
+        let (releases, more) = try await repository.releases(before: before, limit: limit)
+        return ReleasePage(releases: releases, limit: limit, nextBefore: more ? releases.last?.revision : nil)
     }
 
     @Sendable func manifest(_ request: Request, context: AdminRequestContext) async throws -> Response {

@@ -3,18 +3,21 @@ import PostgresNIO
 
 /// Releases, from the history the triggers keep (sql/0014_releases.sql).
 extension PostgresCatalog: ReleaseRepository {
-    public func releases(before: Int64?, limit: Int) async throws -> [Release] {
+    public func releases(before: Int64?, limit: Int) async throws -> (releases: [Release], more: Bool) {
         try await read { connection in
+            // One row past the page tells whether another follows; its summary is not computed.
             let rows = try await connection.query("""
-                SELECT revision, released_at, author, restored_from, release_summary(revision)::text FROM catalog_releases
-                WHERE revision < \(before ?? .max) ORDER BY revision DESC LIMIT \(limit)
+                SELECT revision, released_at, author, restored_from, row_number() OVER (ORDER BY revision DESC) AS n,
+                       CASE WHEN row_number() OVER (ORDER BY revision DESC) <= \(limit) THEN release_summary(revision)::text END
+                FROM catalog_releases WHERE revision < \(before ?? .max) ORDER BY revision DESC LIMIT \(limit + 1)
                 """, logger: logger)
-            var releases: [Release] = []
-            for try await (revision, at, author, restored, summary) in rows.decode((Int64, Date, String, Int64?, String).self) {
+            var releases: [Release] = [], more = false
+            for try await (revision, at, author, restored, n, summary) in rows.decode((Int64, Date, String, Int64?, Int, String?).self) {
+                guard n <= limit else { more = true; continue }
                 releases.append(Release(revision: revision, releasedAt: at, author: author, restoredFrom: restored,
-                                        summary: try JSONDecoder().decode(ReleaseSummary.self, from: Data(summary.utf8))))
+                                        summary: try summary.map { try JSONDecoder().decode(ReleaseSummary.self, from: Data($0.utf8)) }))
             }
-            return releases
+            return (releases, more)
         }
     }
 
@@ -48,8 +51,9 @@ extension PostgresCatalog: ReleaseRepository {
         }
     }
 
+    /// Alone: no other catalog write, schedule or pruning runs beside it (the schedule lock held exclusively).
     public func restore(release revision: Int64, keeping answer: IdempotentWrite<RestoredRelease?>? = nil) async throws -> RestoredRelease? {
-        try await write(keeping: answer) { connection in
+        try await write(keeping: answer, exclusive: true) { connection in
             // Statements here may take their time at 10,000 stickers; the pool's timeout still bounds them.
             try await connection.query("SET LOCAL jit = off", logger: logger)
             guard let changed = try await connection.first("SELECT restore_release(\(revision))", as: Bool?.self, logger: logger),
@@ -60,7 +64,7 @@ extension PostgresCatalog: ReleaseRepository {
     }
 
     /// Forgets releases older than `age` (never the current one) and the row versions no kept release shows; the
-    /// releases forgotten. Images only forgotten releases showed become gc's to collect.
+    /// releases forgotten. The oldest kept release then has no summary (what came before it is forgotten). Images only forgotten releases showed become gc's to collect.
     public func pruneReleases(olderThan age: Duration) async throws -> Int {
         let seconds = Double(age.components.seconds)
         return try await write { connection in

@@ -49,18 +49,20 @@ public struct PostgresCatalog: Sendable {
     }
 
     /// A write transaction: afterwards the in-memory revision moves to what the write produced. With `answer`, the
-    /// transaction also claims its idempotency key and keeps its answer (`keeping`).
-    func write<T: Sendable>(keeping answer: IdempotentWrite<T>? = nil,
+    /// transaction also claims its idempotency key and keeps its answer (`keeping`). `exclusive`: no other catalog
+    /// write runs beside this one (a restore, which rewrites the whole catalog).
+    func write<T: Sendable>(keeping answer: IdempotentWrite<T>? = nil, exclusive: Bool = false,
                             _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let logger = self.logger
         let (value, newRevision) = try await transaction { connection in
             // First, before any row lock: the schedule triggers take this lock too, and taking it after a row lock
             // that `apply_schedule` (which holds it exclusively) then waits for would deadlock (sql/0013_schedules.sql).
             // The release this write may make is the admin's (`ReleaseAuthor`), else the service's own.
-            try await connection.query("""
-                SELECT pg_advisory_xact_lock_shared(\(Self.scheduleLock)),
-                       set_config('stickercatalog.author', \(ReleaseAuthor.name ?? "stickerd"), true)
-                """, logger: logger)
+            let author = ReleaseAuthor.name ?? "stickerd"
+            try await connection.query(exclusive
+                ? "SELECT pg_advisory_xact_lock(\(Self.scheduleLock)), set_config('stickercatalog.author', \(author), true)"
+                : "SELECT pg_advisory_xact_lock_shared(\(Self.scheduleLock)), set_config('stickercatalog.author', \(author), true)",
+                logger: logger)
             let value = try await keeping(answer, connection) { try await body(connection) }
             let rows = try await connection.query("SELECT revision FROM catalog_revision", logger: logger)
             let newRevision = try await rows.decode(Int64.self).first { _ in true } ?? 0

@@ -58,8 +58,8 @@ public protocol CatalogSchedule: Sendable {
 
 /// Kept releases: every visible change, the catalog as each left it, and bringing one back.
 public protocol ReleaseRepository: Sendable {
-    /// Up to `limit` kept releases below revision `before` (all when nil), newest first.
-    func releases(before: Int64?, limit: Int) async throws -> [Release]
+    /// Up to `limit` kept releases below revision `before` (all when nil), newest first, and whether more follow.
+    func releases(before: Int64?, limit: Int) async throws -> (releases: [Release], more: Bool)
     /// The visible catalog as release `revision` left it; nil when that release is not kept.
     func snapshot(release revision: Int64) async throws -> CatalogSnapshot?
     /// Makes the catalog what release `revision` left, as one new release; nil when that release is not kept.
