@@ -164,39 +164,21 @@ public final class DatabasePool: Service, Sendable {
             start(fresh, running: task)
             logger.notice("PostgreSQL answers again; replaced the connection pool, which was still backing off")
         } else {
-            task.cancel()
-            await task.value
+            task.cancel()  // not awaited: a pool stopping with a connection attempt under way may take its time
         }
     }
 
-    /// Runs `body`, throwing `TimedOut` when it takes longer than `timeout`.
+    /// Runs `body`, throwing `TimedOut` when it takes longer than `timeout`. Raced, not awaited in a task group: a
+    /// connection attempt or a lease that ignores cancellation once held the probe, and with it the pool, down for good.
     private static func within(_ timeout: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws {
-        try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                try await body()
-                return true
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return false
-            }
-            let finished = try await group.next() ?? false
-            group.cancelAll()
-            if !finished { throw TimedOut(reason: "no answer within \(timeout)") }
-        }
+        try await race(body, watchdog: {
+            try await Task.sleep(for: timeout)
+            throw TimedOut(reason: "no answer within \(timeout)")
+        })
     }
 
     private static func answers(_ client: PostgresClient, within timeout: Duration) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask { (try? await client.query("SELECT 1")) != nil }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
+        (try? await within(timeout) { _ = try await client.query("SELECT 1") }) != nil
     }
 }
 
