@@ -31,18 +31,20 @@ public struct PostgresCatalog: Sendable {
 
     /// Runs `body` in a transaction that `begin` opens, rolling back on any error; PostgreSQL's refusals of client
     /// data come out as `CatalogError`s.
-    func transaction<T: Sendable>(_ begin: PostgresQuery = "BEGIN", on pool: DatabasePool? = nil,
+    func transaction<T: Sendable>(_ begin: PostgresQuery = "BEGIN", on pool: DatabasePool? = nil, timeout: Duration? = nil,
                                   _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await read(on: pool) { connection in
+        try await read(on: pool, timeout: timeout) { connection in
             try await connection.inTransaction(begin, logger: logger) { try await body(connection) }
         }
     }
 
     /// Runs `body` on a connection of its own (of `pool`, else the primary's), outside any transaction.
-    func read<T: Sendable>(on pool: DatabasePool? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    /// `timeout`: how long the work may hold its connection, when not the pool's statement timeout.
+    func read<T: Sendable>(on pool: DatabasePool? = nil, timeout: Duration? = nil,
+                           _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let pool = pool ?? self.pool
         do {
-            return try await pool.withConnection(timeout: pool.statementTimeout, body)
+            return try await pool.withConnection(timeout: timeout ?? pool.statementTimeout, body)
         } catch let error as PSQLError {
             throw CatalogError(refusal: error) ?? error
         }
@@ -51,10 +53,10 @@ public struct PostgresCatalog: Sendable {
     /// A write transaction: afterwards the in-memory revision moves to what the write produced. With `answer`, the
     /// transaction also claims its idempotency key and keeps its answer (`keeping`). `exclusive`: no other catalog
     /// write runs beside this one (a restore, which rewrites the whole catalog).
-    func write<T: Sendable>(keeping answer: IdempotentWrite<T>? = nil, exclusive: Bool = false,
+    func write<T: Sendable>(keeping answer: IdempotentWrite<T>? = nil, exclusive: Bool = false, timeout: Duration? = nil,
                             _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let logger = self.logger
-        let (value, newRevision) = try await transaction { connection in
+        let (value, newRevision) = try await transaction(timeout: timeout) { connection in
             // First, before any row lock: the schedule triggers take this lock too, and taking it after a row lock
             // that `apply_schedule` (which holds it exclusively) then waits for would deadlock (sql/0013_schedules.sql).
             // The release this write may make is the admin's (`ReleaseAuthor`), else the service's own.
