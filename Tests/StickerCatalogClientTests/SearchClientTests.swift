@@ -4,7 +4,7 @@ import Testing
 
 /// The client's search against a real stickerd: the view's locale and filter reach the service, pages follow, and a
 /// refusal is a typed error.
-@Suite(.timeLimit(.minutes(3))) struct SearchClientTests {
+@Suite(.hangLimit) struct SearchClientTests {
     /// A service of its own: SyncTests change theirs as they go.
     static let service = Task { try await LiveService() }
 

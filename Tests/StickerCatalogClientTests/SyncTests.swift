@@ -5,7 +5,7 @@ import Testing
 
 /// The client package against a live stickerd over real HTTP, into real folders.
 // A time limit per test: one full-suite run was seen to stall in here (once, not reproduced); a limit names the test.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct SyncTests {
+@Suite(.serialized, .hangLimit) struct SyncTests {
     static let shared = Task { try await LiveService() }
 
     static func folder() -> URL {

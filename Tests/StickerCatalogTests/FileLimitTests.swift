@@ -93,7 +93,7 @@ struct FileLimitTests {
     }
 
     @Test("Under a soft limit of 300 stickerd raises it; one client's 300 streams get its address's 256 and health answers",
-          .timeLimit(.minutes(2)))
+          .hangLimit)
     func healthAnswersWhileOneClientHoldsItsStreams() async throws {
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
         defer { Task { await drop() } }
@@ -115,7 +115,7 @@ struct FileLimitTests {
     }
 
     @Test("Refuses to start, saying why, when the stream bound does not fit the file limit; starts when it does",
-          .timeLimit(.minutes(2)))
+          .hangLimit)
     func refusesABoundPastTheLimit() async throws {
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
         defer { Task { await drop() } }
@@ -129,7 +129,7 @@ struct FileLimitTests {
         await fits.stop()
     }
 
-    @Test("Connections it could not accept for want of descriptors are counted and logged", .timeLimit(.minutes(2)))
+    @Test("Connections it could not accept for want of descriptors are counted and logged", .hangLimit)
     func refusedAcceptsAreCountedAndLogged() async throws {
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
         defer { Task { await drop() } }

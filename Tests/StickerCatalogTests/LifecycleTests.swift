@@ -7,7 +7,7 @@ import Testing
 /// finishes what is in flight, and exits 0.
 @Suite("stickerd's shutdown", .enabled(if: StickerdProcess.available, "needs the stickerd binary next to the test bundle (swift build)"))
 struct LifecycleTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.hangLimit)
     func sigtermDrainsThenFinishesTheRequestsAndStreamsInFlight() async throws {
         // Setup: a replica, an upload with half its body sent, an event stream open.
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)

@@ -6,7 +6,7 @@ import Testing
 /// a signed URL's signature.
 @Suite("stickerd's logs", .enabled(if: StickerdProcess.available, "needs the stickerd binary next to the test bundle (swift build)"))
 struct LogFormatTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.hangLimit)
     func jsonLinesWithOneLinePerRequestAndNoSecrets() async throws {
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
         defer { Task { await drop() } }

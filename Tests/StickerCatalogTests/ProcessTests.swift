@@ -8,7 +8,7 @@ struct ProcessTests {
     static let token = "a-bootstrap-token-long-enough"
 
     @Test("After kill -9, the next serve owns the cluster it finds and stops it on exit; PostgreSQL never sees stickerd's secrets",
-          .timeLimit(.minutes(2)))
+          .hangLimit)
     func adoptedCluster() async throws {
         let folder = NSTemporaryDirectory() + "sc-adopt-\(getpid())"
         defer {
@@ -62,7 +62,7 @@ struct ProcessTests {
         guard case .running = ClusterLock(cluster: cluster.cluster).state else { Issue.record("the cluster did not start"); return }
     }
 
-    @Test("Two processes serve the same texts and ETag for a language with several regions", .timeLimit(.minutes(2)))
+    @Test("Two processes serve the same texts and ETag for a language with several regions", .hangLimit)
     func localeAcrossProcesses() async throws {
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
         defer { Task { await drop() } }
@@ -90,7 +90,7 @@ struct ProcessTests {
         #expect(bodies[0].contains("chewy pt-AO 0"))
     }
 
-    @Test("token create prints a token that then works; serve refuses a bootstrap token under 16 characters", .timeLimit(.minutes(2)))
+    @Test("token create prints a token that then works; serve refuses a bootstrap token under 16 characters", .hangLimit)
     func tokens() async throws {
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
         defer { Task { await drop() } }
@@ -109,7 +109,7 @@ struct ProcessTests {
     }
 
     @Test("renditions rebuild works in batches with a line of progress each, and says what it did; gc says what it removed",
-          .timeLimit(.minutes(2)))
+          .hangLimit)
     func maintenanceCommands() async throws {
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
         defer { Task { await drop() } }
@@ -134,7 +134,7 @@ struct ProcessTests {
         #expect(gc.0 == 0 && gc.1.contains("Removed 14 images") && gc.1.contains("Forgot "), "\(gc.1)")
     }
 
-    @Test("export xcstickers writes the view's free stickers as a sticker pack, stamped with the revision", .timeLimit(.minutes(2)))
+    @Test("export xcstickers writes the view's free stickers as a sticker pack, stamped with the revision", .hangLimit)
     func exportXCStickers() async throws {
         // Setup
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)

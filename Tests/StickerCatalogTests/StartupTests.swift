@@ -7,7 +7,7 @@ import Testing
 /// start passes to `Migrator`) instead of exiting after the pool's first second: once, on a busy machine, a test's
 /// stickerd ended at start for want of a connection within 1 s.
 @Suite struct StartupTests {
-    @Test(.timeLimit(.minutes(3)))  // a minute was passed in a busy full suite: the limit catches a hang, not slowness
+    @Test(.hangLimit)
     func migratingWaitsForADatabaseThatIsNotThereYet() async throws {
         // Setup: a database nobody has created yet, created 1.5 s after the migration starts; the pool's prober running.
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: false)
