@@ -30,8 +30,9 @@ import Testing
     }
 
     /// When each stream woke, after the blip.
-    final class Times: Sendable {
-        let times = Mutex<[Duration]>([])
+    /// When each stream woke, and whose it is.
+    final class Wakes: Sendable {
+        let seen = Mutex<[(user: String?, at: Duration)]>([])
     }
 
     let users = (0..<200).map { "user-\($0)" }
@@ -78,27 +79,31 @@ import Testing
         let signedIn = try (0..<40).map { try hub.subscribe(user: "user-\($0)", address: .unknown) }
         let anonymous = try (0..<5).map { _ in try hub.subscribe(user: nil, address: .unknown) }
         let start = ContinuousClock.now
-        let woken = Times()
-        for subscription in signedIn + anonymous {
+        let woken = Wakes()
+        for (subscription, user) in zip(signedIn + anonymous, (0..<40).map { "user-\($0)" } + [String?](repeating: nil, count: 5)) {
             Task {
                 for await _ in subscription.wakeUps {
-                    woken.times.withLock { $0.append(.now - start) }
+                    woken.seen.withLock { $0.append((user, .now - start)) }
                     break
                 }
             }
         }
         // Action
         changes.changed(user: nil)
-        // Waits for the 40 (a busy machine only delays wake-ups, which spreads them more, never less), then a little
-        // more for any anonymous one that should not come.
+        // Waits for the 40, then a little more for any anonymous one that should not come.
         let deadline = ContinuousClock.now + .seconds(60)
-        while woken.times.withLock({ $0.count }) < 40, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        while woken.seen.withLock({ $0.count }) < 40, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         try await Task.sleep(for: .milliseconds(300))
-        // Check: every signed-in stream woke once, at times spread over the window; anonymous ones were left alone.
-        let times = woken.times.withLock { $0 }.sorted()
-        #expect(times.count == 40)
-        #expect(times.filter { $0 < .milliseconds(200) }.count < 10)
-        #expect((times.last ?? .zero) - (times.first ?? .zero) > .seconds(1))
+        // Check: every signed-in stream woke once, none before its user's moment of the window (a busy machine can
+        // only make one later), and those moments spread over the window; anonymous ones were left alone.
+        let seen = woken.seen.withLock { $0 }
+        #expect(seen.count == 40 && Set(seen.compactMap(\.user)).count == 40)
+        for (user, at) in seen {
+            let offset = changes.refreshOffset(user: try #require(user))
+            #expect(at >= offset, "\(user ?? "") woke at \(at), before its moment \(offset)")
+        }
+        let offsets = (0..<40).map { changes.refreshOffset(user: "user-\($0)") }
+        #expect(offsets.max()! - offsets.min()! > .seconds(1))
         for subscription in signedIn + anonymous { hub.unsubscribe(subscription) }
         #expect(hub.count == 0)
     }
