@@ -90,7 +90,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let logger = try database.logger("stickerd")
-        try StreamOptions.reserveDescriptors(DescriptorBudget(streams: maxEventStreams, uploads: maxUploads,
+        let connections = try StreamOptions.reserveDescriptors(DescriptorBudget(streams: maxEventStreams, uploads: maxUploads,
                                                               pools: 1 + (try database.readEndpoints()).count), logger: logger)
         let environment = ProcessInfo.processInfo.environment
         var options = ServiceOptions()
@@ -101,6 +101,7 @@ struct Serve: AsyncParsableCommand {
         (options.maxEventStreams, options.eventHeartbeat, options.eventStreamLifetime) =
             (maxEventStreams, .seconds(eventHeartbeat), .seconds(eventStreamLifetime))
         options.requestDurations = requestDurations
+        options.maxConnections = connections
         if let token = metricsToken, token.count < ServiceOptions.minimumTokenLength {
             throw ValidationError("--metrics-token must be at least \(ServiceOptions.minimumTokenLength) characters")
         }

@@ -42,12 +42,15 @@ struct StreamOptions: ParsableArguments {
     }
 
     /// Raises the soft file limit to the hard one, then refuses to start when `budget` does not fit it: better now,
-    /// with the reason, than later, when streams fill the descriptor table and health checks time out.
-    static func reserveDescriptors(_ budget: DescriptorBudget, logger: Logger) throws {
+    /// with the reason, than later, when streams fill the descriptor table and health checks time out. The
+    /// connections the process may then hold at once.
+    static func reserveDescriptors(_ budget: DescriptorBudget, logger: Logger) throws -> Int {
         let (before, after) = DescriptorBudget.raiseSoftLimit()
         if after > before { logger.info("Raised the soft file descriptor limit (RLIMIT_NOFILE) from \(before) to \(after)") }
         if let shortfall = budget.shortfall(limit: after) { throw TooFewDescriptors(description: shortfall) }
-        logger.info("File descriptors: \(after) allowed, at most \(budget.needed) needed")
+        let connections = budget.connections(limit: after)
+        logger.info("File descriptors: \(after) allowed, at most \(budget.needed) needed; at most \(connections) connections at once")
+        return connections
     }
 }
 

@@ -129,30 +129,49 @@ struct FileLimitTests {
         await fits.stop()
     }
 
-    @Test("Connections it could not accept for want of descriptors are counted and logged", .hangLimit)
-    func refusedAcceptsAreCountedAndLogged() async throws {
+    @Test("Past the connections its descriptors allow it stops accepting, and busy with those it holds it lives on", .hangLimit)
+    func connectionsPastTheLimitWaitAndLoadThenKillsNothing() async throws {
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
         defer { Task { await drop() } }
         let server = try await Limited.ready(ulimit: "-n 300", ["--max-event-streams", "100"], database: endpoint)
-        // Action: 350 connections that send nothing, more than the process has descriptors for, held until the log
-        // says an accept failed (a busy machine may take a while to accept them all).
-        // A connect the kernel refuses while the backlog is full (seen once in a busy full suite) is not the point: the
-        // server must still be up and have counted what it could not accept, checked below.
-        var idle = (0..<350).compactMap { _ in try? RawSocket(port: server.port) }
-        #expect(idle.count >= 300, "only \(idle.count) of 350 connections were made")
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !server.printed.contains("Could not accept a connection"), ContinuousClock.now < deadline {
+        // Action: 350 connections, more than the process has descriptors for; once it has stopped accepting, the first
+        // 200 send 16 requests each. Before the limit, the accepts took every descriptor, and under load libdispatch
+        // (whose thread-pool monitor opens /proc/<tid>/stat while work waits) trapped the process: a CI run's failure.
+        // A connect the kernel refuses while the backlog is full (seen once in a busy full suite) is not the point.
+        var held = (0..<350).compactMap { _ in try? RawSocket(port: server.port) }
+        #expect(held.count >= 300, "only \(held.count) of 350 connections were made")
+        // (Within the 30 s after which idle connections are closed; a stickerd without the limit logs the accept that
+        // ran out of descriptors instead.)
+        let deadline = ContinuousClock.now + .seconds(15)
+        while !["connections this process may hold are open", "Could not accept"].contains(where: server.printed.contains),
+              ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
         }
-        idle.removeAll()
-        // Check: once they are gone, /metrics counts the failed accepts, and the log said so.
-        #expect(try await server.waitReady(), "running: \(server.process.isRunning) \(server.process.terminationReason); \(server.printed.suffix(3000))")
+        let request = Array("GET /v1/manifest HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        for socket in held.prefix(200) { socket.send(Array([[UInt8]](repeating: request, count: 16).joined())) }
+        var answered = 0
+        let busy = ContinuousClock.now + .seconds(8)
+        while ContinuousClock.now < busy, server.process.isRunning {
+            for socket in held.prefix(200) {
+                // Each answer seen is replaced by another request, keeping the replica busy throughout.
+                let answers = socket.receiveAvailable().components(separatedBy: "HTTP/1.1 200").count - 1
+                if answers > 0 { socket.send(Array([[UInt8]](repeating: request, count: answers).joined())) }
+                answered += answers
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // Check: it lived through it and answered; once the connections are gone, it accepts again, /metrics counts
+        // the pause, and the log said so.
+        #expect(server.process.isRunning, "\(server.process.terminationReason); \(server.printed.suffix(2000))")
+        #expect(answered > 100, "\(answered) answers")
+        held.removeAll()
+        #expect(try await server.waitReady(), "running: \(server.process.isRunning); \(server.printed.suffix(3000))")
         let metrics = try await RawHTTP.exchange(port: server.port, Array("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8),
                                                  whole: true)
-        let line = metrics.split(separator: "\n").first { $0.hasPrefix(#"accept_failures_total{errno="EMFILE"}"#) }
-        let count = line?.split(separator: " ").last.flatMap { Int($0) } ?? 0
-        #expect(count > 0, "\(line ?? "no accept_failures_total line")")
-        #expect(server.printed.contains("Could not accept a connection"))
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix("connection_limit_pauses_total ") }
+        #expect((line?.split(separator: " ").last.flatMap { Int($0) } ?? 0) > 0, "\(line ?? "no connection_limit_pauses_total line")")
+        #expect(server.printed.contains("at most \(DescriptorBudget(streams: 100, uploads: 8, pools: 1).connections(limit: 300)) connections at once"))
+        #expect(!server.printed.contains("Could not accept a connection"), "an accept ran out of descriptors")
         await server.stop()
     }
 }

@@ -40,6 +40,9 @@ public struct ServiceOptions: Sendable {
     public var quarantineLimit = 10_000
     /// Bytes of bodies and signatures kept in each of those quarantines; the oldest go first.
     public var quarantineBytes = 64 << 20
+    /// Connections held at once; past it, new ones wait in the listen backlog (`ConnectionLimit`). `stickerd serve`
+    /// derives it from its file limit (`DescriptorBudget.connections`); nil holds any number.
+    public var maxConnections: Int?
     /// Server-Sent Event streams open at once (`/v1/events`); more are refused with 503 and `Retry-After`.
     public var maxEventStreams = 10_000
     /// Event streams one signed-in user, and one client address (IPv4, or an IPv6 /64: generous, as carrier-grade NAT
@@ -91,10 +94,14 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
         server: .http1(configuration: .init(idleTimeout: TimeAmount(options.idleTimeout))),
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "stickerd"),
         services: [pool] + standbys + [listener, sweeper, scheduler],
-        onServerRunning: AcceptFailures(registry: registry, logger: logger).watch,
+        onServerRunning: { [failures = AcceptFailures(registry: registry, logger: logger),
+                            limit = ConnectionLimit(limit: options.maxConnections, registry: registry, logger: logger)] channel in
+            await failures.watch(channel)
+            await limit.watch(channel)
+        },
         logger: logger)
     app.beforeServerStarts {
-        try await Migrator().migrate(pool, logger: logger, patience: options.startupPatience)
+        _ = try await Migrator().migrate(pool, logger: logger, patience: options.startupPatience)
         if options.demo {
             try await DemoCatalog.loadIfEmpty(into: catalog, validator: StickerValidator(rules: options.rules), logger: logger)
         }

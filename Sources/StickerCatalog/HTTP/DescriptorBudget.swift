@@ -10,8 +10,12 @@ public struct DescriptorBudget: Sendable, Equatable {
     public var uploads: Int
     public var databaseConnections: Int
 
-    /// Descriptors kept for everything that is not a stream, an upload or a pool connection.
+    /// Descriptors kept for everything that is not a stream, an upload or a pool connection: other requests'
+    /// connections, and `processReserve`.
     public static let reserve = 128
+    /// Descriptors no connection may take: the process's own files, its event loops', libdispatch's, the listener,
+    /// an embedded cluster's pipes.
+    public static let processReserve = 48
 
     /// `pools` database pools (the primary's and one per standby) of PostgresNIO's default size, and the listener.
     public init(streams: Int, uploads: Int, pools: Int) {
@@ -20,6 +24,13 @@ public struct DescriptorBudget: Sendable, Equatable {
     }
 
     public var needed: Int { streams + uploads + databaseConnections + Self.reserve }
+
+    /// The connections a process with `limit` descriptors may hold at once: all but the database's and the process's
+    /// own, so that clients can never exhaust them (`ConnectionLimit`). Within a budget that fits, streams and uploads
+    /// leave room for `reserve - processReserve` other connections.
+    public func connections(limit: Int) -> Int {
+        max(1, limit - databaseConnections - Self.processReserve)
+    }
 
     /// Why the budget does not fit `limit` descriptors, for an operator; nil when it fits.
     public func shortfall(limit: Int) -> String? {
