@@ -101,6 +101,10 @@ import Testing
         #expect(budget.needed == 10_000 + 8 + 41 + DescriptorBudget.reserve)
         #expect(budget.shortfall(limit: 20_000) == nil)
         let why = budget.shortfall(limit: 1024) ?? ""
-        #expect(why.contains("1024") && why.contains("--max-event-streams") && why.contains("at most 847"))
+        // 1024 less the uploads, the database's and the reserve: what streams may have.
+        #expect(why.contains("1024") && why.contains("--max-event-streams") && why.contains("at most \(1024 - 8 - 41 - DescriptorBudget.reserve)"))
+        // Connections leave the database's and the process's own descriptors free, and room for the streams.
+        #expect(budget.connections(limit: 20_000) == 20_000 - 41 - DescriptorBudget.processReserve)
+        #expect(DescriptorBudget(streams: 100, uploads: 8, pools: 1).connections(limit: 300) >= 100 + 8 + 80)
     }
 }

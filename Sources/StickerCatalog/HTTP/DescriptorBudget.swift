@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import PostgresNIO
 
 /// The file descriptors `stickerd serve` may need at once, against its RLIMIT_NOFILE: a connection per event stream
@@ -10,12 +11,12 @@ public struct DescriptorBudget: Sendable, Equatable {
     public var uploads: Int
     public var databaseConnections: Int
 
-    /// Descriptors kept for everything that is not a stream, an upload or a pool connection: other requests'
+    /// Descriptors kept for everything that is not a stream, an upload or a pool connection: 80 other requests'
     /// connections, and `processReserve`.
-    public static let reserve = 128
-    /// Descriptors no connection may take: the process's own files, its event loops', libdispatch's, the listener,
-    /// an embedded cluster's pipes.
-    public static let processReserve = 48
+    public static let reserve = 80 + processReserve
+    /// Descriptors no connection may take: 3 per event loop (its epoll, eventfd and timerfd; a loop per core), and 40
+    /// for the process's own files, libdispatch's, the listener, the database probe and an embedded cluster's pipes.
+    public static let processReserve = 40 + 3 * System.coreCount
 
     /// `pools` database pools (the primary's and one per standby) of PostgresNIO's default size, and the listener.
     public init(streams: Int, uploads: Int, pools: Int) {
