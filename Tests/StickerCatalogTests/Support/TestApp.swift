@@ -153,9 +153,10 @@ func offlineRouter(methodNotAllowed: Bool = true, options: ServiceOptions = Serv
                        methodNotAllowed: methodNotAllowed).router
 }
 
-/// Polls `/readyz` until it answers 200 (the revision listener reads the revision once connected), for up to 10 s.
+/// Polls `/readyz` until it answers 200 (the revision listener reads the revision once connected), for up to 60 s: on a
+/// busy machine the listener's first connection took over 10 s.
 func waitUntilReady(_ client: any TestClientProtocol) async throws -> Bool {
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + .seconds(60)
     while ContinuousClock.now < deadline {
         if try await client.execute(uri: "/readyz", method: .get).status == .ok { return true }
         try await Task.sleep(for: .milliseconds(50))
