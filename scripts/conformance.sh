@@ -33,6 +33,8 @@ st run openapi.yaml --url "http://127.0.0.1:$port" -H "Authorization: Bearer $us
   --max-time $((seconds / 2)) --checks "$checks" >>"$work/st.log" 2>&1 || status=$?
 grep -E "Selected:|Tested:|generated|Failures|❌|🚫|failure" "$work/st.log" || true
 if [[ $status -ne 0 ]]; then
+  # Each run's failures in full (the operation, the request and how to reproduce it), then the end of the log.
+  sed -n '/= FAILURES =/,/= WARNINGS =/p' "$work/st.log"
   tail -80 "$work/st.log"
   echo "stickerd log:"; tail -40 "$work/stickerd.log"
 fi

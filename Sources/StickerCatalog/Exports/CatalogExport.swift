@@ -26,12 +26,16 @@ public enum CatalogExport {
             guard Validate.isText(value, maxLength: 128) else { throw .invalidParameter(name: key, rule: "must be 1 to 128 characters of text") }
             return value
         }
+        // A malformed bot is a malformed query whichever the platform (schemathesis sent `whatsapp?bot=`, answered 200).
+        if let bot = parameters["bot"], !TelegramPacks.isBotUsername(bot) {
+            throw .invalidParameter(name: "bot", rule: "must be a bot's username: 5-32 letters, digits and underscores, ending in bot, without @")
+        }
         switch platform {
         case .whatsapp: return WhatsAppPacks.Exporter(publisher: try name("publisher"), rules: rules)
         case .signal: return SignalPacks.Exporter(author: try name("author"), rules: rules)
         case .telegram:
             // Required for Telegram only: a rule across parameters, so 422 like any field rule, not a malformed query.
-            guard let bot = parameters["bot"], TelegramPacks.isBotUsername(bot) else {
+            guard let bot = parameters["bot"] else {
                 throw .invalid("bot", "is required for Telegram: the username of the bot that creates the sets (5-32 letters, digits and underscores, ending in bot), without @")
             }
             return TelegramPacks.Exporter(bot: bot, rules: rules)
