@@ -79,8 +79,9 @@ struct ReadReplicaTests {
         defer { pair.close() }
         var logger = Logger(label: "replica-test")
         logger.logLevel = .warning
-        let primary = DatabasePool(endpoint: pair.primaryEndpoint, logger: logger, acquireTimeout: .seconds(10))
-        let standby = DatabasePool(endpoint: pair.standbyEndpoint, logger: logger, acquireTimeout: .seconds(10))
+        // As generous as withApp's: in a busy suite an upload's transaction once took over the default 10 s.
+        let primary = DatabasePool(endpoint: pair.primaryEndpoint, logger: logger, acquireTimeout: .seconds(10), statementTimeout: .seconds(60))
+        let standby = DatabasePool(endpoint: pair.standbyEndpoint, logger: logger, acquireTimeout: .seconds(10), statementTimeout: .seconds(60))
         var options = ServiceOptions()
         options.bootstrapAdminToken = adminToken
         let app = buildApplication(pool: primary, options: options, registry: PrometheusCollectorRegistry(), logger: logger,

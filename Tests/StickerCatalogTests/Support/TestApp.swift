@@ -25,6 +25,10 @@ func withApp(
     let (endpoint, drop) = try await TestDatabase.shared.clone(demo: demo)
     var options = ServiceOptions()
     options.bootstrapAdminToken = adminToken
+    // Over real HTTP the test client keeps one connection and does not reconnect: in a busy suite a test paused past
+    // the default 30 s between two requests and its next one found the connection closed. Tests of the idle timeout
+    // set their own.
+    if live { options.idleTimeout = .seconds(600) }
     configure(&options)
     var logger = Logger(label: "test-app")
     logger.logLevel = .warning
