@@ -56,9 +56,10 @@ import Testing
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: false)
         let logger = TestDatabase.logger
         func sleep(_ seconds: Int, limit: Duration?) async throws -> Bool {
-            // The limit counts from when the statement starts, however long a connection took (up to 10 s: the whole
-            // suite runs at once on two cores, and 2 s once ran out before the statement began).
-            let pool = DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(10), statementTimeout: limit)
+            // The limit counts from when the statement got its connection, however long that took (up to a minute: the
+            // whole suite runs at once on two cores, and 2 s once ran out before the statement began). Counted from the
+            // end of the acquire timeout instead, as it once was, the 30 s sleep would finish first.
+            let pool = DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(60), statementTimeout: limit)
             return try await withRunning(pool) { pool in
                 try await PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger).read { connection in
                     try await connection.query("SELECT pg_sleep(\(seconds))", logger: logger)

@@ -65,10 +65,15 @@ public final class DatabasePool: Service, Sendable {
                     return try await body(connection)
                 }
             }, watchdog: { [acquireTimeout] in
-                try await Task.sleep(for: acquireTimeout)
-                guard lease.connection != nil else { throw TimedOut(reason: "no connection within \(acquireTimeout)") }
-                guard let timeout else { return }
-                try await Task.sleep(for: timeout)
+                // The statement's time counts from when it got its connection, however long that took: looked at every
+                // 100 ms (a quick request ends the race, and this task, before the first look).
+                let asked = ContinuousClock.now
+                while lease.acquiredAt == nil {
+                    guard ContinuousClock.now - asked < acquireTimeout else { throw TimedOut(reason: "no connection within \(acquireTimeout)") }
+                    try await Task.sleep(for: min(acquireTimeout, .milliseconds(100)))
+                }
+                guard let timeout, let acquiredAt = lease.acquiredAt else { return }
+                try await Task.sleep(until: acquiredAt + timeout)
                 lease.connection?.close().whenComplete { _ in }
                 throw TimedOut(reason: "a statement ran longer than \(timeout)")
             })
@@ -184,7 +189,9 @@ public final class DatabasePool: Service, Sendable {
 
 /// The connection a `withConnection` call got, if it got one yet.
 private final class ConnectionLease: Sendable {
-    private let value = Mutex<PostgresConnection?>(nil)
-    var connection: PostgresConnection? { value.withLock { $0 } }
-    func acquired(_ connection: PostgresConnection) { value.withLock { $0 = connection } }
+    private let value = Mutex<(connection: PostgresConnection, at: ContinuousClock.Instant)?>(nil)
+    var connection: PostgresConnection? { value.withLock { $0?.connection } }
+    /// When the connection was leased; nil until then.
+    var acquiredAt: ContinuousClock.Instant? { value.withLock { $0?.at } }
+    func acquired(_ connection: PostgresConnection) { value.withLock { $0 = (connection, .now) } }
 }
