@@ -72,6 +72,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds after SIGTERM within which requests and event streams in flight must finish (after the drain); then they are cancelled and stickerd exits.")
     var shutdownGrace = 25
 
+    @Option(help: "Seconds a request waits for a database connection before it is answered 503 database_unavailable with Retry-After (short: while PostgreSQL is away, clients hear so at once).")
+    var databaseWait = 1.0
+
+    @Option(help: "Seconds a request's database statement may run before it is cancelled and answered 503.")
+    var statementTimeout = 10.0
+
     @OptionGroup(title: "Event streams per client") var streams: StreamOptions
 
     @OptionGroup(title: "Animated stickers") var limits: LimitOptions
@@ -84,6 +90,9 @@ struct Serve: AsyncParsableCommand {
         guard manifestCacheMib >= 1, assetCacheMib >= 1, searchCacheMib >= 0, idleTimeout >= 1, bodyTimeout >= 1, maxUploads >= 1,
               maxEventStreams >= 1, eventHeartbeat >= 1, eventStreamLifetime >= 1, drainSeconds >= 0, shutdownGrace >= 1 else {
             throw ValidationError("cache sizes, timeouts, --max-uploads, --max-event-streams and the event stream times must be at least 1")
+        }
+        guard (0.001...3600).contains(databaseWait), (0.001...86400).contains(statementTimeout) else {
+            throw ValidationError("--database-wait must be 0.001 to 3600 seconds and --statement-timeout 0.001 to 86400")
         }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1 to 65535") }
     }
@@ -125,9 +134,12 @@ struct Serve: AsyncParsableCommand {
         let db = try database.open(logger: logger)
         defer { db.embedded?.stop() }
         let draining = Draining()
-        let standbys = try database.readEndpoints().map { DatabasePool(endpoint: $0, logger: logger) }
+        let pool = { (endpoint: DatabaseEndpoint) in
+            DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(databaseWait), statementTimeout: .seconds(statementTimeout))
+        }
+        let standbys = try database.readEndpoints().map(pool)
         if !standbys.isEmpty { logger.info("Reading catalog snapshots and images from \(standbys.count) standby(s) when they are current") }
-        let app = buildApplication(pool: DatabasePool(endpoint: db.endpoint, logger: logger), options: options, registry: registry,
+        let app = buildApplication(pool: pool(db.endpoint), options: options, registry: registry,
                                    logger: logger, draining: draining, standbys: standbys)
         // The drain service comes last, so that a graceful shutdown reaches it first (see DrainService).
         var configuration = ServiceGroupConfiguration(

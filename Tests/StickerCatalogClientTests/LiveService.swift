@@ -36,7 +36,9 @@ final class LiveService: @unchecked Sendable {
     func start() async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["serve", "--demo", "--port", "\(port)", "--data-dir", folder.appending(path: "db").path]
+        // (Patient with the database: in a busy suite a new connection has taken over 10 s.)
+        process.arguments = ["serve", "--demo", "--port", "\(port)", "--data-dir", folder.appending(path: "db").path,
+                             "--database-wait", "60", "--statement-timeout", "120"]
         process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LOG_LEVEL": "warning",
                                "STICKER_ADMIN_TOKEN": Self.adminToken, "STICKER_USER_JWT_SECRET": Self.userSecret,
                                "STICKER_WEBHOOK_SECRETS": Self.webhookSecret,

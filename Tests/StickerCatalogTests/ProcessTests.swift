@@ -17,7 +17,7 @@ struct ProcessTests {
         }
         let lock = ClusterLock(cluster: URL(fileURLWithPath: folder).appending(path: "postgres"))
         let first = try StickerdProcess(serve: ["--data-dir", folder], environment: ["STICKER_ADMIN_TOKEN": Self.token])
-        #expect(try await first.waitHealthy())
+        #expect(try await first.waitHealthy(timeout: .seconds(300)))  // initdb and a first start, in a busy suite
         guard case .running(let postmaster) = lock.state else { Issue.record("the cluster does not run"); return }
         let environment = try String(decoding: Data(contentsOf: URL(fileURLWithPath: "/proc/\(postmaster)/environ")), as: UTF8.self)
         #expect(!environment.contains("STICKER_ADMIN_TOKEN") && !environment.contains(Self.token))
@@ -25,7 +25,7 @@ struct ProcessTests {
         #expect(lock.state == .running(pid: postmaster), "a killed stickerd leaves its cluster running")
 
         let second = try StickerdProcess(serve: ["--data-dir", folder], environment: ["STICKER_ADMIN_TOKEN": Self.token])
-        #expect(try await second.waitHealthy())
+        #expect(try await second.waitHealthy(timeout: .seconds(300)))
         let log = await second.stop(SIGTERM)
         #expect(log.contains("Adopted the embedded PostgreSQL cluster"))
         #expect(lock.state == .stopped, "the adopting stickerd stops the cluster on exit")
@@ -106,6 +106,10 @@ struct ProcessTests {
         let refused = try await StickerdProcess.run(["serve", "--port", "\(try StickerdProcess.freePort())"],
                                               environment: ["DATABASE_URL": endpoint.url, "STICKER_ADMIN_TOKEN": "short"])
         #expect(refused.0 != 0 && refused.1.contains("at least 16 characters"))
+        for (flag, value) in [("--database-wait", "0"), ("--statement-timeout", "-1"), ("--database-wait", "soon")] {
+            let wrong = try await StickerdProcess.run(["serve", flag, value], environment: ["DATABASE_URL": endpoint.url])
+            #expect(wrong.0 != 0 && wrong.1.contains(flag), "\(flag) \(value): \(wrong.1)")
+        }
     }
 
     @Test("renditions rebuild works in batches with a line of progress each, and says what it did; gc says what it removed",

@@ -13,11 +13,12 @@ final class StickerdProcess: @unchecked Sendable {
     let port: Int
 
     /// Starts `stickerd serve` on a free port with `arguments` and `environment` (added to a minimal one); what it
-    /// prints goes to `output` when given (a pipe, say), else to `logFile`.
+    /// prints goes to `output` when given (a pipe, say), else to `logFile`. Its requests wait for the database as long
+    /// as the suite's test apps do: in a busy suite, a new connection has taken over 10 s.
     init(serve arguments: [String], environment: [String: String] = [:], output given: FileHandle? = nil) throws {
         port = try Self.freePort()
         process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["serve", "--port", "\(port)"] + arguments
+        process.arguments = ["serve", "--port", "\(port)", "--database-wait", "60", "--statement-timeout", "120"] + arguments
         process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LOG_LEVEL": "info"]
             .merging(environment) { $1 }
         FileManager.default.createFile(atPath: logFile.path, contents: nil)
