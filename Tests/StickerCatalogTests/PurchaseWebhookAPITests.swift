@@ -135,7 +135,8 @@ import Testing
 
     @Test func aDeliveryLeftReceivedIsSweptAndApplied() async throws {
         let purchases = try await Purchasing.options()
-        try await withApp(options: purchases) { client, db in
+        // (The app's own sweeper waits an hour: in a busy suite its 30 s round could come first and take the test's.)
+        try await withApp(options: { purchases(&$0); $0.deliverySweepInterval = .seconds(3600) }) { client, db in
             // Setup: two stored deliveries whose apply never ran (the process stopped in between): one two minutes
             // old, one just in.
             for (id, age) in [("s1", 120), ("s2", 0)] {

@@ -36,6 +36,8 @@ public struct ServiceOptions: Sendable {
     public var assetURLLifetime: Int64 = 3600
     /// Memory for the products each signed-in user holds.
     public var entitlementCacheBytes = 16 << 20
+    /// How often deliveries left unapplied are swept and applied again (`DeliverySweeper`).
+    public var deliverySweepInterval = Duration.seconds(30)
     /// Refused webhook deliveries kept for replay, per source and refusal; the oldest go first.
     public var quarantineLimit = 10_000
     /// Bytes of bodies and signatures kept in each of those quarantines; the oldest go first.
@@ -88,7 +90,8 @@ public func buildApplication(pool: DatabasePool, options: ServiceOptions, regist
     let scheduler = CatalogScheduler(endpoint: pool.endpoint, clock: options.scheduleClock, logger: logger)
     let (_, manifests, responder) = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry, draining: draining,
                                                 boundary: scheduler.nextBoundary)
-    let sweeper = DeliverySweeper(intake: PurchaseIntake(repository: catalog, configuration: options.purchases), logger: logger)
+    let sweeper = DeliverySweeper(intake: PurchaseIntake(repository: catalog, configuration: options.purchases), logger: logger,
+                                  interval: options.deliverySweepInterval)
     var app = Application(
         responder: responder(),
         server: .http1(configuration: .init(idleTimeout: TimeAmount(options.idleTimeout))),
