@@ -30,13 +30,13 @@ func withApp(
     // set their own.
     if live { options.idleTimeout = .seconds(600) }
     configure(&options)
-    var logger = Logger(label: "test-app")
-    logger.logLevel = .warning
+    let trail = ServiceTrail()
+    let logger = trail.logger("test-app")
     // Generous: the whole suite runs at once on two cores, so a connection, or a transaction, can take seconds under load.
-    let db = DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(10), statementTimeout: .seconds(60))
+    let db = DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(60), statementTimeout: .seconds(60))
     let app = buildApplication(pool: db, options: options, registry: PrometheusCollectorRegistry(), logger: logger)
     do {
-        try await AppPhase.watched { phase in
+        try await AppPhase.watched(trail: trail) { phase in
             try await app.test(live ? .live : .router) { client in
                 phase.enter(.body)
                 try await body(client, db)
@@ -50,29 +50,38 @@ func withApp(
     await drop()
 }
 
-/// Where a test app is, for a watchdog that keeps a hang from stopping the whole run: a full suite once waited for good
-/// inside two router-mode apps (every connection of theirs closed, no query under way; not reproduced in 40 runs of
-/// those tests alone under load). Starting or in the test's body, the hang fails the test. Past the body (its checks
-/// done), it is HummingbirdTesting's service group waiting on a shutdown it does not bound, unlike stickerd's
-/// (`--shutdown-grace`, then 5 s of cancellation): reported, and the app left behind.
+/// Where a test app is, for a watchdog that keeps a hang from stopping the whole run: full suites have waited for good
+/// after the body of a router-mode app (every connection of its database closed, no query under way; not reproduced in
+/// 40 runs of those tests alone under load). Starting or in the test's body, a hang fails the test. Past the body (its
+/// checks done), it is HummingbirdTesting's service group waiting on a shutdown it does not bound, unlike stickerd's
+/// (`--shutdown-grace`, then 5 s of cancellation): reported with what ServiceLifecycle last said, and the app left behind.
 final class AppPhase: Sendable {
     enum Phase: String, Sendable { case starting, body, shutdown }
-    private let current = Mutex(Phase.starting)
+    private let current = Mutex((phase: Phase.starting, since: ContinuousClock.now))
 
-    func enter(_ phase: Phase) { current.withLock { $0 = phase } }
+    func enter(_ phase: Phase) { current.withLock { $0 = (phase, .now) } }
 
-    /// Runs `work`; past `limit` (far beyond the slowest test in a busy full suite), stops waiting for it.
-    static func watched(limit: Duration = .seconds(420), _ work: @escaping @Sendable (AppPhase) async throws -> Void) async throws {
+    /// Runs `work`; past `limit` (far beyond the slowest test in a busy full suite), or `shutdownLimit` after the body
+    /// ended, stops waiting for it.
+    static func watched(limit: Duration = .seconds(420), shutdownLimit: Duration = .seconds(90), trail: ServiceTrail,
+                        _ work: @escaping @Sendable (AppPhase) async throws -> Void) async throws {
         let phase = AppPhase()
+        let started = ContinuousClock.now
         do {
             try await race({ try await work(phase) }, watchdog: {
-                try await Task.sleep(for: limit)
-                throw Hung(phase: phase.current.withLock { $0 })
+                while true {
+                    try await Task.sleep(for: .seconds(1))
+                    let (current, since) = phase.current.withLock { $0 }
+                    if current == .shutdown ? ContinuousClock.now - since > shutdownLimit : ContinuousClock.now - started > limit {
+                        throw Hung(phase: current)
+                    }
+                }
             })
         } catch let hung as Hung where hung.phase == .shutdown {
-            print("AppPhase: a test app's services had not stopped \(limit) after its test ended; left behind")
+            print("AppPhase: a test app's services had not stopped \(shutdownLimit) after its test ended; left behind. "
+                + "ServiceLifecycle's last lines:\n\(trail.text)")
         } catch let hung as Hung {
-            Issue.record("The test app was still \(hung.phase.rawValue) after \(limit); left behind")
+            Issue.record("The test app was still \(hung.phase.rawValue) after \(limit); left behind. ServiceLifecycle's last lines:\n\(trail.text)")
         }
     }
 
@@ -83,20 +92,20 @@ final class AppPhase: Sendable {
 func withReplicas(live: Bool = false, options configure: @Sendable (inout ServiceOptions) -> Void = { _ in },
                   _ body: @escaping @Sendable (_ first: any TestClientProtocol, _ second: any TestClientProtocol) async throws -> Void) async throws {
     let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
+    let trail = ServiceTrail()
     func replica() -> some ApplicationProtocol {
         var options = ServiceOptions()
         options.bootstrapAdminToken = adminToken
         configure(&options)
-        var logger = Logger(label: "replica")
-        logger.logLevel = .warning
+        let logger = trail.logger("replica")
         // As generous as withApp's: on a busy machine the default second to get a connection is not enough.
-        return buildApplication(pool: DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(10), statementTimeout: .seconds(60)),
+        return buildApplication(pool: DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(60), statementTimeout: .seconds(60)),
                                 options: options,
                                 registry: PrometheusCollectorRegistry(), logger: logger)
     }
     let (first, second) = (replica(), replica())
     do {
-        try await AppPhase.watched { phase in
+        try await AppPhase.watched(trail: trail) { phase in
             try await first.test(live ? .live : .router) { a in
                 try await second.test(live ? .live : .router) { b in
                     phase.enter(.body)

@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// A test app's log: warnings and worse printed as usual, and the last lines ServiceLifecycle wrote about its services
+/// (debug: which service it is stopping, which finished) kept, to say which service did not stop when one hangs.
+final class ServiceTrail: Sendable {
+    private let lines = Mutex<[String]>([])
+    static let kept = 40
+
+    /// A logger for an app labelled `label` that prints as before and keeps the trail.
+    func logger(_ label: String) -> Logger {
+        Logger(label: label) { [self] label in Handler(trail: self, printer: StreamLogHandler.standardOutput(label: label)) }
+    }
+
+    /// The lines kept, oldest first.
+    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+
+    fileprivate func keep(_ line: String) {
+        lines.withLock { lines in
+            lines.append(line)
+            if lines.count > Self.kept { lines.removeFirst(lines.count - Self.kept) }
+        }
+    }
+
+    private struct Handler: LogHandler {
+        let trail: ServiceTrail
+        var printer: StreamLogHandler
+        var logLevel = Logger.Level.debug
+        var metadataProvider: Logger.MetadataProvider?
+        var metadata: Logger.Metadata {
+            get { printer.metadata }
+            set { printer.metadata = newValue }
+        }
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { printer[metadataKey: key] }
+            set { printer[metadataKey: key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            if event.level >= .warning {
+                printer.log(event: event)
+            } else if event.source == "ServiceLifecycle" {
+                trail.keep("\(Date()) \(event.message) \(event.metadata.map { "\($0)" } ?? "")")
+            }
+        }
+    }
+}
