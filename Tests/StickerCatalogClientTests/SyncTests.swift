@@ -255,9 +255,10 @@ final class Reports: @unchecked Sendable {
 
     func append(_ report: StickerSync.Report) { lock.withLock { list.append(report) } }
 
-    /// Waits up to 10 s for `condition` to hold of the reports heard.
+    /// Waits up to 2 minutes for `condition` to hold of the reports heard (a first sync with its downloads, in a busy
+    /// suite, can take most of one).
     func wait(_ condition: ([StickerSync.Report]) -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
             if lock.withLock({ condition(list) }) { return true }
             try await Task.sleep(for: .milliseconds(50))

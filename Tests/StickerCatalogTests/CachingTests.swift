@@ -59,13 +59,16 @@ struct CachingTests {
     @Test("Concurrent callers of one key share one computation")
     func singleFlight() async throws {
         let flight = SingleFlight<String, Int>()
-        let runs = CountingReader.Counter()
+        let (runs, arrived) = (CountingReader.Counter(), CountingReader.Counter())
         let results = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<50 {
                 group.addTask {
-                    try await flight.run("key") {
+                    arrived.increment()
+                    return try await flight.run("key") {
                         runs.increment()
-                        try await Task.sleep(for: .milliseconds(200))
+                        // Runs until every caller has come (a busy machine may start one late), and a moment more.
+                        while arrived.value < 50 { try await Task.sleep(for: .milliseconds(10)) }
+                        try await Task.sleep(for: .milliseconds(500))
                         return 42
                     }
                 }

@@ -92,12 +92,7 @@ import Testing
             #expect(try await Self.revision(db) > before)
             // The change reaches this replica by NOTIFY, not by the request that made it: until then the feed has
             // nothing new (304), which once raced this check on a busy machine.
-            var answer = try await ChangeFeedTests.changes(client, since: first.cursor)
-            let deadline = ContinuousClock.now + .seconds(20)
-            while answer.status == .notModified, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-                answer = try await ChangeFeedTests.changes(client, since: first.cursor)
-            }
+            let answer = try await eventually { try await ChangeFeedTests.changes(client, since: first.cursor) } until: { $0.status != .notModified }
             #expect(answer.status == .ok)
             let page = try JSONDecoder().decode(ManifestChanges.self, from: Data(buffer: answer.body))
             #expect(page.groups.map(\.id) == ["chewy"] && page.removedGroups.isEmpty)

@@ -94,10 +94,7 @@ struct ExportAPITests {
             try await db.execute("UPDATE stickers SET emoji = '{}' WHERE group_id = 'chewy'")
             // A change made in SQL reaches the app by NOTIFY, not by a request of its own: wait for it (an export
             // asked at once could read the snapshot from before, as it did on a busy machine).
-            let deadline = ContinuousClock.now + .seconds(20)
-            while try await ChangeFeedTests.manifest(client).revision == before, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            _ = try await eventually { try await ChangeFeedTests.manifest(client).revision } until: { $0 != before }
             let answer = try await client.execute(uri: "/v1/admin/exports/whatsapp?group=chewy", method: .get, headers: admin)
             #expect(answer.status == .unprocessableContent && answer.problemCode == "nothing_to_export")
             #expect((answer.json["detail"] as? String)?.contains("no emoji") == true)

@@ -59,21 +59,17 @@ import Testing
                 + "Content-Type: image/png\r\nContent-Length: 1000\r\n"
             let holder = try RawSocket(port: port)
             holder.send(Array((head + "\r\n").utf8) + Array(Samples.sticker.prefix(10)))
-            var held = 0.0
-            let deadline = ContinuousClock.now + .seconds(30)
-            while held < 1, ContinuousClock.now < deadline {
-                held = ObservabilityTests.value(try await ObservabilityTests.metrics(client), "uploads_in_progress") ?? 0
-                if held < 1 { try await Task.sleep(for: .milliseconds(50)) }
-            }
+            let held = try await eventually {
+                ObservabilityTests.value(try await ObservabilityTests.metrics(client), "uploads_in_progress") ?? 0
+            } until: { $0 >= 1 }
             #expect(held == 1)
             // Action: a keyed upload that sends its head and 10 bytes, then waits like the holder.
             let keyed = try RawSocket(port: port)
-            let started = ContinuousClock.now
             keyed.send(Array((head + "Idempotency-Key: bound-1\r\n\r\n").utf8) + Array(Samples.sticker.prefix(10)))
             let answer = try await keyed.read { $0.contains("\r\n\r\n{") && $0.hasSuffix("}") }.text
-            // Check: refused at once, without waiting for the body it never sent (the body deadline would be 408).
+            // Check: refused without waiting for the body it never sent (waiting, it would get nothing: `read` throws
+            // after 30 s of silence).
             #expect(answer.hasPrefix("HTTP/1.1 503") && answer.contains("too_many_uploads"), "\(answer.prefix(80))")
-            #expect(ContinuousClock.now - started < .seconds(5))
         }
     }
 }

@@ -120,12 +120,9 @@ import Testing
             // The second replica has read hana's (empty) entitlements into memory.
             #expect(Self.chewy(try await second.execute(uri: "/v1/manifest", method: .get, headers: hana))["locked"] as? Bool == true)
             _ = try await Self.grant(first, "hana")
-            let deadline = ContinuousClock.now + .seconds(5)
-            var unlocked = false
-            while !unlocked && ContinuousClock.now < deadline {
-                unlocked = Self.chewy(try await second.execute(uri: "/v1/manifest", method: .get, headers: hana))["locked"] as? Bool == false
-                if !unlocked { try await Task.sleep(for: .milliseconds(50)) }
-            }
+            let unlocked = try await eventually {
+                Self.chewy(try await second.execute(uri: "/v1/manifest", method: .get, headers: hana))["locked"] as? Bool == false
+            } until: { $0 }
             #expect(unlocked)
         }
     }

@@ -215,7 +215,7 @@ import Testing
             #expect(try await db.count("SELECT count(*) FROM catalog_releases") == before)
             // Action: the boundary passes.
             clock.advance(to: publishAt)
-            #expect(try await ScheduleTests.eventually(client) { $0.contains(ScheduleTests.group) })
+            #expect(try await ScheduleTests.eventuallyShows(client) { $0.contains(ScheduleTests.group) })
             // Check: one release, the schedule's, showing the group added.
             let newest = try #require((try await Self.releases(client, "?limit=1"))["releases"] as? [[String: Any]]).first
             #expect(newest?["author"] as? String == "schedule")

@@ -7,20 +7,16 @@ import Testing
 
 @Suite("Catalog revision and the manifest cache")
 struct RevisionTests {
-    @Test("A change made through one replica reaches another within a second")
+    @Test("A change made through one replica reaches another")
     func acrossReplicas() async throws {
         try await withReplicas { first, second in
             let before = try #require(try await second.execute(uri: "/v1/manifest", method: .get).json["revision"] as? Int)
             let patch = try await first.execute(uri: "/v1/admin/groups/chewy", method: .patch, headers: admin, body: Body.json(["name": "Gummies"]))
             #expect(patch.status == .ok)
-            let deadline = ContinuousClock.now + .seconds(1)
-            var seen = ""
-            while ContinuousClock.now < deadline {
+            let seen = try await eventually {
                 let groups = try await second.execute(uri: "/v1/manifest", method: .get).json["groups"] as? [[String: Any]]
-                seen = groups?.first { $0["id"] as? String == "chewy" }?["name"] as? String ?? ""
-                if seen == "Gummies" { break }
-                try await Task.sleep(for: .milliseconds(20))
-            }
+                return groups?.first { $0["id"] as? String == "chewy" }?["name"] as? String ?? ""
+            } until: { $0 == "Gummies" }
             #expect(seen == "Gummies")
             let after = try #require(try await second.execute(uri: "/v1/manifest", method: .get).json["revision"] as? Int)
             #expect(after > before)

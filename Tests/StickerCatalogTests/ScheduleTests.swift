@@ -27,14 +27,9 @@ import Testing
         return (manifest.groups.map(\.id), manifest.revision)
     }
 
-    /// Polls `client`'s manifest (real time, up to 20 s) until `done` holds of what it shows.
-    static func eventually(_ client: some TestClientProtocol, _ done: ([String]) -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            if done(try await shown(client).groups) { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return false
+    /// Polls `client`'s manifest (real time, up to `patience`) until `done` holds of what it shows.
+    static func eventuallyShows(_ client: some TestClientProtocol, _ done: ([String]) -> Bool) async throws -> Bool {
+        done(try await eventually({ try await shown(client).groups }, until: done))
     }
 
     @Test func aBoundarySeenByTwoReplicasRaisesOneRevisionAndShowsOnBoth() async throws {
@@ -50,15 +45,15 @@ import Testing
             // Action: the moment comes, with no admin request.
             clock.advance(to: publishAt)
             // Check: both replicas show it, at one revision more.
-            #expect(try await Self.eventually(a) { $0.contains(Self.group) })
-            #expect(try await Self.eventually(b) { $0.contains(Self.group) })
+            #expect(try await Self.eventuallyShows(a) { $0.contains(Self.group) })
+            #expect(try await Self.eventuallyShows(b) { $0.contains(Self.group) })
             try await Task.sleep(for: .seconds(1))  // both schedulers have asked by now
             #expect(try await Self.shown(a).revision == before + 1)
             #expect(try await Self.shown(b).revision == before + 1)
             // Action: it leaves. Check: both drop it, one revision more.
             clock.advance(to: unpublishAt)
-            #expect(try await Self.eventually(a) { !$0.contains(Self.group) })
-            #expect(try await Self.eventually(b) { !$0.contains(Self.group) })
+            #expect(try await Self.eventuallyShows(a) { !$0.contains(Self.group) })
+            #expect(try await Self.eventuallyShows(b) { !$0.contains(Self.group) })
             try await Task.sleep(for: .seconds(1))
             #expect(try await Self.shown(b).revision == before + 2)
         }
@@ -112,10 +107,7 @@ import Testing
             clock.advance(to: publishAt)
             // Check: in the feed with its group, and found.
             var groups = first.groups
-            let deadline = ContinuousClock.now + .seconds(20)
-            while try await ChangeFeedTests.changes(client, since: first.cursor).status == .notModified, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            _ = try await eventually { try await ChangeFeedTests.changes(client, since: first.cursor).status } until: { $0 != .notModified }
             _ = try await ChangeFeedTests.catchUp(client, &groups, from: first.cursor)
             #expect(groups.first { $0.id == "chewy" }?.stickers.contains { $0.id == id } == true)
             #expect(try await SearchTests.search(client, "snowman").json["total"] as? Int == 1)
@@ -124,9 +116,7 @@ import Testing
             try await ChangeFeedTests.patch(client, "stickers/\(id)", ["unpublishAt": RFC3339.string(publishAt.addingTimeInterval(3600))])
             clock.advance(to: publishAt.addingTimeInterval(3600))
             // Check: the feed sends chewy without it.
-            while try await ChangeFeedTests.changes(client, since: shown.cursor).status == .notModified, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            _ = try await eventually { try await ChangeFeedTests.changes(client, since: shown.cursor).status } until: { $0 != .notModified }
             var after = shown.groups
             _ = try await ChangeFeedTests.catchUp(client, &after, from: shown.cursor)
             #expect(after.first { $0.id == "chewy" }?.stickers.contains { $0.id == id } == false)
@@ -212,7 +202,7 @@ import Testing
             // The preview at a moment equals the manifest at that moment, apart from revision and cursor.
             let previewed = try await preview(publishAt)
             clock.advance(to: publishAt)
-            #expect(try await Self.eventually(client) { $0.contains(Self.group) })
+            #expect(try await Self.eventuallyShows(client) { $0.contains(Self.group) })
             let live = try await client.execute(uri: "/v1/manifest", method: .get).json
             #expect(ids(previewed) == ids(live))
             // Needs an admin.
@@ -230,13 +220,9 @@ import Testing
             // Action: three seconds before it.
             clock.advance(to: publishAt.addingTimeInterval(-3))
             // Check: max-age at most 3 (the scheduler names the boundary within its next round).
-            var cacheControl = ""
-            let deadline = ContinuousClock.now + .seconds(20)
-            repeat {
-                cacheControl = try await SearchTests.search(client, "chocolate").headers[.cacheControl] ?? ""
-                if cacheControl.contains("max-age=") && !cacheControl.contains("max-age=5") { break }
-                try await Task.sleep(for: .milliseconds(20))
-            } while ContinuousClock.now < deadline
+            let cacheControl = try await eventually {
+                try await SearchTests.search(client, "chocolate").headers[.cacheControl] ?? ""
+            } until: { $0.contains("max-age=") && !$0.contains("max-age=5") }
             let maxAge = Int(cacheControl.split(separator: "max-age=").last?.prefix { $0.isNumber } ?? "")
             #expect(maxAge != nil && maxAge! <= 3, "\(cacheControl)")
         }
@@ -349,7 +335,7 @@ import Testing
             #expect(try await DraftPrivacyTests.revision(db) == before)
             // Action: its moment.
             clock.advance(to: publishAt)
-            #expect(try await Self.eventually(client) { $0.first == Self.group })
+            #expect(try await Self.eventuallyShows(client) { $0.first == Self.group })
             // Check: catching up through the feed gives the manifest's groups, places included.
             var groups = first.groups
             _ = try await ChangeFeedTests.catchUp(client, &groups, from: first.cursor)

@@ -17,7 +17,7 @@ import Testing
         let name = try #require(later.database)
         var logger = Logger(label: "startup")
         logger.logLevel = .critical
-        let pool = DatabasePool(endpoint: later, logger: logger)
+        let pool = DatabasePool(endpoint: later, logger: logger, statementTimeout: .seconds(120))
         let prober = Task { try await pool.run() }
         let create = Task {
             try await Task.sleep(for: .milliseconds(1500))

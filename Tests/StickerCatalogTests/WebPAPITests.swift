@@ -111,11 +111,9 @@ struct WebPAPITests {
             let cursor = try #require(try await client.execute(uri: "/v1/manifest?format=webp", method: .get).json["cursor"] as? String)
             _ = try await client.execute(uri: "/v1/admin/groups/crunchy/stickers?name=New&description=d", method: .post,
                                          headers: Body.pngHeaders, body: ByteBuffer(bytes: RenditionTests.gradient(408, 408)))
-            var page: [String: Any] = [:]
-            for _ in 0..<50 where Self.urls(page).isEmpty {
-                page = try await client.execute(uri: "/v1/manifest/changes?since=\(cursor)&format=webp", method: .get).json
-                if Self.urls(page).isEmpty { try await Task.sleep(for: .milliseconds(100)) }
-            }
+            let page = try await eventually(pause: .milliseconds(100)) {
+                try await client.execute(uri: "/v1/manifest/changes?since=\(cursor)&format=webp", method: .get).json
+            } until: { !Self.urls($0).isEmpty }
             let urls = Self.urls(page)
             #expect(!urls.isEmpty && urls.allSatisfy { $0.hasSuffix(".webp") }, "\(page)")
         }

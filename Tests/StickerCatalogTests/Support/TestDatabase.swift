@@ -85,7 +85,7 @@ actor TestDatabase {
     static func withPool<T: Sendable>(_ endpoint: DatabaseEndpoint, _ body: @Sendable (DatabasePool) async throws -> T) async throws -> T {
         // Generous timeouts: the whole suite runs at once on two cores, where loading the demo catalog in one
         // transaction once took over the service's 10 s (the outage test makes its own pool).
-        try await withRunning(DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(10), statementTimeout: .seconds(120)), body)
+        try await withRunning(DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(60), statementTimeout: .seconds(120)), body)
     }
 
     static func execute(_ endpoint: DatabaseEndpoint, _ sql: String) async throws {
