@@ -72,10 +72,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds after SIGTERM within which requests and event streams in flight must finish (after the drain); then they are cancelled and stickerd exits.")
     var shutdownGrace = 25
 
-    @Option(help: "Seconds a request waits for a database connection before it is answered 503 database_unavailable with Retry-After (short: while PostgreSQL is away, clients hear so at once).")
+    @Option(help: "Seconds a request waits for a database connection before it is answered 503 database_unavailable with Retry-After, and a probe for PostgreSQL to answer (short: while PostgreSQL is away, clients hear so at once).")
     var databaseWait = 1.0
 
-    @Option(help: "Seconds a request's database statement may run before it is cancelled and answered 503.")
+    @Option(help: "Seconds a request's database work may run once it has its connection; past that the connection is closed and the request answered 503.")
     var statementTimeout = 10.0
 
     @OptionGroup(title: "Event streams per client") var streams: StreamOptions

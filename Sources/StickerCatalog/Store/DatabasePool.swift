@@ -62,27 +62,35 @@ public final class DatabasePool: Service, Sendable {
                 try await client.withConnection { connection in
                     usage.acquired(ticket)
                     lease.acquired(connection)
+                    defer { lease.returned() }
                     return try await body(connection)
                 }
             }, watchdog: { [acquireTimeout] in
-                // The statement's time counts from when it got its connection, however long that took: looked at every
-                // 100 ms (a quick request ends the race, and this task, before the first look).
-                let asked = ContinuousClock.now
-                while lease.acquiredAt == nil {
-                    guard ContinuousClock.now - asked < acquireTimeout else { throw TimedOut(reason: "no connection within \(acquireTimeout)") }
-                    try await Task.sleep(for: min(acquireTimeout, .milliseconds(100)))
+                // The statement's time counts from when it got its connection, however long that took. Its deadline is
+                // never before a look plus `timeout`, so the watchdog wakes no sooner than that while it waits.
+                let waitDeadline = ContinuousClock.now + acquireTimeout
+                while true {
+                    switch lease.phase {
+                    case .waiting:
+                        guard ContinuousClock.now < waitDeadline else { throw TimedOut(reason: "no connection within \(acquireTimeout)") }
+                        try await Task.sleep(until: timeout.map { min(waitDeadline, .now + $0) } ?? waitDeadline)
+                    case .held(let since):
+                        guard let timeout else { return }
+                        try await Task.sleep(until: since + timeout)
+                        // Given back meanwhile (to another request, perhaps): not this statement's to close.
+                        guard lease.closeIfHeld() else { return }
+                        throw TimedOut(reason: "a statement ran longer than \(timeout)")
+                    case .returned:
+                        return
+                    }
                 }
-                guard let timeout, let acquiredAt = lease.acquiredAt else { return }
-                try await Task.sleep(until: acquiredAt + timeout)
-                lease.connection?.close().whenComplete { _ in }
-                throw TimedOut(reason: "a statement ran longer than \(timeout)")
             })
         } catch let timeout as TimedOut {
             mark(.suspect, timeout)
             throw DatabaseUnavailable(reason: timeout.reason)
         } catch {
             // Before a connection is leased, any failure is the database's; afterwards only connection errors are.
-            if lease.connection == nil && !(error is CancellationError && Task.isCancelled) || DatabaseUnavailable.describes(error) {
+            if lease.phase == .waiting && !(error is CancellationError && Task.isCancelled) || DatabaseUnavailable.describes(error) {
                 mark(.down, error)
                 throw error as? DatabaseUnavailable ?? DatabaseUnavailable(reason: "\(error)")
             }
@@ -187,11 +195,20 @@ public final class DatabasePool: Service, Sendable {
     }
 }
 
-/// The connection a `withConnection` call got, if it got one yet.
+/// The connection a `withConnection` call got: none yet, held since a moment, or given back to the pool.
 private final class ConnectionLease: Sendable {
-    private let value = Mutex<(connection: PostgresConnection, at: ContinuousClock.Instant)?>(nil)
-    var connection: PostgresConnection? { value.withLock { $0?.connection } }
-    /// When the connection was leased; nil until then.
-    var acquiredAt: ContinuousClock.Instant? { value.withLock { $0?.at } }
-    func acquired(_ connection: PostgresConnection) { value.withLock { $0 = (connection, .now) } }
+    enum Phase: Equatable { case waiting, held(since: ContinuousClock.Instant), returned }
+    private let state = Mutex<(phase: Phase, connection: PostgresConnection?)>((.waiting, nil))
+
+    var phase: Phase { state.withLock { $0.phase } }
+    func acquired(_ connection: PostgresConnection) { state.withLock { $0 = (.held(since: .now), connection) } }
+    func returned() { state.withLock { $0 = (.returned, nil) } }
+
+    /// Closes the connection if it is still held (under the lock, so it cannot be given back meanwhile); whether it was.
+    func closeIfHeld() -> Bool {
+        state.withLock { state in
+            state.connection?.close().whenComplete { _ in }
+            return state.connection != nil
+        }
+    }
 }
