@@ -106,8 +106,9 @@ struct ProcessTests {
         let refused = try await StickerdProcess.run(["serve", "--port", "\(try StickerdProcess.freePort())"],
                                               environment: ["DATABASE_URL": endpoint.url, "STICKER_ADMIN_TOKEN": "short"])
         #expect(refused.0 != 0 && refused.1.contains("at least 16 characters"))
-        for (flag, value) in [("--database-wait", "0"), ("--statement-timeout", "-1"), ("--database-wait", "soon")] {
-            let wrong = try await StickerdProcess.run(["serve", flag, value], environment: ["DATABASE_URL": endpoint.url])
+        for (flag, value) in [("--database-wait", "0"), ("--statement-timeout", "0"), ("--database-wait", "soon")] {
+            let wrong = try await StickerdProcess.run(["serve", "--port", "\(try StickerdProcess.freePort())", flag, value],
+                                                      environment: ["DATABASE_URL": endpoint.url])
             #expect(wrong.0 != 0 && wrong.1.contains(flag), "\(flag) \(value): \(wrong.1)")
         }
     }

@@ -137,9 +137,9 @@ import Testing
         let purchases = try await Purchasing.options()
         // (The app's own sweeper waits an hour: in a busy suite its 30 s round could come first and take the test's.)
         try await withApp(options: { purchases(&$0); $0.deliverySweepInterval = .seconds(3600) }) { client, db in
-            // Setup: two stored deliveries whose apply never ran (the process stopped in between): one two minutes
-            // old, one just in.
-            for (id, age) in [("s1", 120), ("s2", 0)] {
+            // Setup: two stored deliveries whose apply never ran (the process stopped in between): one twenty minutes
+            // old, one just in. (The sweeps take those older than ten minutes: a busy suite cannot age the fresh one.)
+            for (id, age) in [("s1", 1200), ("s2", 0)] {
                 let (body, headers) = Purchasing.generic(Self.event(id, "purchase", user: "sam-\(id)", transaction: id))
                 let bytes = Array(buffer: body)
                 let hex = bytes.map { String(format: "%02x", $0) }.joined()
@@ -154,9 +154,9 @@ import Testing
             let intake = PurchaseIntake(repository: PostgresCatalog(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger),
                                         configuration: options.purchases)
             // Action
-            let swept = try await intake.sweep()
-            let again = try await intake.sweep()
-            // Check: the old one is applied (signature checked again, not its age); the fresh one waits its minute.
+            let swept = try await intake.sweep(olderThan: 600)
+            let again = try await intake.sweep(olderThan: 600)
+            // Check: the old one is applied (signature checked again, not its age); the fresh one waits.
             #expect(swept == 1 && again == 0)
             #expect(try await db.strings("SELECT status FROM webhook_events ORDER BY id") == ["applied", "received"])
             #expect(try await Purchasing.held(client, try await Purchasing.user("sam-s1")) == [Purchasing.product])

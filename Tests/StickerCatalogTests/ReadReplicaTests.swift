@@ -80,8 +80,8 @@ struct ReadReplicaTests {
         var logger = Logger(label: "replica-test")
         logger.logLevel = .warning
         // As generous as withApp's: in a busy suite an upload's transaction once took over the default 10 s.
-        let primary = DatabasePool(endpoint: pair.primaryEndpoint, logger: logger, acquireTimeout: .seconds(60), statementTimeout: .seconds(60))
-        let standby = DatabasePool(endpoint: pair.standbyEndpoint, logger: logger, acquireTimeout: .seconds(60), statementTimeout: .seconds(60))
+        let primary = DatabasePool(endpoint: pair.primaryEndpoint, logger: logger, acquireTimeout: .seconds(60), statementTimeout: .seconds(120))
+        let standby = DatabasePool(endpoint: pair.standbyEndpoint, logger: logger, acquireTimeout: .seconds(60), statementTimeout: .seconds(120))
         var options = ServiceOptions()
         options.bootstrapAdminToken = adminToken
         let app = buildApplication(pool: primary, options: options, registry: PrometheusCollectorRegistry(), logger: logger,

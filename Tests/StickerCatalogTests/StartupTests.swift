@@ -17,7 +17,7 @@ import Testing
         let name = try #require(later.database)
         var logger = Logger(label: "startup")
         logger.logLevel = .critical
-        let pool = DatabasePool(endpoint: later, logger: logger, statementTimeout: .seconds(120))
+        let pool = DatabasePool(endpoint: later, logger: logger, acquireTimeout: .seconds(60), statementTimeout: .seconds(120))
         let prober = Task { try await pool.run() }
         let create = Task {
             try await Task.sleep(for: .milliseconds(1500))
@@ -26,11 +26,14 @@ import Testing
         // Action
         // A patience well past the 1.5 s: in a busy full suite the CREATE DATABASE itself was seen to take most of 30 s.
         let applied = await Result(catching: { try await Migrator().migrate(pool, logger: logger, patience: .seconds(120)) })
+        // (Read from the database: an attempt abandoned for want of a connection may still have applied them.)
+        let current = try? await Migrator().isCurrent(pool, logger: logger)
         prober.cancel()
         _ = await prober.result
         _ = await create.result
         try await TestDatabase.execute(endpoint, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
         // Check: every migration applied once the database was there (without patience: DatabaseUnavailable at once).
-        #expect(try applied.get().count == Migrator().migrations.count)
+        _ = try applied.get()
+        #expect(current == true)
     }
 }

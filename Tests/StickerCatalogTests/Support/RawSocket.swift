@@ -30,21 +30,6 @@ final class RawSocket {
         return count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : ""
     }
 
-    /// Waits up to 30 s for what arrives next: its text, "<closed>" when the server closed or reset the connection,
-    /// or "" when nothing came.
-    func nextAnswer() async throws -> String {
-        let fd = self.fd
-        return try await blocking {
-            var timeout = timeval(tv_sec: 30, tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            var count = recv(fd, &buffer, buffer.count, 0)
-            while count < 0, errno == EINTR { count = recv(fd, &buffer, buffer.count, 0) }
-            if count == 0 || (count < 0 && errno == ECONNRESET) { return "<closed>" }
-            return count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : ""
-        }
-    }
-
     /// Reads until `done` holds for what was read, or the peer closes (`closed`); a reset, or 30 s without a byte,
     /// throws.
     func read(until done: @escaping @Sendable (String) -> Bool) async throws -> (text: String, closed: Bool) {

@@ -10,7 +10,7 @@ final class ServiceTrail: Sendable {
 
     /// A logger for an app labelled `label` that prints as before and keeps the trail.
     func logger(_ label: String) -> Logger {
-        Logger(label: label) { [self] label in Handler(trail: self, printer: StreamLogHandler.standardOutput(label: label)) }
+        Logger(label: label) { [self] label in Handler(trail: self, label: label, printer: StreamLogHandler.standardOutput(label: label)) }
     }
 
     /// The lines kept, oldest first.
@@ -25,9 +25,14 @@ final class ServiceTrail: Sendable {
 
     private struct Handler: LogHandler {
         let trail: ServiceTrail
+        let label: String
         var printer: StreamLogHandler
+        /// Debug, for ServiceLifecycle's lines: so keep a database pool's chatty logger away from this one.
         var logLevel = Logger.Level.debug
-        var metadataProvider: Logger.MetadataProvider?
+        var metadataProvider: Logger.MetadataProvider? {
+            get { printer.metadataProvider }
+            set { printer.metadataProvider = newValue }
+        }
         var metadata: Logger.Metadata {
             get { printer.metadata }
             set { printer.metadata = newValue }
@@ -42,7 +47,7 @@ final class ServiceTrail: Sendable {
             if event.level >= .warning {
                 printer.log(event: event)
             } else if event.source == "ServiceLifecycle" {
-                trail.keep("\(Date()) \(event.message) \(event.metadata.map { "\($0)" } ?? "")")
+                trail.keep("\(Date()) \(label): \(event.message) \(event.metadata.map { "\($0)" } ?? "")")
             }
         }
     }

@@ -32,14 +32,16 @@ func withApp(
     configure(&options)
     let trail = ServiceTrail()
     let logger = trail.logger("test-app")
+    var quiet = Logger(label: "test-app")
+    quiet.logLevel = .warning
     // Generous: the whole suite runs at once on two cores, so a connection, or a transaction, can take seconds under load.
-    let db = DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(60), statementTimeout: .seconds(60))
+    let db = DatabasePool(endpoint: endpoint, logger: quiet, acquireTimeout: .seconds(60), statementTimeout: .seconds(120))
     let app = buildApplication(pool: db, options: options, registry: PrometheusCollectorRegistry(), logger: logger)
     do {
         try await AppPhase.watched(trail: trail) { phase in
             try await app.test(live ? .live : .router) { client in
                 phase.enter(.body)
-                try await body(client, db)
+                do { try await body(client, db) } catch { phase.enter(.shutdown); throw error }
                 phase.enter(.shutdown)
             }
         }
@@ -93,23 +95,25 @@ func withReplicas(live: Bool = false, options configure: @Sendable (inout Servic
                   _ body: @escaping @Sendable (_ first: any TestClientProtocol, _ second: any TestClientProtocol) async throws -> Void) async throws {
     let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
     let trail = ServiceTrail()
-    func replica() -> some ApplicationProtocol {
+    func replica(_ name: String) -> some ApplicationProtocol {
         var options = ServiceOptions()
         options.bootstrapAdminToken = adminToken
         configure(&options)
-        let logger = trail.logger("replica")
+        let logger = trail.logger(name)
+        var quiet = Logger(label: name)
+        quiet.logLevel = .warning
         // As generous as withApp's: on a busy machine the default second to get a connection is not enough.
-        return buildApplication(pool: DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(60), statementTimeout: .seconds(60)),
+        return buildApplication(pool: DatabasePool(endpoint: endpoint, logger: quiet, acquireTimeout: .seconds(60), statementTimeout: .seconds(120)),
                                 options: options,
                                 registry: PrometheusCollectorRegistry(), logger: logger)
     }
-    let (first, second) = (replica(), replica())
+    let (first, second) = (replica("replica-1"), replica("replica-2"))
     do {
         try await AppPhase.watched(trail: trail) { phase in
             try await first.test(live ? .live : .router) { a in
                 try await second.test(live ? .live : .router) { b in
                     phase.enter(.body)
-                    try await body(a, b)
+                    do { try await body(a, b) } catch { phase.enter(.shutdown); throw error }
                     phase.enter(.shutdown)
                 }
             }
