@@ -35,7 +35,7 @@ final class RevisionListener: Service, Sendable {
                 do {
                     try await listenAndPoll()
                 } catch {
-                    guard !Task.isCancelled else { return }
+                    guard !Task.isCancelled else { logger.debug("Revision listener stopped"); return }
                     logger.warning("Revision listener lost its connection; reconnecting", metadata: ["error": "\(String(reflecting: error))"])
                     try? await Task.sleep(for: reconnectDelay)
                 }
@@ -49,34 +49,17 @@ final class RevisionListener: Service, Sendable {
     }
 
     private func listenAndPoll() async throws {
+        logger.debug("Revision listener connecting")
         let connection = try await endpoint.connect(applicationName: "stickerd revision listener", logger: logger)
+        logger.debug("Revision listener connected")
         do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { [self] in
-                    try await connection.listen(on: "catalog_revision") { notifications in
-                        for try await notification in notifications {
-                            if let next = Int64(notification.payload) { revision.advance(to: next) }
-                        }
-                    }
-                }
-                if let entitlementChanges {
-                    group.addTask {
-                        try await connection.listen(on: "entitlements") { notifications in
-                            // Notifications sent while no listener was connected are lost: everyone's are read
-                            // again, spread over EntitlementChanges.refreshWindow (not all at once).
-                            entitlementChanges.changed(user: nil)
-                            for try await notification in notifications { entitlementChanges.changed(user: notification.payload) }
-                        }
-                    }
-                }
-                group.addTask { [self] in
-                    while true {
-                        try await poll(connection)
-                        try await Task.sleep(for: pollInterval)
-                    }
-                }
-                _ = try await group.next()
-                group.cancelAll()
+            // A shutdown closes the connection at once, which ends LISTEN and any poll under way whatever state the
+            // driver is in: waiting on them to unwind by cancellation alone, a full test suite's app once never stopped.
+            try await withTaskCancellationHandler {
+                try await listenAndPoll(on: connection)
+            } onCancel: { [logger] in
+                logger.debug("Revision listener cancelled; closing its connection")
+                connection.close().whenComplete { _ in }
             }
         } catch {
             try? await connection.close()
@@ -85,30 +68,67 @@ final class RevisionListener: Service, Sendable {
         try? await connection.close()
     }
 
-    /// Reads the stored revision, closing the connection when it does not answer within `pollTimeout`.
-    private func poll(_ connection: PostgresConnection) async throws {
-        try await withThrowingTaskGroup(of: Bool.self) { group in
+    /// LISTENs and polls on `connection` until one of them ends (the connection is lost, or the task cancelled).
+    private func listenAndPoll(on connection: PostgresConnection) async throws {
+        defer { logger.debug("Revision listener's tasks ended") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { [self] in
+                try await connection.listen(on: "catalog_revision") { notifications in
+                    logger.debug("Revision listener listening")
+                    for try await notification in notifications {
+                        if let next = Int64(notification.payload) { revision.advance(to: next) }
+                    }
+                }
+                logger.debug("Revision listener stopped listening on catalog_revision")
+            }
+            if let entitlementChanges {
+                group.addTask { [logger] in
+                    try await connection.listen(on: "entitlements") { notifications in
+                        // Notifications sent while no listener was connected are lost: everyone's are read
+                        // again, spread over EntitlementChanges.refreshWindow (not all at once).
+                        entitlementChanges.changed(user: nil)
+                        for try await notification in notifications { entitlementChanges.changed(user: notification.payload) }
+                    }
+                    logger.debug("Revision listener stopped listening on entitlements")
+                }
+            }
+            group.addTask { [self] in
+                do {
+                    while true {
+                        try await poll(connection)
+                        try await Task.sleep(for: pollInterval)
+                    }
+                } catch {
+                    logger.debug("Revision listener's poll ended", metadata: ["error": "\(error)"])
+                    throw error
+                }
+            }
+            _ = try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Reads the stored revision, closing the connection when it does not answer within `pollTimeout`. Raced, not
+    /// awaited in a task group: a query sent once the connection has closed is never answered nor failed (PostgresNIO
+    /// writes it without a promise), and a group waiting for it held test apps' shutdowns for good (in full suites).
+    private func poll(_ connection: PostgresConnection) async throws {
+        do {
+            try await race({ [self] in
                 do {
                     let rows = try await connection.query("SELECT revision FROM catalog_revision", logger: logger)
                     for try await current in rows.decode(Int64.self) { observe(stored: current) }
                 } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P01" {
                     // Not migrated yet: nothing to catch up on.
                 }
-                return true
-            }
-            group.addTask { [self] in
+            }, watchdog: { [pollTimeout] in
                 try await Task.sleep(for: pollTimeout)
-                return false
-            }
-            let answered = try await group.next() ?? false
-            group.cancelAll()
-            guard answered else {
-                try? await connection.close()
                 throw DatabaseUnavailable(reason: "the revision listener's connection did not answer within \(pollTimeout)")
-            }
-            lastContact.withLock { $0 = .now }
+            })
+        } catch {
+            try? await connection.close()
+            throw error
         }
+        lastContact.withLock { $0 = .now }
     }
 
     /// Follows the stored revision. One that stays below the revision known for two polls in a row means the database

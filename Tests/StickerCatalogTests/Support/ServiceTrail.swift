@@ -3,7 +3,8 @@ import Logging
 import Synchronization
 
 /// A test app's log: warnings and worse printed as usual, and the last lines ServiceLifecycle wrote about its services
-/// (debug: which service it is stopping, which finished) kept, to say which service did not stop when one hangs.
+/// (debug: which service it is stopping, which finished) and the revision listener's steps kept, to say which service
+/// did not stop, and where, when one hangs.
 final class ServiceTrail: Sendable {
     private let lines = Mutex<[String]>([])
     static let kept = 40
@@ -46,7 +47,7 @@ final class ServiceTrail: Sendable {
         func log(event: LogEvent) {
             if event.level >= .warning {
                 printer.log(event: event)
-            } else if event.source == "ServiceLifecycle" {
+            } else if event.source == "ServiceLifecycle" || event.file.hasSuffix("RevisionListener.swift") {
                 trail.keep("\(Date()) \(label): \(event.message) \(event.metadata.map { "\($0)" } ?? "")")
             }
         }
