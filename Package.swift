@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
@@ -95,34 +96,106 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        /// The catalog service: domain, PostgreSQL store, HTTP API.
+        // The catalog, one target per layer; docs/architecture.md draws the graph. Only CatalogStore imports PostgresNIO;
+        // only CatalogHTTP and CatalogApp import Hummingbird.
+        /// Domain types and rules, the ports the store implements, signing, and the encodings that keep bytes equal
+        /// across replicas.
         .target(
-            name: "StickerCatalog",
+            name: "CatalogCore",
             dependencies: [
                 "StickerImage",
-                "StickerPacks",
-                .product(name: "StickerCatalogExport", package: "Client"),
-                "FormData",
-                "CCompression",
                 "Purchases",
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        /// The search index, its ranking and suggestions, and the bytes of a search page.
+        .target(name: "CatalogSearch", dependencies: ["CatalogCore", "StickerImage"]),
+        /// PostgreSQL: the pool, migrations, the embedded cluster, the revision listener, the scheduler, repositories.
+        .target(
+            name: "CatalogStore",
+            dependencies: [
+                "CatalogCore",
+                "StickerImage",
+                "Purchases",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            plugins: ["EmbedFiles"]
+        ),
+        /// The application layer: manifests and their caches, the change feed and events, entitlements, search,
+        /// purchase intake, exports, the demo catalog. It reaches the store through CatalogCore's ports.
+        .target(
+            name: "CatalogServices",
+            dependencies: [
+                "CatalogCore",
+                "CatalogSearch",
+                "StickerImage",
+                "StickerPacks",
+                "Purchases",
+                "CCompression",
+                .product(name: "StickerCatalogExport", package: "Client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        /// The HTTP API: controllers, middleware, problems, request contexts, the console, observability.
+        .target(
+            name: "CatalogHTTP",
+            dependencies: [
+                "CatalogCore",
+                "CatalogSearch",
+                "CatalogServices",
+                "StickerImage",
+                "StickerPacks",
+                "FormData",
+                "Purchases",
+                .product(name: "StickerCatalogExport", package: "Client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             plugins: ["EmbedFiles"]
         ),
+        /// `ServiceOptions` and the composition root: the store, the services and the routes, put together.
+        .target(
+            name: "CatalogApp",
+            dependencies: [
+                "CatalogCore",
+                "CatalogSearch",
+                "CatalogStore",
+                "CatalogServices",
+                "CatalogHTTP",
+                "StickerImage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "stickerd",
             dependencies: [
-                "StickerCatalog",
+                "CatalogApp",
+                "CatalogCore",
+                "CatalogStore",
+                "CatalogServices",
+                "CatalogHTTP",
+                "StickerImage",
                 "Purchases",
                 .product(name: "StickerCatalogExport", package: "Client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -157,7 +230,12 @@ let package = Package(
         .testTarget(
             name: "StickerCatalogTests",
             dependencies: [
-                "StickerCatalog",
+                "CatalogCore",
+                "CatalogSearch",
+                "CatalogStore",
+                "CatalogServices",
+                "CatalogHTTP",
+                "CatalogApp",
                 "StickerPacks",
                 .product(name: "StickerCatalogClient", package: "Client"),
                 "StickerImage",
@@ -171,6 +249,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ]

@@ -1,8 +1,11 @@
 import ArgumentParser
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogServices
+import CatalogStore
 import Foundation
 import Logging
-import PostgresNIO
-import StickerCatalog
 
 /// Options every command that touches the database shares.
 struct DatabaseOptions: ParsableArguments {

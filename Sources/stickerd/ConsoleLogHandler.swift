@@ -1,5 +1,9 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogServices
+import CatalogStore
 import Logging
-import StickerCatalog
 
 /// Writes log lines through `LogSink.standardError`, rendering metadata only when a line is written. StreamLogHandler
 /// renders it whenever it is set, and Hummingbird sets a request id on every request: that was about 5% of a cached

@@ -1,6 +1,10 @@
 import ArgumentParser
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogServices
+import CatalogStore
 import Foundation
-import StickerCatalog
 import StickerCatalogExport
 import StickerImage
 import StickerPacks

@@ -1,5 +1,9 @@
 import ArgumentParser
-import StickerCatalog
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogServices
+import CatalogStore
 
 struct Garbage: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,12 @@
 import ArgumentParser
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogServices
+import CatalogStore
 import Foundation
 import Logging
 import Purchases
-import StickerCatalog
 
 /// Purchases, user tokens and signed image URLs: flags of `serve`, secrets from the environment.
 struct PurchaseOptions: ParsableArguments {

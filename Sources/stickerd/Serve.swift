@@ -1,10 +1,14 @@
 import ArgumentParser
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import Metrics
 import Prometheus
 import ServiceLifecycle
-import StickerCatalog
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

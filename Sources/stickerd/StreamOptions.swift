@@ -1,6 +1,10 @@
 import ArgumentParser
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogServices
+import CatalogStore
 import Logging
-import StickerCatalog
 
 /// How `serve` shares its event streams between clients, and the file descriptors they need.
 struct StreamOptions: ParsableArguments {
@@ -45,7 +49,7 @@ struct StreamOptions: ParsableArguments {
     /// with the reason, than later, when streams fill the descriptor table and health checks time out. The
     /// connections the process may then hold at once.
     static func reserveDescriptors(_ budget: DescriptorBudget, logger: Logger) throws -> Int {
-        let (before, after) = DescriptorBudget.raiseSoftLimit()
+        let (before, after) = FileLimit.raiseSoftLimit()
         if after > before { logger.info("Raised the soft file descriptor limit (RLIMIT_NOFILE) from \(before) to \(after)") }
         if let shortfall = budget.shortfall(limit: after) { throw TooFewDescriptors(description: shortfall) }
         let connections = budget.connections(limit: after)

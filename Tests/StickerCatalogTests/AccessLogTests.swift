@@ -1,5 +1,10 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
-@testable import StickerCatalog
 import Testing
 
 /// The line per request: written from a buffer by a thread of its own, so a stuck reader of standard error never

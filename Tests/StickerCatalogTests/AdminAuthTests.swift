@@ -1,8 +1,13 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import StickerCatalog
 
 @Suite("Admin authentication")
 struct AdminAuthTests {

@@ -1,9 +1,14 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Testing
-@testable import StickerCatalog
 import StickerImage
+import Testing
 
 /// Valid-looking input that used to reach PostgreSQL and end in a 500, or be silently ignored.
 @Suite("Admin input: every value checked before SQL")

@@ -1,8 +1,13 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Purchases
-@testable import StickerCatalog
 import Testing
 
 /// App Store Server Notifications V2 through HTTP, on a real database: Apple's vectors, then minted notifications.

@@ -1,10 +1,15 @@
 import CCompression
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Synchronization
 import Testing
-@testable import StickerCatalog
 
 @Suite("Caches: LRU by bytes, single flight, normalised keys, compressed bodies")
 struct CachingTests {

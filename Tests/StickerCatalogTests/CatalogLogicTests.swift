@@ -1,7 +1,12 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
-import Testing
-@testable import StickerCatalog
 import StickerImage
+import Testing
 
 @Suite("Filtering, localisation and manifest building (pure functions)")
 struct CatalogLogicTests {

@@ -1,6 +1,11 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import NIOCore
-@testable import StickerCatalog
 import Testing
 
 /// What the change feed spends on cursors, with the change log in memory: a `through` past the snapshot pages up to

@@ -1,7 +1,12 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-@testable import StickerCatalog
 import Testing
 
 /// The change feed on a real database: a client that applies every page after its manifest's cursor holds what a fresh

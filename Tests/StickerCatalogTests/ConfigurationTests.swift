@@ -1,6 +1,11 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Testing
-@testable import StickerCatalog
 
 @Suite("Configuration")
 struct ConfigurationTests {

@@ -1,7 +1,12 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-@testable import StickerCatalog
 import Testing
 
 /// Nothing about a draft reaches a client: not its id (manifest, change feed, group route), not the stickers deleted

@@ -1,8 +1,13 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import PostgresNIO
-@testable import StickerCatalog
 import Testing
 
 /// The entitlement rules a review found wrong, through HTTP on a real database: admin revocations that hold, grace

@@ -1,8 +1,13 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-@testable import StickerCatalog
 import Testing
 
 /// `/v1/events` over a real socket: a change event per commit that changes the view, resuming from a cursor,

@@ -1,10 +1,15 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
-@testable import StickerCatalog
 
 /// `GET /v1/admin/exports/{platform}` and `stickerd export`: the catalog's view as platform packs; zips read back by
 /// Python's zipfile, pictures by Pillow.

@@ -1,5 +1,10 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
-@testable import StickerCatalog
 import Testing
 
 /// stickerd under a low file descriptor limit, as the shell sets it: it raises its soft limit, refuses to start when

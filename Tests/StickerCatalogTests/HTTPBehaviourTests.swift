@@ -1,9 +1,14 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
-@testable import StickerCatalog
 
 @Suite("HTTP behaviour: HEAD, 405, conditional requests, slow and hostile clients")
 struct HTTPBehaviourTests {

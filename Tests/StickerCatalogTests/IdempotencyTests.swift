@@ -1,8 +1,13 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-@testable import StickerCatalog
 import Testing
 
 /// `Idempotency-Key` on admin writes: a retry after a lost acknowledgement answers the first result and writes nothing.

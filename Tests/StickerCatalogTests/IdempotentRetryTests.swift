@@ -1,8 +1,13 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-@testable import StickerCatalog
 import Testing
 
 /// Retries as they really come: from curl (a new multipart boundary each time), from tokens that share a name, after

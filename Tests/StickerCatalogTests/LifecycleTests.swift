@@ -1,5 +1,10 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
-@testable import StickerCatalog
 import StickerImage
 import Testing
 

@@ -1,5 +1,10 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
-@testable import StickerCatalog
 import Testing
 
 /// `stickerd serve --log-format json`: one JSON object a line, one line per request at info, and never a token or

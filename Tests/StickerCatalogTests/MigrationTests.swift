@@ -1,7 +1,12 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import PostgresNIO
-import Testing
-@testable import StickerCatalog
 import StickerImage
+import Testing
 
 @Suite("Migrations")
 struct MigrationTests {

@@ -1,9 +1,14 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Logging
 import PostgresNIO
 import Prometheus
 import Testing
-@testable import StickerCatalog
 
 @Suite("openapi.yaml")
 struct OpenAPITests {

@@ -1,3 +1,9 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -5,7 +11,6 @@ import Logging
 import PostgresNIO
 import Prometheus
 import Testing
-@testable import StickerCatalog
 
 @Suite("PostgreSQL going away")
 struct OutageTests {

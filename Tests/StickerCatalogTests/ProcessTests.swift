@@ -1,6 +1,11 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Testing
-@testable import StickerCatalog
 
 /// stickerd as operators run it: whole processes, their embedded cluster, their environment.
 @Suite("stickerd processes", .enabled(if: StickerdProcess.available, "needs the stickerd binary next to the test bundle (swift build)"))

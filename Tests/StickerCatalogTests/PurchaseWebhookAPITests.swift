@@ -1,9 +1,14 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import StickerCatalog
 
 /// The generic signed webhook and RevenueCat's, through HTTP on a real database; quarantine and replay.
 @Suite struct PurchaseWebhookAPITests {

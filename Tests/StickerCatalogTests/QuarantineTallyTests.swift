@@ -1,5 +1,10 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Synchronization
-@testable import StickerCatalog
 import Testing
 
 /// `/metrics` used to count the quarantine on the primary at every scrape; the tally counts at most once a minute and

@@ -1,6 +1,11 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Dispatch
 import Foundation
-@testable import StickerCatalog
 import Synchronization
 import Testing
 

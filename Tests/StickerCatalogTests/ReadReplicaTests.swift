@@ -1,10 +1,15 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-@testable import StickerCatalog
-import StickerImage
 import Prometheus
+import StickerImage
 import Testing
 
 /// Reads from a real hot standby (`pg_basebackup -R` of a primary on this machine): a standby that lags, its replay

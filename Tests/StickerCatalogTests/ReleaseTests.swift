@@ -1,8 +1,13 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import PostgresNIO
-@testable import StickerCatalog
 import Testing
 
 /// Release history on a real database: every visible change is a release with its author and summary; any kept

@@ -1,10 +1,15 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-import Testing
-@testable import StickerCatalog
 import StickerImage
+import Testing
 
 @Suite("Renditions through the API: manifests, assets, rebuild, garbage collection")
 struct RenditionAPITests {

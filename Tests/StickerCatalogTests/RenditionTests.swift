@@ -1,7 +1,12 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
-@testable import StickerCatalog
-import Testing
 @testable import StickerImage
+import Testing
 
 @Suite("Renditions: sizes, premultiplied alpha, quality, APNG compositing")
 struct RenditionTests {

@@ -1,9 +1,14 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import PostgresNIO
 import Testing
-@testable import StickerCatalog
 
 @Suite("Catalog revision and the manifest cache")
 struct RevisionTests {

@@ -1,6 +1,11 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Logging
-@testable import StickerCatalog
 import Testing
 
 /// A replica started before its database can serve waits for it (`ServiceOptions.startupPatience`, which the app's

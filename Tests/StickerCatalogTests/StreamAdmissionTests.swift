@@ -1,5 +1,10 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
-@testable import StickerCatalog
 import Testing
 
 /// Who may open an event stream (per user, per address, per replica), who a request comes from behind proxies, and

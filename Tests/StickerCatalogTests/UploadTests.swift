@@ -1,10 +1,15 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import PostgresNIO
-import Testing
-@testable import StickerCatalog
 import StickerImage
+import Testing
 
 @Suite("Admin API: sticker uploads")
 struct UploadTests {

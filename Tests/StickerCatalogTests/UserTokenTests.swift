@@ -1,7 +1,12 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Crypto
 import Foundation
 import JWTKit
-@testable import StickerCatalog
 import Testing
 
 /// User tokens: HS256 with the secret, ES256 with configured public keys, chosen by the token's `alg`.

@@ -1,10 +1,15 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-import Testing
-@testable import StickerCatalog
 import StickerImage
+import Testing
 
 /// WebP through the API: uploads, `format=webp` on the manifest, the change feed and search, and `.webp` images with
 /// the caching, ranges and premium signatures PNG ones have.

@@ -1,7 +1,12 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
-@testable import StickerCatalog
-import Testing
 @testable import StickerImage
+import Testing
 
 /// WebP uploads through the validator, WebP renditions, and the round trips between APNG and animated WebP.
 @Suite("WebP: uploads, renditions, round trips")

@@ -1,9 +1,14 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import StickerCatalog
 
 /// What an unauthenticated sender can make the service compute and keep: a short `Sticker-Signature` with few
 /// entries, a stored header of at most 1 KiB, each quarantine bounded in bytes as well as rows.

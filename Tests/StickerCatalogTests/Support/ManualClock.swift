@@ -1,5 +1,10 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
-@testable import StickerCatalog
 import Synchronization
 
 /// A schedule clock that moves only when a test says: sleepers wake when it reaches their deadline, or throw when

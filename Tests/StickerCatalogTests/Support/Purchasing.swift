@@ -1,9 +1,14 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Purchases
-@testable import StickerCatalog
 
 /// Secrets every purchase test configures, and helpers to act as clients, App Store, RevenueCat and a backend.
 enum Purchasing {

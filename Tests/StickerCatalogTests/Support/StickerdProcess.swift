@@ -1,6 +1,11 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Synchronization
-@testable import StickerCatalog
 
 /// The built `stickerd` binary, run as a process of its own (it sits next to the test bundle).
 final class StickerdProcess: @unchecked Sendable {

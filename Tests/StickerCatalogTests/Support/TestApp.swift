@@ -1,10 +1,15 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import PostgresNIO
 import Prometheus
-@testable import StickerCatalog
 import StickerImage
 import Synchronization
 import Testing

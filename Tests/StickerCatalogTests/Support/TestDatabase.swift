@@ -1,7 +1,12 @@
+import CatalogApp
+import CatalogCore
+import CatalogHTTP
+import CatalogSearch
+import CatalogServices
+import CatalogStore
 import Foundation
 import Logging
 import PostgresNIO
-@testable import StickerCatalog
 import StickerImage
 
 /// Real PostgreSQL for tests: DATABASE_URL's server, or a throwaway cluster this process starts and stops.

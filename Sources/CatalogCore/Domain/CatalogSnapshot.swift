@@ -1,0 +1,59 @@
+/// Everything clients can see at one catalog revision: published groups in order, their stickers in order, filters.
+package struct CatalogSnapshot: Sendable {
+    package let revision: Int64
+    /// Published groups by position, then name.
+    package let groups: [StickerGroup]
+    /// Stickers of each group by position.
+    package let stickers: [String: [Sticker]]
+    package let filters: [String: StickerFilter]
+    /// Every language tag some group name or sticker description is translated to.
+    package let locales: Set<String>
+    /// Product ids that unlock some published group.
+    package let premiumProducts: Set<String>
+    /// Images anyone may fetch without a signed URL: those a published free group shows, and published premium groups'
+    /// covers (everyone sees those). Every other image is premium until shown free, so a premium group unpublished or a
+    /// premium sticker deleted (its bytes kept for gc) fails closed instead of becoming public and cacheable for a year.
+    /// Kept as digests, not strings: an image request asks on every request, and four words hash faster than 64 digits.
+    package let freeAssets: Set<AssetDigest>
+    /// Each group's stickers' version as stored: a snapshot read later reuses the stickers of groups whose version it
+    /// finds unchanged.
+    package let contentVersions: [String: Int64]
+    private let groupIndex: [String: Int]
+
+    package init(revision: Int64, groups: [StickerGroup], stickers: [String: [Sticker]], filters: [String: StickerFilter],
+                contentVersions: [String: Int64] = [:]) {
+        self.revision = revision
+        self.contentVersions = contentVersions
+        self.groups = groups
+        self.stickers = stickers
+        self.filters = filters
+        var locales = Set(groups.flatMap(\.localizedNames.keys))
+        for list in stickers.values { for sticker in list { locales.formUnion(sticker.localizedDescriptions.keys) } }
+        self.locales = locales
+        var free = Set<AssetDigest>()
+        for group in groups {
+            let members = stickers[group.id] ?? []
+            let cover = group.cover(among: members)?.id
+            for sticker in members where group.productId == nil || sticker.id == cover {
+                for sha256 in [sticker.asset.sha256] + sticker.renditions.map(\.asset.sha256) {
+                    if let digest = AssetDigest(hex: Substring(sha256)) { free.insert(digest) }
+                }
+            }
+        }
+        self.premiumProducts = Set(groups.compactMap(\.productId))
+        self.freeAssets = free
+        self.groupIndex = Dictionary(groups.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The published group `id`, if there is one.
+    package func group(id: String) -> StickerGroup? {
+        groupIndex[id].map { groups[$0] }
+    }
+}
+
+extension StickerGroup {
+    /// The sticker that stands for the group: the chosen cover, else the first.
+    package func cover(among stickers: [Sticker]) -> Sticker? {
+        stickers.first { $0.id == coverStickerId } ?? stickers.first
+    }
+}

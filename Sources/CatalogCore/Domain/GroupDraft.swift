@@ -1,0 +1,99 @@
+import Foundation
+import StickerImage
+
+/// A new group, as `POST /v1/admin/groups` receives it.
+package struct GroupDraft: Decodable, Sendable {
+    package var id: String
+    package var name: String
+    package var localizedNames: [String: String]?
+    package var sizeClass: SizeClass?
+    package var flags: [String]?
+    package var productId: String?
+    /// Where the group goes (0 is first); the others move down. Nil places it by name.
+    package var position: Int?
+    package var published: Bool?
+    /// RFC 3339 moments it appears and leaves (`Schedule`).
+    package var publishAt: String?
+    package var unpublishAt: String?
+
+    package init(id: String, name: String, localizedNames: [String: String]? = nil, sizeClass: SizeClass? = nil,
+                flags: [String]? = nil, productId: String? = nil, position: Int? = nil, published: Bool? = nil,
+                publishAt: String? = nil, unpublishAt: String? = nil) {
+        (self.id, self.name, self.localizedNames, self.sizeClass) = (id, name, localizedNames, sizeClass)
+        (self.flags, self.productId, self.position, self.published) = (flags, productId, position, published)
+        (self.publishAt, self.unpublishAt) = (publishAt, unpublishAt)
+    }
+
+    /// The schedule the fields name (once `validate()` passed).
+    package var schedule: Schedule {
+        Schedule(publishAt: publishAt.flatMap(RFC3339.date), unpublishAt: unpublishAt.flatMap(RFC3339.date))
+    }
+
+    /// Throws `invalid` naming each bad field.
+    package func validate() throws(CatalogError) {
+        var errors = FieldErrors()
+        errors.check(Validate.isSlug(id), "id", "must be a URL-safe slug: lowercase letters, digits and dashes, at most 64")
+        errors.name(name)
+        errors.localizations(localizedNames ?? [:], field: "localizedNames", maxLength: Validate.maxName)
+        errors.flags(flags ?? [])
+        errors.productId(productId)
+        errors.position(position)
+        _ = errors.schedule(publishAt: publishAt, unpublishAt: unpublishAt)
+        try errors.throwIfAny()
+    }
+}
+
+/// Changes to a group, as `PATCH /v1/admin/groups/{id}` receives them: absent fields stay as they are, `null` clears
+/// `productId`, `coverStickerId`, `publishAt` and `unpublishAt` and is refused elsewhere, and every value meets the rules of a new group.
+package struct GroupPatch: Decodable, Sendable {
+    package var name: PatchField<String> = .absent
+    package var localizedNames: PatchField<[String: String]> = .absent
+    package var sizeClass: PatchField<SizeClass> = .absent
+    package var flags: PatchField<[String]> = .absent
+    package var productId: PatchField<String> = .absent
+    package var position: PatchField<Int> = .absent
+    package var published: PatchField<Bool> = .absent
+    package var coverStickerId: PatchField<UUID> = .absent
+    package var publishAt: PatchField<String> = .absent
+    package var unpublishAt: PatchField<String> = .absent
+
+    package enum CodingKeys: String, CodingKey {
+        case name, localizedNames, sizeClass, flags, productId, position, published, coverStickerId, publishAt, unpublishAt
+    }
+
+    package init() {}
+
+    package init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decodePatch(String.self, forKey: .name)
+        localizedNames = try c.decodePatch([String: String].self, forKey: .localizedNames)
+        sizeClass = try c.decodePatch(SizeClass.self, forKey: .sizeClass)
+        flags = try c.decodePatch([String].self, forKey: .flags)
+        productId = try c.decodePatch(String.self, forKey: .productId)
+        position = try c.decodePatch(Int.self, forKey: .position)
+        published = try c.decodePatch(Bool.self, forKey: .published)
+        coverStickerId = try c.decodePatch(UUID.self, forKey: .coverStickerId)
+        publishAt = try c.decodePatch(String.self, forKey: .publishAt)
+        unpublishAt = try c.decodePatch(String.self, forKey: .unpublishAt)
+    }
+
+    /// The schedule's changes (once `validate()` passed).
+    package var schedule: SchedulePatch { SchedulePatch(publishAt: publishAt, unpublishAt: unpublishAt) }
+
+    package func validate() throws(CatalogError) {
+        var errors = FieldErrors()
+        errors.notNull(name, "name")
+        errors.notNull(localizedNames, "localizedNames")
+        errors.notNull(sizeClass, "sizeClass")
+        errors.notNull(flags, "flags")
+        errors.notNull(position, "position")
+        errors.notNull(published, "published")
+        if let name = name.value { errors.name(name) }
+        errors.localizations(localizedNames.value ?? [:], field: "localizedNames", maxLength: Validate.maxName)
+        errors.flags(flags.value ?? [])
+        errors.productId(productId.value)
+        errors.position(position.value)
+        _ = errors.schedule(publishAt: publishAt.value, unpublishAt: unpublishAt.value)
+        try errors.throwIfAny()
+    }
+}

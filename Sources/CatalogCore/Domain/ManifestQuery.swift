@@ -1,0 +1,95 @@
+import StickerImage
+
+/// The client's view of the catalog: a filter, extra flags, display size, scale, format and language, all validated.
+package struct ManifestQuery: Sendable, Hashable {
+    package var filter: String?
+    /// Extra required flags, sorted and without repeats.
+    package var flags: [String]
+    /// The size class every group is shown at; nil shows each group at its own.
+    package var size: SizeClass?
+    /// Display scale, 1 to 3.
+    package var scale: Int
+    /// PNG (animated or still only) or WebP.
+    package var format: PictureFormat
+    /// True for `format=png`: still pictures only (an animation's still picture), for clients that cannot animate.
+    package var still: Bool { format.still }
+    /// A canonical language tag (`pt-BR`).
+    package var locale: String?
+    /// Products the user holds whose groups are unlocked, sorted; empty for anonymous clients.
+    package var unlocked: [String] = []
+    /// When the signed URLs of unlocked images expire (Unix seconds); nil when nothing is unlocked.
+    package var signedUntil: Int64?
+
+    package static let defaultScale = 3
+
+    package init(filter: String? = nil, flags: [String] = [], size: SizeClass? = nil, scale: Int = ManifestQuery.defaultScale,
+                format: PictureFormat = .apng, locale: String? = nil) {
+        self.filter = filter
+        self.flags = Array(Set(flags)).sorted()
+        self.size = size
+        self.scale = scale
+        self.format = format
+        self.locale = locale.flatMap(LocaleTag.canonical)
+    }
+
+    /// The box edge a group's stickers are fitted in, in pixels.
+    package func edge(for group: StickerGroup) -> Int {
+        (size ?? group.sizeClass).pixels(scale: scale)
+    }
+
+    /// Parses query parameters, refusing any malformed value with `invalidParameter`.
+    package init(parameters: [String: String]) throws(CatalogError) {
+        var query = ManifestQuery()
+        if let filter = parameters["filter"] {
+            guard Validate.isSlug(filter) else { throw .invalidParameter(name: "filter", rule: "must be a filter name such as chocoholic") }
+            query.filter = filter
+        }
+        if let flags = parameters["flags"], !flags.isEmpty {
+            let list = flags.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard list.count <= Validate.maxListItems, list.allSatisfy(Validate.isFlag) else {
+                throw .invalidParameter(name: "flags", rule: "must be a comma-separated list of at most \(Validate.maxListItems) lowercase flags")
+            }
+            query.flags = Array(Set(list)).sorted()
+        }
+        if let size = parameters["size"] {
+            guard let value = SizeClass(rawValue: size) else { throw .invalidParameter(name: "size", rule: "must be small, medium or large") }
+            query.size = value
+        }
+        if let scale = parameters["scale"] {
+            guard let value = Int(scale), (1...3).contains(value) else { throw .invalidParameter(name: "scale", rule: "must be 1, 2 or 3") }
+            query.scale = value
+        }
+        if let format = parameters["format"] {
+            guard let value = PictureFormat(rawValue: format) else {
+                throw .invalidParameter(name: "format", rule: "must be apng (the default), png (still pictures only) or webp")
+            }
+            query.format = value
+        }
+        if let locale = parameters["locale"] {
+            guard let tag = LocaleTag.canonical(locale) else {
+                throw .invalidParameter(name: "locale", rule: "must be a language tag such as fr or pt-BR")
+            }
+            query.locale = tag
+        }
+        self = query
+    }
+
+    /// The same query with its locale resolved against the catalog's locales: the form the manifest cache keys on.
+    /// Products that unlock nothing in this catalog are left out, so users who hold none that matter share one body.
+    package func normalized(for snapshot: CatalogSnapshot) -> ManifestQuery {
+        guard locale != nil || !unlocked.isEmpty else { return self }
+        var query = self
+        query.locale = locale.flatMap { resolvedLocale($0, catalogLocales: snapshot.locales) }
+        query.unlocked = unlocked.filter(snapshot.premiumProducts.contains)
+        if query.unlocked.isEmpty { query.signedUntil = nil }
+        return query
+    }
+
+    /// The query for a user holding `products` (sorted), with image URLs signed until `signedUntil`.
+    package func unlocking(_ products: [String], signedUntil: Int64?) -> ManifestQuery {
+        var query = self
+        query.unlocked = products
+        query.signedUntil = products.isEmpty ? nil : signedUntil
+        return query
+    }
+}

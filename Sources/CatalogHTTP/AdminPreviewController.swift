@@ -1,0 +1,23 @@
+import CatalogServices
+import Hummingbird
+
+/// `GET /v1/admin/users/{id}/manifest`: the manifest exactly as that user gets it (the premium groups they hold
+/// unlocked, with signed URLs), so the console can preview a purchase without the user's token.
+package struct AdminPreviewController {
+    package let service: ManifestService
+    package let entitlements: EntitlementCache
+
+    package func addRoutes(to group: RouterGroup<AdminRequestContext>) {
+        group.get("{id}/manifest", use: manifest)
+    }
+
+    @Sendable package func manifest(_ request: Request, context: AdminRequestContext) async throws -> Response {
+        let user = try AdminEntitlementController.user(context)
+        return try await ManifestController.manifest(request, held: try await entitlements.products(of: user), personal: true, from: service)
+    }
+
+    package init(service: ManifestService, entitlements: EntitlementCache) {
+        self.service = service
+        self.entitlements = entitlements
+    }
+}

@@ -1,0 +1,105 @@
+import CatalogCore
+import CatalogServices
+import Foundation
+import Hummingbird
+import StickerImage
+
+/// `GET|HEAD /v1/assets/{sha256}.png` and `.webp`: immutable image bytes (an image is at the extension of its format
+/// only), cacheable for a year; any image no published free group
+/// shows only with a signed URL (a manifest gives one to an entitled user, an admin answer to the admin; 403 otherwise).
+/// `POST /v1/assets/bundle`: many at once, by the same rules.
+package struct AssetController {
+    package let store: AssetStore
+    /// Knows which images are premium (from the current catalog snapshot).
+    package let manifests: ManifestService
+    package let signer: AssetSigner
+
+    /// `bodies` is the same path with the deadline of routes that read a body.
+    package func addRoutes(to group: RouterGroup<AppRequestContext>, bodies: RouterGroup<AppRequestContext>) {
+        group.get("{sha256}.png", use: png)
+        group.get("{sha256}.webp", use: webp)
+        bodies.post("bundle", use: bundle)
+    }
+
+    @Sendable package func png(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await asset(hex: context.parameters["sha256"] ?? "", format: .png, request: request)
+    }
+
+    @Sendable package func webp(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await asset(hex: context.parameters["sha256"] ?? "", format: .webp, request: request)
+    }
+
+    /// The image whose digest `text` should be, when it is a `format` file (`HotRoutes` calls it without the router).
+    package func asset(hex text: Substring, format: ImageFormat, request: Request) async throws -> Response {
+        // Only a well-formed digest reaches the store (and so the database).
+        guard let digest = AssetDigest(hex: text), let asset = try await store.asset(digest), asset.format == format else {
+            throw CatalogError.notFound("Asset '\(text.prefix(64)).\(format.fileExtension)'")
+        }
+        // Bytes first: while PostgreSQL is down an uncached image fails fast there, before the snapshot is tried.
+        var expires: Int64?
+        if try await !manifests.isFree(digest) {
+            let parameters = request.uri.queryParameters
+            let now = Date()
+            if let refusal = signer.check(sha256: digest.hex, exp: parameters["exp"].map(String.init), sig: parameters["sig"].map(String.init), now: now) {
+                throw Problem(signature: refusal)
+            }
+            expires = parameters["exp"].flatMap { Int64($0) }.map { $0 - Int64(now.timeIntervalSince1970) }
+        }
+        // A premium image's answer may be kept only privately, and only while its URL holds.
+        return try asset.response(for: request, cacheControl: expires.map { "private, max-age=\(max(0, $0))" })
+    }
+
+    /// `POST /v1/assets/bundle`: the images asked for, each as `AssetBundle` frames them, with the same rules as one
+    /// image's route. Every image is looked up before the first byte is sent, so a database failure is a 503.
+    @Sendable package func bundle(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let asked = try await request.decode(as: AssetBundle.Request.self, context: context)
+        let issues = AssetBundle.issues(asked)
+        guard issues.isEmpty else { throw Problem.validationFailed(issues) }
+        let now = Date()
+        var frames: [ByteBuffer] = []
+        var total = 0
+        for item in asked.assets {
+            guard total < AssetBundle.maxBytes else { frames.append(AssetBundle.header(.skipped, length: 0)); continue }
+            guard let digest = AssetDigest(hex: Substring(item.sha256)), let asset = try await store.asset(digest) else {
+                frames.append(AssetBundle.header(.notFound, length: 0))
+                continue
+            }
+            if try await !manifests.isFree(digest), let refusal = signer.check(sha256: item.sha256, exp: item.exp, sig: item.sig, now: now) {
+                frames.append(AssetBundle.header(AssetBundle.Status(refusal), length: 0))
+                continue
+            }
+            frames.append(AssetBundle.header(.ok, length: asset.bytes.readableBytes))
+            frames.append(asset.bytes)
+            total += asset.bytes.readableBytes
+        }
+        return Response(status: .ok, headers: [.contentType: AssetBundle.mediaType, .cacheControl: "no-store"],
+                        body: ResponseBody(contentsOf: frames))
+    }
+
+    package init(store: AssetStore, manifests: ManifestService, signer: AssetSigner) {
+        self.store = store
+        self.manifests = manifests
+        self.signer = signer
+    }
+}
+
+extension AssetBundle.Status {
+    package init(_ refusal: AssetSigner.Refusal) {
+        switch refusal {
+        case .missing: self = .signatureRequired
+        case .expired: self = .signatureExpired
+        case .invalid: self = .signatureInvalid
+        }
+    }
+}
+
+extension Problem {
+    /// A premium image asked for without a valid signed URL.
+    package init(signature refusal: AssetSigner.Refusal) {
+        switch refusal {
+        case .missing: self = Problem(.forbidden, "signature_required", "This image is premium: use the signed URL a manifest gives an entitled user.")
+        case .expired: self = Problem(.forbidden, "signature_expired", "This signed URL has expired: fetch the manifest again for a fresh one.")
+        case .invalid: self = Problem(.forbidden, "signature_invalid", "This URL's signature does not match.")
+        }
+    }
+}

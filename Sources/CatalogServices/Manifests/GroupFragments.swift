@@ -1,0 +1,60 @@
+import CatalogCore
+import Foundation
+import Synchronization
+
+/// The JSON of each group as a query shows it, kept across catalog revisions while the group and its stickers are
+/// unchanged: after a one-sticker change a 10,000-sticker manifest encodes one group again, not two hundred.
+/// Bounded in bytes (an LRU); filled on the build threads, where each manifest is encoded once (single flight).
+package final class GroupFragments: Sendable {
+    package struct Key: Hashable, Sendable {
+        package let group: String
+        package let query: ManifestQuery
+        package let required: [String]
+    }
+
+    private struct Fragment {
+        package let group: StickerGroup
+        package let stickers: [Sticker]
+        /// Nil when none of the group's stickers is selected (the group drops out).
+        package let json: [UInt8]?
+    }
+
+    private let cache: Mutex<ByteLRU<Key, Fragment>>
+
+    package init(capacity: Int) {
+        cache = Mutex(ByteLRU(capacity: capacity))
+    }
+
+    /// A whole manifest, byte for byte what encoding `Manifest.build` gives: its own fields around the groups' JSON.
+    package func manifest(from snapshot: CatalogSnapshot, query: ManifestQuery, linker: AssetLinker) throws -> [UInt8] {
+        let required = try Manifest.requiredFlags(snapshot, query)
+        let head = Array(try JSONEncoder.catalog.encode(Manifest.empty(snapshot, query, cursorKey: linker.cursorKey)))
+        // Sorted keys and no spaces: the one `"groups":[]` is where the groups go.
+        let marker = Array(#""groups":["#.utf8)
+        guard let at = head.firstRange(of: marker)?.upperBound else { throw CatalogError.notFound("the groups of a manifest") }
+        var json = Array(head[..<at])
+        json.reserveCapacity(head.count + snapshot.stickers.count * 4096)
+        var first = true
+        for group in snapshot.groups {
+            guard let fragment = try self.json(of: group, stickers: snapshot.stickers[group.id] ?? [], required: required,
+                                               query: query, linker: linker) else { continue }
+            if !first { json.append(UInt8(ascii: ",")) }
+            json.append(contentsOf: fragment)
+            first = false
+        }
+        json.append(contentsOf: head[at...])
+        return json
+    }
+
+    /// The JSON of `group` as `query` shows it, or nil when none of its stickers is selected.
+    package func json(of group: StickerGroup, stickers: [Sticker], required: Set<String>, query: ManifestQuery,
+              linker: AssetLinker) throws -> [UInt8]? {
+        let key = Key(group: group.id, query: query, required: required.sorted())
+        if let kept = cache.withLock({ $0.value(for: key) }), kept.group == group, kept.stickers == stickers { return kept.json }
+        let json = try ManifestGroup(group, stickers: stickers, required: required, query: query, linker: linker)
+            .map { Array(try JSONEncoder.catalog.encode($0)) }
+        let cost = (json?.count ?? 0) + 256 + stickers.count * 64
+        cache.withLock { $0.insert(Fragment(group: group, stickers: stickers, json: json), for: key, cost: cost) }
+        return json
+    }
+}

@@ -1,0 +1,24 @@
+import CatalogCore
+import Logging
+
+extension ManifestService {
+    /// Reads the catalog and builds the default manifest, compressed for brotli and gzip clients, before a replica
+    /// takes traffic: after a restart, the first clients find it made instead of waiting for 100,000 rows to be read.
+    /// A failure is logged, not thrown: a replica that cannot read the catalog yet still starts, and answers 503.
+    package func warm() async {
+        let started = ContinuousClock.now
+        do {
+            let served = try await body(for: .manifest(ManifestQuery()))
+            for coding in [ContentCoding.brotli, .gzip] where served.body.compressible {
+                _ = try await compressed(served, coding)
+            }
+            logger.info("Warmed the manifest cache", metadata: [
+                "revision": "\(served.revision)", "bytes": "\(served.body.identity.bytes.readableBytes)",
+                "ms": "\((ContinuousClock.now - started).milliseconds)",
+            ])
+        } catch {
+            logger.warning("Could not warm the manifest cache; the first request will read the catalog",
+                           metadata: ["error": "\(String(reflecting: error).prefix(300))"])
+        }
+    }
+}

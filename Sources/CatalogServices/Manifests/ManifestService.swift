@@ -1,0 +1,290 @@
+import CatalogCore
+import Foundation
+import Logging
+import NIOCore
+import Synchronization
+
+/// Serves manifests from memory. The catalog snapshot is read once per revision however many requests miss at once,
+/// and each (revision, normalised query) is built and encoded once, on the build threads (`ManifestWorkers`), from
+/// per-group fragments kept across revisions (`GroupFragments`); each coding a client asks for is compressed once.
+/// Repeats do no SQL and no JSON. Bodies are kept in an LRU bounded by bytes. While PostgreSQL is unreachable the
+/// newest snapshot in memory keeps serving, marked stale (stale-if-error), even when a newer revision has been announced.
+package final class ManifestService: Sendable {
+    package enum Key: Hashable, Sendable {
+        case manifest(ManifestQuery)
+        case group(String, ManifestQuery)
+        case filters
+
+        /// The key with its locale resolved against the catalog and its products cut to those that unlock something,
+        /// so requests that see the same thing share one body.
+        package func normalized(for snapshot: CatalogSnapshot) -> Key {
+            switch self {
+            case .manifest(let query): .manifest(query.normalized(for: snapshot))
+            case .group(let id, let query): .group(id, query.normalized(for: snapshot))
+            case .filters: self
+            }
+        }
+
+        /// The key for a client with `access`.
+        package func unlocking(_ access: Access) -> Key {
+            switch self {
+            case .manifest(let query): .manifest(query.unlocking(access.products, signedUntil: access.signedUntil))
+            case .group(let id, let query): .group(id, query.unlocking(access.products, signedUntil: access.signedUntil))
+            case .filters: self
+            }
+        }
+    }
+
+    /// A body, whether it comes from a snapshot older than the newest revision known, and where it is cached.
+    package struct Served: Sendable {
+        package let body: CachedBody
+        package let stale: Bool
+        package let key: Key
+        package let revision: Int64
+    }
+
+    package struct CompressionKey: Hashable, Sendable {
+        package let body: ObjectIdentifier
+        package let coding: ContentCoding
+    }
+
+    private struct State {
+        package var snapshot: CatalogSnapshot?
+        /// The `CatalogRevision.epoch` the snapshot was read in; another means the database went back.
+        package var epoch = 0
+        package var bodies: ByteLRU<Key, CachedBody>
+        /// Raw query strings already parsed against this snapshot, and the key each normalised to.
+        package var queries: ByteLRU<RawQuery, Key>
+    }
+
+    /// A route and its query string as the client sent it, and what the client may unlock.
+    package struct RawQuery: Hashable, Sendable {
+        package let route: String
+        package let query: String
+        package let access: Access
+    }
+
+    /// The premium products a user holds that unlock something in the snapshot, and the expiry of signed URLs.
+    package struct Access: Hashable, Sendable {
+        package static let none = Access(products: [], signedUntil: nil)
+        package let products: [String]
+        package let signedUntil: Int64?
+
+        package init(products: [String], signedUntil: Int64?) {
+            (self.products, self.signedUntil) = (products, products.isEmpty ? nil : signedUntil)
+        }
+
+        package init(held: [String], snapshot: CatalogSnapshot?, signer: AssetSigner?, now: Date?) {
+            let products = held.isEmpty ? [] : held.filter { snapshot?.premiumProducts.contains($0) ?? true }
+            self.init(products: products, signedUntil: products.isEmpty ? nil : signer?.expiry(at: now ?? Date()))
+        }
+    }
+
+    private struct BuildKey: Hashable, Sendable {
+        package let revision: Int64
+        package let key: Key
+    }
+
+    package let reader: any CatalogReader
+    package let revision: CatalogRevision
+    package let linker: AssetLinker
+    private let state: Mutex<State>
+    private let loads = SingleFlight<Int, CatalogSnapshot>()
+    private let builds = SingleFlight<BuildKey, CachedBody>()
+    package let compressions = SingleFlight<CompressionKey, CachedBody.Representation>()
+    package let fragments: GroupFragments
+    package let logger: Logger
+    private let counters: CacheCounters
+
+    /// `capacity` bytes for bodies, as much again for group fragments.
+    package init(reader: any CatalogReader, revision: CatalogRevision, linker: AssetLinker, capacity: Int = 64 << 20,
+         logger: Logger = Logger(label: "stickerd.manifests"), counters: CacheCounters = .none) {
+        self.counters = counters
+        self.reader = reader
+        self.logger = logger
+        self.revision = revision
+        self.linker = linker
+        fragments = GroupFragments(capacity: capacity)
+        state = Mutex(State(snapshot: nil, bodies: ByteLRU(capacity: capacity), queries: ByteLRU(capacity: 1 << 20)))
+    }
+
+    /// The cached body for a request: a query string seen before against this snapshot is neither parsed nor
+    /// validated again (`parse` runs only on a miss, and a query it refuses is not remembered).
+    /// `held`: the products the signed-in user holds (sorted), which unlock premium groups with URLs signed at `now`.
+    package func body(route: String, query: String?, held: [String] = [], now: Date? = nil, parse: () throws -> Key) async throws -> Served {
+        let (wanted, epoch) = (revision.current, revision.epoch)
+        let hit = state.withLock { state -> Served? in
+            guard let snapshot = state.snapshot, state.epoch == epoch, snapshot.revision >= wanted else { return nil }
+            let raw = RawQuery(route: route, query: query ?? "", access: Access(held: held, snapshot: snapshot, signer: linker.signer, now: now))
+            guard let key = state.queries.value(for: raw), let body = state.bodies.value(for: key) else { return nil }
+            return Served(body: body, stale: false, key: key, revision: snapshot.revision)
+        }
+        if let hit {
+            counters.hit()
+            return hit
+        }
+        let access = Access(held: held, snapshot: nil, signer: linker.signer, now: now)
+        let (served, normalized, revision) = try await serve(try parse().unlocking(access))
+        state.withLock { state in
+            guard let snapshot = state.snapshot, snapshot.revision == revision else { return }
+            let raw = RawQuery(route: route, query: query ?? "", access: Access(held: held, snapshot: snapshot, signer: linker.signer, now: now))
+            let cost = raw.query.utf8.count + raw.route.utf8.count + raw.access.products.reduce(128) { $0 + $1.utf8.count + 16 }
+            state.queries.insert(normalized, for: raw, cost: cost)
+        }
+        return served
+    }
+
+    /// The cached body for `key`, building it from the current snapshot on a miss.
+    package func body(for key: Key) async throws -> Served {
+        try await serve(key).served
+    }
+
+    /// The body for `key`, the key it normalised to, and the revision of the snapshot it was built from.
+    private func serve(_ key: Key) async throws -> (served: Served, normalized: Key, revision: Int64) {
+        let (wanted, epoch) = (revision.current, revision.epoch)
+        let hit = state.withLock { state -> (CachedBody, Key, Int64)? in
+            guard let snapshot = state.snapshot, state.epoch == epoch, snapshot.revision >= wanted else { return nil }
+            let normalized = key.normalized(for: snapshot)
+            return state.bodies.value(for: normalized).map { ($0, normalized, snapshot.revision) }
+        }
+        if let (body, normalized, revision) = hit {
+            counters.hit()
+            return (Served(body: body, stale: false, key: normalized, revision: revision), normalized, revision)
+        }
+        let (snapshot, stale) = try await snapshot(atLeast: wanted)
+        if case .group(let id, _) = key, snapshot.group(id: id) == nil { throw CatalogError.notFound("Group '\(id)'") }
+        let normalized = key.normalized(for: snapshot)
+        let body = try await builds.run(BuildKey(revision: snapshot.revision, key: normalized)) { [self, linker, fragments] in
+            if let built = cached(normalized, revision: snapshot.revision) { return built }
+            let personal = if case .filters = normalized { false } else { true }
+            counters.miss()
+            let started = ContinuousClock.now
+            let body = try await ManifestWorkers.shared.build {
+                CachedBody(json: try Self.encode(normalized, from: snapshot, linker: linker, fragments: fragments), personal: personal)
+            }
+            logger.debug("Built a manifest", metadata: ["revision": "\(snapshot.revision)", "bytes": "\(body.identity.bytes.readableBytes)",
+                                                       "ms": "\((ContinuousClock.now - started).milliseconds)"])
+            store(body, for: normalized, revision: snapshot.revision)
+            return body
+        }
+        return (Served(body: body, stale: stale, key: normalized, revision: snapshot.revision), normalized, snapshot.revision)
+    }
+
+    /// Whether a published free group shows image `sha256` (asked on every asset request: no snapshot is copied when the
+    /// one in memory is current).
+    package func isFree(_ digest: AssetDigest) async throws -> Bool {
+        let (wanted, epoch) = (revision.current, revision.epoch)
+        let known = state.withLock { state -> Bool? in
+            guard let snapshot = state.snapshot, state.epoch == epoch, snapshot.revision >= wanted else { return nil }
+            return snapshot.freeAssets.contains(digest)
+        }
+        if let known { return known }
+        return try await currentSnapshot().freeAssets.contains(digest)
+    }
+
+    /// The snapshot in memory when it is current, without reading anything.
+    package func snapshotInMemory() -> CatalogSnapshot? {
+        let (wanted, epoch) = (revision.current, revision.epoch)
+        return state.withLock { state in
+            guard let snapshot = state.snapshot, state.epoch == epoch, snapshot.revision >= wanted else { return nil }
+            return snapshot
+        }
+    }
+
+    /// The newest snapshot: read when a newer revision is known, the one in memory when the database is unreachable.
+    package func currentSnapshot() async throws -> CatalogSnapshot {
+        try await snapshot(atLeast: revision.current).0
+    }
+
+    /// The snapshot in memory when it is recent enough, else one read from the database (one read for all waiters);
+    /// the snapshot in memory, marked stale, when the database cannot be reached.
+    private func snapshot(atLeast wanted: Int64) async throws -> (CatalogSnapshot, stale: Bool) {
+        let epoch = revision.epoch
+        // A snapshot of an earlier epoch is from a future the database no longer has: reuse nothing of it.
+        let kept = state.withLock { $0.epoch == epoch ? $0.snapshot : nil }
+        if let kept, kept.revision >= wanted { return (kept, false) }
+        do {
+            var snapshot = try await loads.run(epoch) { [reader] in try await reader.snapshot(reusing: kept) }
+            // A read that began before the change was announced: one more, shared like the first.
+            if snapshot.revision < wanted {
+                let newer = snapshot
+                snapshot = try await loads.run(epoch) { [reader] in try await reader.snapshot(reusing: newer) }
+            }
+            revision.advance(to: snapshot.revision)
+            return (keep(snapshot, epoch: epoch), false)
+        } catch let error as DatabaseUnavailable {
+            guard let current = state.withLock({ $0.snapshot }) else { throw error }
+            return (current, true)
+        }
+    }
+
+    // The lock is taken only in these synchronous helpers, never across an await.
+
+    private func keep(_ snapshot: CatalogSnapshot, epoch: Int) -> CatalogSnapshot {
+        state.withLock { state in
+            if epoch > state.epoch || (epoch == state.epoch && (state.snapshot?.revision ?? -1) < snapshot.revision) {
+                state.epoch = epoch
+                // Bodies of older revisions are obsolete (they were kept only for stale-if-error).
+                state.snapshot = snapshot
+                state.bodies.removeAll()
+                state.queries.removeAll()
+            }
+            return state.snapshot ?? snapshot
+        }
+    }
+
+    private func cached(_ key: Key, revision: Int64) -> CachedBody? {
+        state.withLock { state in state.snapshot?.revision == revision ? state.bodies.value(for: key) : nil }
+    }
+
+    /// Whether `served` is still the cached body of its key and of the current snapshot.
+    package func isKept(_ served: Served) -> Bool {
+        state.withLock { state in state.snapshot?.revision == served.revision && state.bodies.peek(served.key) === served.body }
+    }
+
+    /// Charges the cache for what `served` takes now that a coding was added to it.
+    package func recount(_ served: Served) {
+        state.withLock { state in
+            guard state.snapshot?.revision == served.revision, state.bodies.peek(served.key) === served.body else { return }
+            state.bodies.insert(served.body, for: served.key, cost: served.body.cost)
+        }
+    }
+
+    private func store(_ body: CachedBody, for key: Key, revision: Int64) {
+        state.withLock { state in
+            guard state.snapshot?.revision == revision else { return }
+            state.bodies.insert(body, for: key, cost: body.cost)
+        }
+    }
+
+    /// Bytes the cached bodies take, for tests and metrics.
+    package var cachedBytes: Int { state.withLock { $0.bodies.totalCost } }
+
+    /// Whether a body for `key` is in memory for the current snapshot (without touching its rank).
+    package func isCached(_ key: Key) -> Bool {
+        state.withLock { state in state.snapshot.map { state.bodies.peek(key.normalized(for: $0)) != nil } ?? false }
+    }
+
+    /// The JSON each key names, as a plain function of the snapshot (and of the fragments kept, which give the same bytes).
+    /// Not inlined: inlining its typed throws into the async caller crashes Swift 6.3's optimizer (LLVM CoroSplit).
+    @inline(never)
+    package static func encode(_ key: Key, from snapshot: CatalogSnapshot, linker: AssetLinker, fragments: GroupFragments) throws -> [UInt8] {
+        switch key {
+        case .manifest(let query):
+            return try fragments.manifest(from: snapshot, query: query, linker: linker)
+        case .group(let id, let query):
+            guard let group = snapshot.group(id: id),
+                  let json = try fragments.json(of: group, stickers: snapshot.stickers[id] ?? [], required: [], query: query, linker: linker) else {
+                throw CatalogError.notFound("Group '\(id)'")
+            }
+            return json
+        case .filters:
+            return Array(try JSONEncoder.catalog.encode(FilterList(filters: snapshot.filters.values.sorted { $0.name < $1.name })))
+        }
+    }
+}
+
+/// `GET /v1/filters`: every filter a client may pass as `?filter=`.
+package struct FilterList: Encodable, Sendable {
+    package let filters: [StickerFilter]
+}

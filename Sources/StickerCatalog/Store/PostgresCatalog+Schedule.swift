@@ -1,7 +1,0 @@
-import Foundation
-import PostgresNIO
-
-extension PostgresCatalog: CatalogSchedule {
-    /// The advisory lock `apply_schedule` holds exclusively and every catalog write shares ("SCHR").
-    static let scheduleLock: Int64 = 0x5343_4852
-}
