@@ -218,6 +218,43 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["EmbedFilesTool"]
         ),
+        // Tests: a target per module. The first seven need no database (`make check` runs them); StickerCatalogTests
+        // holds what runs on a real PostgreSQL (the store, HTTP, processes, replicas, outages).
+        /// Helpers the tests share: sample images, APNG and WebP writers, Pillow as an independent reader, test PKI.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "StickerImage",
+                "CLibPNG",
+                "Purchases",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(name: "StickerImageTests", dependencies: ["StickerImage", "CLibPNG", "CLCMS2", "TestSupport"]),
+        .testTarget(
+            name: "PurchasesTests",
+            dependencies: [
+                "Purchases",
+                "TestSupport",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "FormDataTests", dependencies: ["FormData"]),
+        .testTarget(name: "StickerPacksTests", dependencies: ["StickerPacks", "StickerImage", "TestSupport"]),
+        .testTarget(name: "CatalogCoreTests", dependencies: ["CatalogCore", "StickerImage", "TestSupport"]),
+        .testTarget(name: "CatalogSearchTests", dependencies: ["CatalogSearch", "CatalogCore", "StickerImage"]),
+        .testTarget(
+            name: "CatalogServicesTests",
+            dependencies: ["CatalogServices", "CatalogCore", "Purchases", .product(name: "NIOCore", package: "swift-nio")]
+        ),
         /// The client package against a live stickerd (the built binary, run as a process) over real HTTP.
         .testTarget(
             name: "StickerCatalogLiveClientTests",
@@ -237,6 +274,7 @@ let package = Package(
                 "CatalogHTTP",
                 "CatalogApp",
                 "StickerPacks",
+                "TestSupport",
                 .product(name: "StickerCatalogClient", package: "Client"),
                 "StickerImage",
                 "CLCMS2",

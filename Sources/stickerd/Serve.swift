@@ -5,7 +5,6 @@ import CatalogHTTP
 import CatalogServices
 import CatalogStore
 import Foundation
-import Hummingbird
 import Metrics
 import Prometheus
 import ServiceLifecycle

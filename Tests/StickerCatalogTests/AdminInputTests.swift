@@ -8,6 +8,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import StickerImage
+import TestSupport
 import Testing
 
 /// Valid-looking input that used to reach PostgreSQL and end in a 500, or be silently ignored.

@@ -1,8 +1,9 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import StickerImage
+import TestSupport
+import Testing
 
 @Suite("Admin API: animated and hostile uploads")
 struct AnimatedUploadTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// Transactions without an appAccountToken: kept as orphans until a signed-in client posts one, then bound to them.

@@ -8,6 +8,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Purchases
+import TestSupport
 import Testing
 
 /// App Store Server Notifications V2 through HTTP, on a real database: Apple's vectors, then minted notifications.

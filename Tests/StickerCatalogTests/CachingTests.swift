@@ -9,6 +9,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("Caches: LRU by bytes, single flight, normalised keys, compressed bodies")

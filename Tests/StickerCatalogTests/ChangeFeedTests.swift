@@ -7,6 +7,7 @@ import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// The change feed on a real database: a client that applies every page after its manifest's cursor holds what a fresh

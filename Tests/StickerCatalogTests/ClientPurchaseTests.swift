@@ -8,6 +8,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import StickerCatalogClient
+import TestSupport
 import Testing
 
 /// The client package's in-app purchase path against a live service, with StoreKit transactions signed by the test PKI

@@ -7,6 +7,7 @@ import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// Nothing about a draft reaches a client: not its id (manifest, change feed, group route), not the stickers deleted

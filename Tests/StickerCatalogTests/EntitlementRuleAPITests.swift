@@ -8,6 +8,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import PostgresNIO
+import TestSupport
 import Testing
 
 /// The entitlement rules a review found wrong, through HTTP on a real database: admin revocations that hold, grace

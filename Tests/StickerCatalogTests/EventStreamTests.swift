@@ -8,6 +8,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// `/v1/events` over a real socket: a change event per commit that changes the view, resuming from a cursor,

@@ -9,6 +9,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import TestSupport
 import Testing
 
 /// `GET /v1/admin/exports/{platform}` and `stickerd export`: the catalog's view as platform packs; zips read back by

@@ -9,13 +9,14 @@ import Hummingbird
 import HummingbirdTesting
 import PostgresNIO
 import StickerImage
+import TestSupport
 import Testing
 
 /// `stickerd gc` against uploads and rebuilds, each interleaving forced by a second connection holding a transaction
 /// open at the worst moment.
 @Suite struct GarbageRaceTests {
     /// An image no demo sticker shows.
-    static let image = RenditionTests.gradient(500, 350)
+    static let image = Samples.gradient(500, 350)
 
     /// Uploads `image` into Chewy; the sticker's id and image digest.
     static func upload(_ client: some TestClientProtocol) async throws -> (id: String, sha256: String) {
@@ -58,7 +59,7 @@ import Testing
             // Setup: an image and its renditions, made again by a rebuild.
             let (id, sha) = try await Self.upload(client)
             let catalog = PostgresCatalog(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger)
-            let other = RenditionTests.gradient(408, 408)
+            let other = Samples.gradient(408, 408)
             let rebuilt = try Renditions.make(.png(PNGFile(other, rules: StickerRules())), stored: other)
             try await db.withConnection { deleting in
                 // The sticker's deletion is under way (its trigger has run) and not committed.

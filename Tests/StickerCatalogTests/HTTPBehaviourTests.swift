@@ -8,6 +8,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import TestSupport
 import Testing
 
 @Suite("HTTP behaviour: HEAD, 405, conditional requests, slow and hostile clients")

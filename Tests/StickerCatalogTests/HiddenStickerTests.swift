@@ -7,6 +7,7 @@ import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// A hidden sticker (scheduled, or in a draft) among a published group's visible ones: placing, moving or deleting it

@@ -8,6 +8,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// `Idempotency-Key` on admin writes: a retry after a lost acknowledgement answers the first result and writes nothing.

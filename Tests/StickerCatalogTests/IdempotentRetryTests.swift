@@ -8,6 +8,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// Retries as they really come: from curl (a new multipart boundary each time), from tokens that share a name, after

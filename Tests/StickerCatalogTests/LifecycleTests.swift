@@ -6,6 +6,7 @@ import CatalogServices
 import CatalogStore
 import Foundation
 import StickerImage
+import TestSupport
 import Testing
 
 /// SIGTERM under load: readiness goes at once, the replica serves through the drain, then stops accepting and

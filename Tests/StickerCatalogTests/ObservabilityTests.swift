@@ -9,6 +9,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import StickerImage
+import TestSupport
 import Testing
 
 /// What an operator sees: request ids, the request histogram, the domain metrics, and alert rules that name only

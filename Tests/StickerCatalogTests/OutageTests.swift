@@ -10,6 +10,7 @@ import HummingbirdTesting
 import Logging
 import PostgresNIO
 import Prometheus
+import TestSupport
 import Testing
 
 @Suite("PostgreSQL going away")

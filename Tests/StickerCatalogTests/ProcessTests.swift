@@ -5,6 +5,7 @@ import CatalogSearch
 import CatalogServices
 import CatalogStore
 import Foundation
+import TestSupport
 import Testing
 
 /// stickerd as operators run it: whole processes, their embedded cluster, their environment.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// Times no calendar holds (year 292 million, before 1970) in otherwise valid deliveries: 400 `invalid_event`, kept in

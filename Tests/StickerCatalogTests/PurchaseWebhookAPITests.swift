@@ -8,6 +8,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// The generic signed webhook and RevenueCat's, through HTTP on a real database; quarantine and replay.

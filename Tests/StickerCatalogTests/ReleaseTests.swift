@@ -8,6 +8,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import PostgresNIO
+import TestSupport
 import Testing
 
 /// Release history on a real database: every visible change is a release with its author and summary; any kept

@@ -9,6 +9,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import StickerImage
+import TestSupport
 import Testing
 
 @Suite("Renditions through the API: manifests, assets, rebuild, garbage collection")
@@ -30,7 +31,7 @@ struct RenditionAPITests {
     @Test("size and scale select the rendition; without size the group's class; the true size is reported and downloaded")
     func manifestSizes() async throws {
         try await withApp(demo: true) { client, _ in
-            let id = try #require(try await upload(client, RenditionTests.gradient(618, 300))["id"] as? String)
+            let id = try #require(try await upload(client, Samples.gradient(618, 300))["id"] as? String)
             for size in [nil] + SizeClass.allCases.map(Optional.some) { for scale in [nil, 1, 2, 3] {
                 let query = [size.map { "size=\($0.rawValue)" }, scale.map { "scale=\($0)" }].compactMap { $0 }.joined(separator: "&")
                 let sticker = try #require(try await manifestSticker(client, id, query: query))
@@ -68,7 +69,7 @@ struct RenditionAPITests {
     @Test("Every picture a manifest names is stored: after uploads, a size class change, and for stickers without renditions")
     func alwaysStored() async throws {
         try await withApp(demo: true) { client, db in
-            _ = try await upload(client, RenditionTests.gradient(300, 618), group: "crunchy")
+            _ = try await upload(client, Samples.gradient(300, 618), group: "crunchy")
             _ = try await client.execute(uri: "/v1/admin/groups/crunchy", method: .patch, headers: admin, body: Body.json(["sizeClass": "large"]))
             // A sticker from before renditions existed: it is shown as uploaded until they are made.
             try await db.execute("DELETE FROM renditions WHERE source_sha256 = (SELECT asset_sha256 FROM stickers WHERE name = 'Caramel')")
@@ -94,7 +95,7 @@ struct RenditionAPITests {
     @Test("A deleted sticker's pictures stay served until gc removes them after the grace period; pictures in use stay")
     func garbage() async throws {
         try await withApp(demo: true) { client, db in
-            let created = try await upload(client, RenditionTests.gradient(500, 400))
+            let created = try await upload(client, Samples.gradient(500, 400))
             let id = try #require(created["id"] as? String)
             let urls = ((created["renditions"] as? [[String: Any]]) ?? []).compactMap { ($0["asset"] as? [String: Any])?["url"] as? String }
             #expect(urls.count == Renditions.count(animated: false))
@@ -145,7 +146,7 @@ struct RenditionAPITests {
             #expect(try await db.count("SELECT count(*) FROM assets WHERE unreferenced_since IS NOT NULL") == 0)
             // Different renditions for one image: the ones replaced become garbage.
             let sha = try #require(first.first?.sha256)
-            let other = try Renditions.make(.png(PNGFile(RenditionTests.gradient(408, 408), rules: StickerRules())), stored: RenditionTests.gradient(408, 408))
+            let other = try Renditions.make(.png(PNGFile(Samples.gradient(408, 408), rules: StickerRules())), stored: Samples.gradient(408, 408))
             try await catalog.replaceRenditions(source: sha, other)
             // Its six smaller PNGs and its seven WebPs (its own PNG is the upload itself).
             #expect(try await db.count("SELECT count(*) FROM assets WHERE unreferenced_since IS NOT NULL") == 13)

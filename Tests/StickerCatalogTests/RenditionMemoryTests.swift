@@ -1,5 +1,6 @@
 import Foundation
 import StickerImage
+import TestSupport
 import Testing
 
 /// The memory one upload's renditions take, measured as the peak resident size of `stickerd renditions render` (the
@@ -29,7 +30,7 @@ struct RenditionMemoryTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let amplifying = folder.appending(path: "amplifying.png"), still = folder.appending(path: "still.png")
-        try Data(AmplificationTests.amplifying()).write(to: amplifying)
+        try Data(Samples.amplifying()).write(to: amplifying)
         try Data(Samples.sticker).write(to: still)
         // Action
         let baseline = try Self.peakMiB(["renditions", "render", "--output", folder.appending(path: "a").path, still.path])

@@ -7,6 +7,7 @@ import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 /// Scheduled visibility, on a test's own clock (no sleeps for the schedule itself): groups and stickers appear at

@@ -9,6 +9,7 @@ import Hummingbird
 import HummingbirdTesting
 import PostgresNIO
 import StickerImage
+import TestSupport
 import Testing
 
 @Suite("Admin API: sticker uploads")

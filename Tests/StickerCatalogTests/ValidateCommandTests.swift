@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StickerImage
+import TestSupport
+import Testing
 
 /// `stickerd validate`, run as the built binary (it sits next to the test bundle).
 @Suite("stickerd validate")

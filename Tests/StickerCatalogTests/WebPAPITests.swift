@@ -9,6 +9,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import StickerImage
+import TestSupport
 import Testing
 
 /// WebP through the API: uploads, `format=webp` on the manifest, the change feed and search, and `.webp` images with
@@ -56,7 +57,7 @@ struct WebPAPITests {
     func animated() async throws {
         try await withApp(demo: true) { client, _ in
             let upload = try await client.execute(uri: "/v1/admin/groups/crunchy/stickers?name=Spin&description=d", method: .post,
-                                                  headers: Body.pngHeaders, body: ByteBuffer(bytes: APNGRenditionTests.animation))
+                                                  headers: Body.pngHeaders, body: ByteBuffer(bytes: Samples.everyOpAnimation))
             let id = try #require(upload.json["id"] as? String)
             for (format, frames) in [("webp", 5), ("apng", 5), ("png", 1)] {
                 let groups = try await client.execute(uri: "/v1/manifest?format=\(format)", method: .get).json["groups"] as? [[String: Any]] ?? []
@@ -115,7 +116,7 @@ struct WebPAPITests {
         try await withApp(demo: true) { client, _ in
             let cursor = try #require(try await client.execute(uri: "/v1/manifest?format=webp", method: .get).json["cursor"] as? String)
             _ = try await client.execute(uri: "/v1/admin/groups/crunchy/stickers?name=New&description=d", method: .post,
-                                         headers: Body.pngHeaders, body: ByteBuffer(bytes: RenditionTests.gradient(408, 408)))
+                                         headers: Body.pngHeaders, body: ByteBuffer(bytes: Samples.gradient(408, 408)))
             let page = try await eventually(pause: .milliseconds(100)) {
                 try await client.execute(uri: "/v1/manifest/changes?since=\(cursor)&format=webp", method: .get).json
             } until: { !Self.urls($0).isEmpty }

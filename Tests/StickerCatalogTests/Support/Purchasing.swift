@@ -9,6 +9,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Purchases
+import TestSupport
 
 /// Secrets every purchase test configures, and helpers to act as clients, App Store, RevenueCat and a backend.
 enum Purchasing {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A client socket kept open, for clients no HTTP library would be.
 final class RawSocket {

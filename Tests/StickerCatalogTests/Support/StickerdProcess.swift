@@ -6,6 +6,7 @@ import CatalogServices
 import CatalogStore
 import Foundation
 import Synchronization
+import TestSupport
 
 /// The built `stickerd` binary, run as a process of its own (it sits next to the test bundle).
 final class StickerdProcess: @unchecked Sendable {
@@ -77,17 +78,7 @@ final class StickerdProcess: @unchecked Sendable {
 
     /// Runs `executable` with `arguments` to completion: its exit status and everything it printed.
     static func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"].merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try Command.run(executable, arguments, environment: environment)
     }
 
     /// A TCP port nothing listens on now, below the kernel's ephemeral range, and never handed out twice by this

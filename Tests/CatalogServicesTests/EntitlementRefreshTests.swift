@@ -1,9 +1,5 @@
-import CatalogApp
 import CatalogCore
-import CatalogHTTP
-import CatalogSearch
 import CatalogServices
-import CatalogStore
 import Foundation
 import Purchases
 import Synchronization

@@ -1,5 +1,6 @@
-import Testing
 @testable import StickerImage
+import TestSupport
+import Testing
 
 @Suite("Sticker image validation")
 struct StickerValidatorTests {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import StickerImage
+import TestSupport
+import Testing
 
 @Suite("Hostile and broken input, generated")
 struct HostileInputTests {

@@ -2,6 +2,7 @@ import CLCMS2
 import CLibPNG
 import Foundation
 @testable import StickerImage
+import TestSupport
 import Testing
 
 /// Colour as libpng reads it: 16-bit files are sRGB like any other, and every frame of an APNG is read in the file's

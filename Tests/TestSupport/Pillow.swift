@@ -2,23 +2,33 @@ import Foundation
 
 /// Pillow, an image library independent of this service's code (it reads WebP with libwebp and APNG with its own
 /// PNG reader), as tests' second opinion on the files the service writes. `make test` installs it.
-enum Pillow {
-    static let available: Bool = (try? StickerdProcess.runCommand("/usr/bin/env", ["python3", "-c", "import PIL.WebPImagePlugin"]).0) == 0
+package enum Pillow {
+    package static let available: Bool = (try? Command.run("/usr/bin/env", ["python3", "-c", "import PIL.WebPImagePlugin"]).0) == 0
 
     /// What Pillow reads of an image file.
-    struct Info: Decodable, Equatable {
-        var format: String
-        var width: Int
-        var height: Int
-        var frames: Int
+    package struct Info: Decodable, Equatable {
+        package var format: String
+        package var width: Int
+        package var height: Int
+        package var frames: Int
         /// Each frame's duration in milliseconds (an APNG's as Pillow computes them, to the millisecond).
-        var durations: [Int]
-        var loop: Int?
+        package var durations: [Int]
+        package var loop: Int?
         /// Whether any pixel is not fully opaque.
-        var transparent: Bool
+        package var transparent: Bool
+
+        package init(format: String, width: Int, height: Int, frames: Int, durations: [Int], loop: Int? = nil, transparent: Bool) {
+            self.format = format
+            self.width = width
+            self.height = height
+            self.frames = frames
+            self.durations = durations
+            self.loop = loop
+            self.transparent = transparent
+        }
     }
 
-    static let script = """
+    package static let script = """
         import json, sys
         from PIL import Image
         out = []
@@ -38,7 +48,7 @@ enum Pillow {
         """
 
     /// Pillow's reading of each file.
-    static func read(_ files: [[UInt8]]) throws -> [Info] {
+    package static func read(_ files: [[UInt8]]) throws -> [Info] {
         let folder = FileManager.default.temporaryDirectory.appending(path: "pillow-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -47,14 +57,14 @@ enum Pillow {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             return path
         }
-        let (status, output) = try StickerdProcess.runCommand("/usr/bin/env", ["python3", "-W", "ignore", "-c", script] + paths)
+        let (status, output) = try Command.run("/usr/bin/env", ["python3", "-W", "ignore", "-c", script] + paths)
         guard status == 0 else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: output]) }
         return try JSONDecoder().decode([Info].self, from: Data(output.utf8))
     }
 
     /// For each pair, the largest difference between the alpha channels of two images of one size, as Pillow reads
     /// them (one Python process for all of them).
-    static func alphaDifferences(_ pairs: [([UInt8], [UInt8])]) throws -> [Int] {
+    package static func alphaDifferences(_ pairs: [([UInt8], [UInt8])]) throws -> [Int] {
         let folder = FileManager.default.temporaryDirectory.appending(path: "pillow-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -66,7 +76,7 @@ enum Pillow {
                 paths.append(path)
             }
         }
-        let (status, output) = try StickerdProcess.runCommand("/usr/bin/env", ["python3", "-W", "ignore", "-c", """
+        let (status, output) = try Command.run("/usr/bin/env", ["python3", "-W", "ignore", "-c", """
             import sys
             from PIL import Image, ImageChops
             paths = sys.argv[1:]

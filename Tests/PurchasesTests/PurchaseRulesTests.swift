@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Purchases
+import TestSupport
 import Testing
 
 /// The entitlement rules as plain functions: newest snapshot wins, field by field, whatever the order of arrival.

@@ -2,17 +2,17 @@ import CLibPNG
 import StickerImage
 
 /// APNG files for tests: APNGEncoder's output, optionally made to lie about its frame count or sequence numbers.
-struct APNGWriter {
-    typealias Frame = APNGEncoder.Frame
+package struct APNGWriter {
+    package typealias Frame = APNGEncoder.Frame
 
-    var frames: [Frame]
-    var loops: UInt32 = 0
+    package var frames: [Frame]
+    package var loops: UInt32 = 0
     /// Overrides acTL's frame count.
-    var announcedFrames: UInt32?
+    package var announcedFrames: UInt32?
     /// Changes each fcTL/fdAT sequence number.
-    var sequenceMap: ((UInt32) -> UInt32)?
+    package var sequenceMap: ((UInt32) -> UInt32)?
 
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         let valid = try! APNGEncoder.encode(frames: frames, loops: loops)
         guard announcedFrames != nil || sequenceMap != nil else { return valid }
         return Samples.assemble(Samples.chunks(valid).map { chunk in
@@ -27,22 +27,28 @@ struct APNGWriter {
     }
 
     /// A plain-coloured opaque RGBA picture.
-    static func solid(_ width: Int, _ height: Int, _ value: UInt8) -> RGBAImage {
+    package static func solid(_ width: Int, _ height: Int, _ value: UInt8) -> RGBAImage {
         RGBAImage(width: width, height: height, pixels: (0..<(width * height * 4)).map { $0 % 4 == 3 ? 255 : value &+ UInt8($0 % 3) })
     }
 
     /// `count` frames of `side` x `side`, cycling through four shades.
-    static func animation(side: Int, frames count: Int, delay: UInt16 = 1, denominator: UInt16 = 10) -> APNGWriter {
+    package static func animation(side: Int, frames count: Int, delay: UInt16 = 1, denominator: UInt16 = 10) -> APNGWriter {
         let shades = (0..<min(count, 4)).map { solid(side, side, UInt8($0 * 60)) }
         return APNGWriter(frames: (0..<count).map {
             Frame(image: shades[$0 % shades.count], delayNumerator: delay, delayDenominator: denominator)
         })
     }
+
+    package init(frames: [Frame], loops: UInt32 = 0, announcedFrames: UInt32? = nil) {
+        self.frames = frames
+        self.loops = loops
+        self.announcedFrames = announcedFrames
+    }
 }
 
 extension Samples {
     /// A zlib stream of `megabytes` MiB of zeros, deflated a MiB at a time.
-    static func zeros(megabytes: Int) -> [UInt8] {
+    package static func zeros(megabytes: Int) -> [UInt8] {
         var stream = z_stream()
         deflateInit_(&stream, 1, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         defer { deflateEnd(&stream) }

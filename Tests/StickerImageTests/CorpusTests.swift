@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StickerImage
+import TestSupport
+import Testing
 
 /// The public corpora in ../shared/testdata/png, each file with its expected verdict in MANIFEST.tsv.
 @Suite("Validator on public corpora")

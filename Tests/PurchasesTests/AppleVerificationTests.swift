@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Purchases
 import SwiftASN1
+import TestSupport
 import Testing
 import X509
 

@@ -1,47 +1,16 @@
 import CLibPNG
 import Foundation
 @testable import StickerImage
+import TestSupport
 import Testing
 
 /// Files whose own encoding hides how much their animation amounts to: renditions stay within the sticker rules,
 /// encode only what changed, and an animation too big at some size plays as its still there.
 @Suite struct AmplificationTests {
-    /// A palette APNG of `side` x `side` whose `frames - 1` frames after the first each change one pixel, as the review
-    /// built it: every rule passes, and re-encoding each frame as a whole canvas made about 190 MB of renditions.
-    static func amplifying(side: Int = 618, frames: Int = 100) -> [UInt8] {
-        func deflated(_ raw: [UInt8]) -> [UInt8] {
-            var size = compressBound(UInt(raw.count))
-            var out = [UInt8](repeating: 0, count: Int(size))
-            _ = compress2(&out, &size, raw, UInt(raw.count), 9)
-            return Array(out.prefix(Int(size)))
-        }
-        var raw: [UInt8] = []
-        for y in 0..<side { raw.append(0); for x in 0..<side { raw.append(UInt8((x / 40 + y / 40) % 16)) } }
-        var palette: [UInt8] = []
-        for index in 0..<16 { palette += [UInt8(index * 16), UInt8(255 - index * 16), UInt8(index * 8)] }
-        func control(_ sequence: Int, width: Int, height: Int, x: Int, y: Int) -> [UInt8] {
-            let fields: [Int] = [sequence, width, height, x, y]
-            let delay: [UInt8] = [0, 1, 0, 100, 0, 0]
-            return fields.flatMap { Samples.bigEndian(UInt32($0)) } + delay
-        }
-        var chunks: [(type: String, data: [UInt8])] = [
-            ("IHDR", Samples.bigEndian(UInt32(side)) + Samples.bigEndian(UInt32(side)) + [8, 3, 0, 0, 0]),
-            ("PLTE", palette),
-            ("acTL", Samples.bigEndian(UInt32(frames)) + Samples.bigEndian(0)),
-            ("fcTL", control(0, width: side, height: side, x: 0, y: 0)),
-            ("IDAT", deflated(raw)),
-        ]
-        for frame in 1..<frames {
-            chunks.append(("fcTL", control(2 * frame - 1, width: 1, height: 1, x: frame * 6 % side, y: frame * 5 % side)))
-            chunks.append(("fdAT", Samples.bigEndian(UInt32(2 * frame)) + deflated([0, UInt8(frame % 16)])))
-        }
-        chunks.append(("IEND", []))
-        return Samples.assemble(chunks)
-    }
 
     @Test func oneChangedPixelPerFrameStaysSmallAtEverySize() throws {
         // Setup
-        let bytes = Self.amplifying()
+        let bytes = Samples.amplifying()
         let info = try StickerValidator().validate(bytes)
         // Action
         let (_, renditions) = try StickerValidator().validateRendering(bytes)

@@ -1,5 +1,6 @@
 import Foundation
 import Purchases
+import TestSupport
 import Testing
 
 /// The generic webhook's signature (window on both sides, rotation, several v1) and RevenueCat's events.

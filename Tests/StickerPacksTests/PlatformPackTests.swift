@@ -1,6 +1,7 @@
 import Foundation
 import StickerImage
 import StickerPacks
+import TestSupport
 import Testing
 
 /// WhatsApp, Telegram and Signal packs checked against each platform's published rules, every file read back by Pillow

@@ -1,11 +1,6 @@
-import CatalogApp
-import CatalogCore
-import CatalogHTTP
-import CatalogSearch
-import CatalogServices
-import CatalogStore
 import Foundation
 @testable import StickerImage
+import TestSupport
 import Testing
 
 @Suite("Renditions: sizes, premultiplied alpha, quality, APNG compositing")
@@ -17,20 +12,11 @@ struct RenditionTests {
         return (file, try Renditions.make(.png(file), stored: info.storedBytes).filter { $0.format == .png })
     }
 
-    /// A `width` x `height` opaque sticker with a gradient, so that resampling has something to do.
-    static func gradient(_ width: Int, _ height: Int) -> [UInt8] {
-        var pixels = [UInt8](repeating: 255, count: width * height * 4)
-        for y in 0..<height { for x in 0..<width {
-            let i = (y * width + x) * 4
-            (pixels[i], pixels[i + 1], pixels[i + 2]) = (UInt8(x * 255 / width), UInt8(y * 255 / height), UInt8((x ^ y) & 0xFF))
-        } }
-        return PNGCodec.encode(RGBAImage(width: width, height: height, pixels: pixels))
-    }
 
     @Test("Every size class at every scale has its exact size, aspect kept, never above the original",
           arguments: [(408, 408), (618, 618), (300, 300), (618, 300), (300, 618), (500, 350)])
     func sizes(width: Int, height: Int) throws {
-        let (_, made) = try renditions(Self.gradient(width, height))
+        let (_, made) = try renditions(Samples.gradient(width, height))
         #expect(made.map(\.edge) == RenditionEdge.all)
         for size in SizeClass.allCases { for scale in 1...3 {
             let edge = size.pixels(scale: scale)
@@ -110,20 +96,6 @@ struct RenditionQualityTests {
 
 @Suite("APNG renditions against apngdis", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/apngdis"), "needs apngdis"))
 struct APNGRenditionTests {
-    /// An APNG whose frames use every dispose and blend op, with partly transparent pixels.
-    static let animation: [UInt8] = {
-        func square(_ side: Int, _ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8) -> RGBAImage {
-            RGBAImage(width: side, height: side, pixels: (0..<(side * side)).flatMap { _ in [r, g, b, a] })
-        }
-        let frames: [APNGEncoder.Frame] = [
-            .init(image: square(408, 20, 40, 200, 255), delayNumerator: 1, delayDenominator: 10, dispose: 0, blend: 0),
-            .init(image: square(200, 255, 0, 0, 128), x: 50, y: 60, delayNumerator: 2, delayDenominator: 10, dispose: 2, blend: 1),
-            .init(image: square(150, 0, 255, 0, 200), x: 100, y: 100, delayNumerator: 3, delayDenominator: 100, dispose: 1, blend: 1),
-            .init(image: square(120, 255, 255, 0, 60), x: 200, y: 150, delayNumerator: 1, delayDenominator: 0, dispose: 0, blend: 0),
-            .init(image: square(300, 255, 0, 255, 90), x: 10, y: 10, delayNumerator: 5, delayDenominator: 100, dispose: 1, blend: 1),
-        ]
-        return try! APNGEncoder.encode(frames: frames, loops: 2)
-    }()
 
     /// The frames `apngdis` writes for `png`: full canvases, composited.
     static func apngdis(_ png: [UInt8]) throws -> [RGBAImage] {
@@ -144,14 +116,14 @@ struct APNGRenditionTests {
 
     @Test("Composited frames match apngdis' decode, pixel for pixel (within one level where blending rounds)")
     func compositing() async throws {
-        let file = try PNGFile(Self.animation, rules: StickerRules())
+        let file = try PNGFile(Samples.everyOpAnimation, rules: StickerRules())
         let animation = try #require(file.animation)
         var compositor = APNGCompositor(width: file.width, height: file.height)
         var ours: [RGBAImage] = []
         try file.decodeAllFrames(maxPixels: 1 << 20, rules: StickerRules()) { decoded in
             if case .frame(let index, let image) = decoded { ours.append(compositor.render(animation.frames[index], image: image, index: index)) }
         }
-        let reference = try await blocking { try Self.apngdis(Self.animation) }
+        let reference = try await blocking { try Self.apngdis(Samples.everyOpAnimation) }
         #expect(ours.count == 5 && reference.count == 5)
         for (index, (a, b)) in zip(ours, reference).enumerated() {
             let differences = zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }
@@ -161,7 +133,7 @@ struct APNGRenditionTests {
 
     @Test("APNG renditions keep frames, delays and loops, pass the validator, and apngdis splits them into as many frames")
     func renditions() async throws {
-        let info = try StickerValidator().validate(Self.animation)
+        let info = try StickerValidator().validate(Samples.everyOpAnimation)
         let file = try PNGFile(info.storedBytes, rules: StickerRules())
         let made = try Renditions.make(.png(file), stored: info.storedBytes).filter { $0.format == .png }
         #expect(made.filter { !$0.still }.count == RenditionEdge.all.count && made.filter(\.still).count == RenditionEdge.all.count)

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Purchases
+import TestSupport
 import Testing
 
 /// RevenueCat's and the generic webhook's bodies with hostile values in every field: decoding never traps, and every
