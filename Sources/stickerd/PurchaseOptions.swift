@@ -53,9 +53,9 @@ struct PurchaseOptions: ParsableArguments {
             guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(name): cannot read \(path)") }
             return Array(data)
         }
-        (options.assetURLLifetime, options.entitlementCacheBytes) = (Int64(assetUrlLifetime), entitlementCacheMib << 20)
+        (options.access.assetURLLifetime, options.caches.entitlementBytes) = (Int64(assetUrlLifetime), entitlementCacheMib << 20)
         options.purchases.webhookWindow = TimeInterval(webhookWindow)
-        (options.quarantineLimit, options.quarantineBytes) = (quarantineLimit, quarantineMib << 20)
+        (options.limits.quarantinedDeliveries, options.limits.quarantinedBytes) = (quarantineLimit, quarantineMib << 20)
 
         let secret = value("STICKER_USER_JWT_SECRET")
         if let secret, secret.count < 32 { throw ValidationError("STICKER_USER_JWT_SECRET must be at least 32 characters") }
@@ -65,7 +65,7 @@ struct PurchaseOptions: ParsableArguments {
             if issuer == nil || audience == nil {
                 logger.warning("STICKER_USER_JWT_ISSUER or STICKER_USER_JWT_AUDIENCE is not set: any token the keys sign is a session here, whatever it was minted for")
             }
-            do { options.userTokens = try await UserTokens(secret: secret, publicKeys: publicKeys, issuer: issuer, audience: audience) } catch {
+            do { options.access.userTokens = try await UserTokens(secret: secret, publicKeys: publicKeys, issuer: issuer, audience: audience) } catch {
                 throw ValidationError("STICKER_USER_JWT_PUBLIC_KEYS: not an ES256 public key in PEM (\(error))")
             }
         } else {
@@ -74,7 +74,7 @@ struct PurchaseOptions: ParsableArguments {
 
         if let key = value("STICKER_ASSET_SIGNING_KEY") {
             guard key.count >= 32 else { throw ValidationError("STICKER_ASSET_SIGNING_KEY must be at least 32 characters") }
-            options.assetSigningKey = Array(key.utf8)
+            options.access.assetSigningKey = Array(key.utf8)
         } else {
             logger.notice("STICKER_ASSET_SIGNING_KEY is not set: premium image URLs and change-feed cursors are signed with a random key, valid on this process only")
         }

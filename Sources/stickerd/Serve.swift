@@ -106,29 +106,29 @@ struct Serve: AsyncParsableCommand {
                                                               pools: 1 + (try database.readEndpoints()).count), logger: logger)
         let environment = ProcessInfo.processInfo.environment
         var options = ServiceOptions()
-        (options.host, options.port, options.demo, options.rules) = (host, port, demo, limits.rules)
-        (options.manifestCacheBytes, options.assetCacheBytes) = (manifestCacheMib << 20, assetCacheMib << 20)
-        options.searchCacheBytes = searchCacheMib << 20
-        (options.idleTimeout, options.bodyTimeout, options.maxConcurrentUploads) = (.seconds(idleTimeout), .seconds(bodyTimeout), maxUploads)
-        (options.maxEventStreams, options.eventHeartbeat, options.eventStreamLifetime) =
+        (options.server.host, options.server.port, options.demo, options.limits.rules) = (host, port, demo, limits.rules)
+        (options.caches.manifestBytes, options.caches.assetBytes) = (manifestCacheMib << 20, assetCacheMib << 20)
+        options.caches.searchBytes = searchCacheMib << 20
+        (options.server.idleTimeout, options.server.bodyTimeout, options.limits.concurrentUploads) = (.seconds(idleTimeout), .seconds(bodyTimeout), maxUploads)
+        (options.streams.total, options.streams.heartbeat, options.streams.lifetime) =
             (maxEventStreams, .seconds(eventHeartbeat), .seconds(eventStreamLifetime))
-        options.requestDurations = requestDurations
-        options.maxConnections = connections
+        options.logging.requestDurations = requestDurations
+        options.server.maxConnections = connections
         if let token = metricsToken, token.count < ServiceOptions.minimumTokenLength {
             throw ValidationError("--metrics-token must be at least \(ServiceOptions.minimumTokenLength) characters")
         }
-        options.metricsToken = metricsToken
+        options.access.metricsToken = metricsToken
         guard adminAuthFailuresPerMinute >= 1 else { throw ValidationError("--admin-auth-failures-per-minute must be at least 1") }
-        options.adminAuthFailuresPerMinute = adminAuthFailuresPerMinute
+        options.limits.adminAuthFailuresPerMinute = adminAuthFailuresPerMinute
         try streams.configure(&options)
-        if try database.level() <= .info { options.accessLog = AccessLog(format: try database.format()) }
-        options.publicBaseURL = environment["STICKER_PUBLIC_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-        options.bootstrapAdminToken = environment["STICKER_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        if let token = options.bootstrapAdminToken, token.count < ServiceOptions.minimumTokenLength {
+        if try database.level() <= .info { options.logging.accessLog = AccessLog(format: try database.format()) }
+        options.server.publicBaseURL = environment["STICKER_PUBLIC_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        options.access.bootstrapAdminToken = environment["STICKER_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let token = options.access.bootstrapAdminToken, token.count < ServiceOptions.minimumTokenLength {
             throw ValidationError("STICKER_ADMIN_TOKEN must be at least \(ServiceOptions.minimumTokenLength) characters; "
                 + "make one with `openssl rand -base64 24` or use `stickerd token create`")
         }
-        if options.bootstrapAdminToken == nil {
+        if options.access.bootstrapAdminToken == nil {
             logger.notice("STICKER_ADMIN_TOKEN is not set: the admin API accepts only tokens made with `stickerd token create`")
         }
         try await purchases.configure(&options, environment: environment, logger: logger)

@@ -32,8 +32,8 @@ struct StreamOptions: ParsableArguments {
     }
 
     func configure(_ options: inout ServiceOptions) throws {
-        (options.maxEventStreamsPerUser, options.maxEventStreamsPerAddress) = (maxEventStreamsPerUser, maxEventStreamsPerAddress)
-        options.trustedProxies = try proxies()
+        (options.streams.perUser, options.streams.perAddress) = (maxEventStreamsPerUser, maxEventStreamsPerAddress)
+        options.server.trustedProxies = try proxies()
     }
 
     private func proxies() throws -> TrustedProxies {

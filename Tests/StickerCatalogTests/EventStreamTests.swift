@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func eachChangeSendsOneEventWhoseIdIsTheCursorAndLastEventIdResumes() async throws {
-        try await withApp(demo: true, live: true, options: { $0.eventHeartbeat = .milliseconds(300) }) { client, _ in
+        try await withApp(demo: true, live: true, options: { $0.streams.heartbeat = .milliseconds(300) }) { client, _ in
             // Setup
             let port = try #require(client.port)
             let first = try await ChangeFeedTests.manifest(client, "?size=small")
@@ -112,7 +112,7 @@ import Testing
         // A lifetime long enough that both streams are still open when the third is asked for, on a machine busy with
         // the whole suite (with 2 s, a CI run's streams had ended by then and the third was let in; the waits before
         // it may take a minute each there).
-        try await withApp(demo: true, live: true, options: { $0.maxEventStreams = 2; $0.eventStreamLifetime = .seconds(60) }) { client, _ in
+        try await withApp(demo: true, live: true, options: { $0.streams.total = 2; $0.streams.lifetime = .seconds(60) }) { client, _ in
             // Setup
             let port = try #require(client.port)
             for _ in 0..<3 { #expect(try await client.execute(uri: "/v1/events", method: .head).status == .ok) }  // hold no place

@@ -29,7 +29,7 @@ import Testing
     @Test func aCursorTheServiceDidNotSignIsRefusedBeforeAnythingIsRead() async throws {
         // Setup: a replica whose database does not exist, so any read would be a 503.
         var options = ServiceOptions()
-        options.assetSigningKey = Self.key
+        options.access.assetSigningKey = Self.key
         let cursor = ChangeCursor(since: 0, view: "0", products: [])
         let json = Array(#"{"products":[],"since":0,"view":"0"}"#.utf8)
         let signed = cursor.encoded(with: CursorKey(signer: AssetSigner(key: Self.key, lifetime: 60)))
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func replicasSharingTheSigningKeyAcceptEachOthersCursorsAndATamperedOneIsRefused() async throws {
-        try await withReplicas(options: { $0.assetSigningKey = Self.key }) { first, second in
+        try await withReplicas(options: { $0.access.assetSigningKey = Self.key }) { first, second in
             // Setup
             let manifest = try await ChangeFeedTests.manifest(first)
             let cursor = try ChangeCursor(encoded: manifest.cursor, key: CursorKey(signer: AssetSigner(key: Self.key, lifetime: 60)))

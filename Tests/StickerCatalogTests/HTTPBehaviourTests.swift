@@ -103,8 +103,8 @@ struct HTTPBehaviourTests {
     func slowClients() async throws {
         try await withApp(demo: true, live: true, options: { options in
             // An idle timeout far above the trickle's pauses, so that only the body deadline can end the trickle.
-            options.bodyTimeout = .seconds(1)
-            options.idleTimeout = .seconds(10)
+            options.server.bodyTimeout = .seconds(1)
+            options.server.idleTimeout = .seconds(10)
         }) { client, _ in
             let port = try #require(client.port)
             let started = ContinuousClock.now
@@ -137,7 +137,7 @@ struct HTTPBehaviourTests {
 
     @Test("Uploads past the concurrency bound are refused at once with 503 too_many_uploads")
     func uploadBound() async throws {
-        try await withApp(demo: true, live: true, options: { $0.maxConcurrentUploads = 1 }) { client, _ in
+        try await withApp(demo: true, live: true, options: { $0.limits.concurrentUploads = 1 }) { client, _ in
             // Setup: an upload that sends its head and 10 of its 1,000 bytes, then waits, holding the only slot once
             // its head is read (on a busy machine that took over 300 ms; /metrics says when).
             let port = try #require(client.port)

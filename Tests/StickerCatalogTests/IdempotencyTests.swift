@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func aKeyedUploadPastTheBoundIsRefusedBeforeItsBodyIsRead() async throws {
-        try await withApp(demo: true, live: true, options: { $0.maxConcurrentUploads = 1; $0.bodyTimeout = .seconds(10) }) { client, _ in
+        try await withApp(demo: true, live: true, options: { $0.limits.concurrentUploads = 1; $0.server.bodyTimeout = .seconds(10) }) { client, _ in
             // Setup: an upload holding the only slot, waiting with 10 of its 1,000 bytes sent (as in HTTPBehaviourTests).
             let port = try #require(client.port)
             let head = "POST /v1/admin/groups/chewy/stickers?name=A&description=d HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(adminToken)\r\n"

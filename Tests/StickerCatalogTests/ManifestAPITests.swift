@@ -119,7 +119,7 @@ struct ManifestAPITests {
 
     @Test("With STICKER_PUBLIC_BASE_URL asset URLs are absolute under it")
     func publicBaseURL() async throws {
-        try await withApp(demo: true, options: { $0.publicBaseURL = "https://cdn.example.com/stickers/" }) { client, _ in
+        try await withApp(demo: true, options: { $0.server.publicBaseURL = "https://cdn.example.com/stickers/" }) { client, _ in
             let manifest = try await client.execute(uri: "/v1/manifest", method: .get)
             let cover = (manifest.json["groups"] as? [[String: Any]])?.first?["cover"] as? [String: Any]
             #expect((cover?["url"] as? String)?.hasPrefix("https://cdn.example.com/stickers/v1/assets/") == true)

@@ -166,7 +166,7 @@ import Testing
 @Suite struct MetricsTokenTests {
     @Test func metricsAnswerOnlyTheTokenWhenOneIsSet() async throws {
         let token = "metrics-token-0123456789"
-        try await withApp(options: { $0.metricsToken = token }) { client, _ in
+        try await withApp(options: { $0.access.metricsToken = token }) { client, _ in
             for headers: HTTPFields in [[:], [.authorization: "Bearer wrong-token-0123456789"], [.authorization: token]] {
                 let refused = try await client.execute(uri: "/metrics", method: .get, headers: headers)
                 #expect(refused.status == .unauthorized && refused.headers[.wwwAuthenticate] != nil, "\(headers)")

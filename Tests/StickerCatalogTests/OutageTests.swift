@@ -44,7 +44,7 @@ struct OutageTests {
             try await DemoCatalog.loadIfEmpty(into: catalog, validator: .init(), logger: logger)
         }
         var options = ServiceOptions()
-        options.bootstrapAdminToken = adminToken
+        options.access.bootstrapAdminToken = adminToken
         try await Purchasing.options()(&options)
         let revision = CatalogRevision()
         let pool = DatabasePool(endpoint: endpoint, logger: logger, statementTimeout: .seconds(300))

@@ -106,7 +106,7 @@ import Testing
 
     @Test func everyKindOfRefusalIsKeptOnlyUpToTheLimitOldestFirst() async throws {
         let purchases = try await Purchasing.options()
-        try await withApp(options: { purchases(&$0); $0.quarantineLimit = 3 }) { client, db in
+        try await withApp(options: { purchases(&$0); $0.limits.quarantinedDeliveries = 3 }) { client, db in
             // Setup: an App Store delivery refused for another bundle, as during a misconfiguration (kept throughout).
             var genuine = AppStore.Transaction(transactionId: "g", originalTransactionId: "g", purchaseDate: millis(), signedDate: millis())
             genuine.bundleId = "com.example.misconfigured"
@@ -142,7 +142,7 @@ import Testing
     @Test func aDeliveryLeftReceivedIsSweptAndApplied() async throws {
         let purchases = try await Purchasing.options()
         // (The app's own sweeper waits an hour: in a busy suite its 30 s round could come first and take the test's.)
-        try await withApp(options: { purchases(&$0); $0.deliverySweepInterval = .seconds(3600) }) { client, db in
+        try await withApp(options: { purchases(&$0); $0.database.deliverySweepInterval = .seconds(3600) }) { client, db in
             // Setup: two stored deliveries whose apply never ran (the process stopped in between): one twenty minutes
             // old, one just in. (The sweeps take those older than ten minutes: a busy suite cannot age the fresh one.)
             for (id, age) in [("s1", 1200), ("s2", 0)] {

@@ -88,7 +88,7 @@ struct ReadReplicaTests {
         let primary = DatabasePool(endpoint: pair.primaryEndpoint, logger: logger, acquireTimeout: .seconds(60), statementTimeout: .seconds(120))
         let standby = DatabasePool(endpoint: pair.standbyEndpoint, logger: logger, acquireTimeout: .seconds(60), statementTimeout: .seconds(120))
         var options = ServiceOptions()
-        options.bootstrapAdminToken = adminToken
+        options.access.bootstrapAdminToken = adminToken
         let app = buildApplication(pool: primary, options: options, registry: PrometheusCollectorRegistry(), logger: logger,
                                    standbys: [standby])
         try await app.test(.router) { client in

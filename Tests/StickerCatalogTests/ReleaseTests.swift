@@ -211,7 +211,7 @@ import Testing
     @Test func aBoundaryIsTheScheduleReleaseAndADraftEditIsNone() async throws {
         let clock = ManualClock()
         let publishAt = clock.now().addingTimeInterval(3600)
-        try await withApp(demo: true, options: { $0.scheduleClock = clock }) { client, db in
+        try await withApp(demo: true, options: { $0.database.scheduleClock = clock }) { client, db in
             // Setup: a scheduled group with a sticker, and a draft with one: no release.
             let before = try await db.count("SELECT count(*) FROM catalog_releases")
             try await ScheduleTests.createGroup(client, publishAt: publishAt)

@@ -41,7 +41,7 @@ import Testing
     @Test func aBoundarySeenByTwoReplicasRaisesOneRevisionAndShowsOnBoth() async throws {
         let clock = ManualClock()
         let publishAt = clock.now().addingTimeInterval(3600), unpublishAt = publishAt.addingTimeInterval(86_400)
-        try await withReplicas(options: { $0.scheduleClock = clock }) { a, b in
+        try await withReplicas(options: { $0.database.scheduleClock = clock }) { a, b in
             // Setup: a group scheduled an hour ahead, with a sticker, made on replica A.
             let before = try await Self.shown(a).revision
             try await Self.createGroup(a, publishAt: publishAt, unpublishAt: unpublishAt)
@@ -68,7 +68,7 @@ import Testing
     @Test func replicasApplyingTheSameBoundaryAtOnceRaiseTheRevisionOnce() async throws {
         let clock = ManualClock()
         let publishAt = clock.now().addingTimeInterval(3600)
-        try await withApp(demo: true, options: { $0.scheduleClock = clock }) { client, db in
+        try await withApp(demo: true, options: { $0.database.scheduleClock = clock }) { client, db in
             // Setup: a scheduled group and a scheduled sticker in a published group, flipping at the same moment.
             try await Self.createGroup(client, publishAt: publishAt)
             let sticker = try await DraftPrivacyTests.upload(client, into: "chewy", name: "Gift")
@@ -90,7 +90,7 @@ import Testing
     @Test func aScheduledStickerIsInvisibleUntilItsMomentByEveryRoute() async throws {
         let clock = ManualClock()
         let publishAt = clock.now().addingTimeInterval(3600)
-        try await withApp(demo: true, options: { $0.scheduleClock = clock }) { client, db in
+        try await withApp(demo: true, options: { $0.database.scheduleClock = clock }) { client, db in
             // Setup: a client's manifest.
             let first = try await ChangeFeedTests.manifest(client)
             let before = try await DraftPrivacyTests.revision(db)
@@ -146,7 +146,7 @@ import Testing
     @Test func aReplicaWhoseClockRunsFastPublishesNothingEarly() async throws {
         let clock = ManualClock()
         let publishAt = clock.now().addingTimeInterval(3600)
-        try await withApp(demo: true, options: { $0.scheduleClock = clock }) { client, db in
+        try await withApp(demo: true, options: { $0.database.scheduleClock = clock }) { client, db in
             // Setup
             try await Self.createGroup(client, publishAt: publishAt)
             // Action: a replica a day ahead applies its moment, believed at most 2 s ahead as the system clock is.
@@ -161,7 +161,7 @@ import Testing
     @Test func aScheduledDraftStaysInvisibleAtItsMoment() async throws {
         let clock = ManualClock()
         let publishAt = clock.now().addingTimeInterval(3600)
-        try await withApp(demo: true, options: { $0.scheduleClock = clock }) { client, db in
+        try await withApp(demo: true, options: { $0.database.scheduleClock = clock }) { client, db in
             // Setup
             try await Self.createGroup(client, publishAt: publishAt, published: false)
             let before = try await DraftPrivacyTests.revision(db)
@@ -180,7 +180,7 @@ import Testing
     @Test func thePreviewShowsAnyMomentWithWhatIsScheduledNow() async throws {
         let clock = ManualClock()
         let publishAt = clock.now().addingTimeInterval(3600), unpublishAt = publishAt.addingTimeInterval(3600)
-        try await withApp(demo: true, options: { $0.scheduleClock = clock }) { client, _ in
+        try await withApp(demo: true, options: { $0.database.scheduleClock = clock }) { client, _ in
             // Setup
             try await Self.createGroup(client, publishAt: publishAt, unpublishAt: unpublishAt)
             _ = try await DraftPrivacyTests.upload(client, into: Self.group, name: "Bauble")
@@ -219,7 +219,7 @@ import Testing
     @Test func aSearchAnswerIsNeverCachedPastTheNextBoundary() async throws {
         let clock = ManualClock()
         let publishAt = clock.now().addingTimeInterval(3600)
-        try await withApp(demo: true, options: { $0.scheduleClock = clock }) { client, _ in
+        try await withApp(demo: true, options: { $0.database.scheduleClock = clock }) { client, _ in
             // Setup: a boundary an hour ahead; far away, answers keep their usual max-age.
             try await Self.createGroup(client, publishAt: publishAt)
             clock.advance(to: clock.now().addingTimeInterval(1))  // the scheduler learns of the boundary
@@ -329,7 +329,7 @@ import Testing
     @Test func aGroupAppearingInTheMiddleMovesTheOnesAfterItThroughTheFeed() async throws {
         let clock = ManualClock()
         let publishAt = clock.now().addingTimeInterval(3600)
-        try await withApp(demo: true, options: { $0.scheduleClock = clock }) { client, db in
+        try await withApp(demo: true, options: { $0.database.scheduleClock = clock }) { client, db in
             // Setup: a client's manifest; a group scheduled at the first place (it shifts every stored position).
             let first = try await ChangeFeedTests.manifest(client)
             let before = try await DraftPrivacyTests.revision(db)

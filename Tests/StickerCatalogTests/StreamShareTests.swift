@@ -51,8 +51,8 @@ import Testing
 
     @Test func oneAddressGetsItsShareAndATrustedProxysForwardedForNamesTheClient() async throws {
         let options: @Sendable (inout ServiceOptions) -> Void = {
-            $0.maxEventStreamsPerAddress = 2
-            $0.trustedProxies = TrustedProxies([AddressRange("127.0.0.1/32")!])
+            $0.streams.perAddress = 2
+            $0.server.trustedProxies = TrustedProxies([AddressRange("127.0.0.1/32")!])
         }
         try await withApp(demo: true, live: true, options: options) { client, _ in
             let port = try #require(client.port)
@@ -79,7 +79,7 @@ import Testing
 
     @Test func oneUserGetsTheirShareAndOthersStillGetIn() async throws {
         let purchasing = try await Purchasing.options()
-        try await withApp(demo: true, live: true, options: { purchasing(&$0); $0.maxEventStreamsPerUser = 2 }) { client, _ in
+        try await withApp(demo: true, live: true, options: { purchasing(&$0); $0.streams.perUser = 2 }) { client, _ in
             let port = try #require(client.port)
             let ola = "Authorization: " + ((try await Purchasing.user("ola"))[.authorization] ?? "")
             let bo = "Authorization: " + ((try await Purchasing.user("bo"))[.authorization] ?? "")

@@ -43,7 +43,7 @@ import Testing
 
     @Test func eachQuarantineIsBoundedInBytesNewestKept() async throws {
         let purchases = try await Purchasing.options()
-        try await withApp(options: { purchases(&$0); $0.quarantineLimit = 1_000; $0.quarantineBytes = 100_000 }) { client, db in
+        try await withApp(options: { purchases(&$0); $0.limits.quarantinedDeliveries = 1_000; $0.limits.quarantinedBytes = 100_000 }) { client, db in
             // Setup: a malformed delivery, a refusal of another kind.
             let malformed = Purchasing.generic(["id": "m", "type": "purchase"])
             #expect(try await PurchaseWebhookAPITests.send(client, malformed).status == .badRequest)

@@ -24,8 +24,8 @@ enum Purchasing {
         let tokens = try await UserTokens(secret: userSecret, publicKeys: [])
         let apple = try AppStore.configuration()
         return { options in
-            options.userTokens = tokens
-            options.assetSigningKey = assetKey
+            options.access.userTokens = tokens
+            options.access.assetSigningKey = assetKey
             options.purchases.apple = apple
             options.purchases.webhookSecrets = [webhookSecret]
             options.purchases.revenueCatAuthorization = revenueCatAuth

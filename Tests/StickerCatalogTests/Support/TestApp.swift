@@ -29,11 +29,11 @@ func withApp(
 ) async throws {
     let (endpoint, drop) = try await TestDatabase.shared.clone(demo: demo)
     var options = ServiceOptions()
-    options.bootstrapAdminToken = adminToken
+    options.access.bootstrapAdminToken = adminToken
     // Over real HTTP the test client keeps one connection and does not reconnect: in a busy suite a test paused past
     // the default 30 s between two requests and its next one found the connection closed. Tests of the idle timeout
     // set their own.
-    if live { options.idleTimeout = .seconds(600) }
+    if live { options.server.idleTimeout = .seconds(600) }
     configure(&options)
     let trail = ServiceTrail()
     let logger = trail.logger("test-app")
@@ -102,7 +102,7 @@ func withReplicas(live: Bool = false, options configure: @Sendable (inout Servic
     let trail = ServiceTrail()
     func replica(_ name: String) -> some ApplicationProtocol {
         var options = ServiceOptions()
-        options.bootstrapAdminToken = adminToken
+        options.access.bootstrapAdminToken = adminToken
         configure(&options)
         let logger = trail.logger(name)
         var quiet = Logger(label: name)
