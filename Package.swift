@@ -253,7 +253,10 @@ let package = Package(
         .testTarget(name: "CatalogSearchTests", dependencies: ["CatalogSearch", "CatalogCore", "StickerImage"]),
         .testTarget(
             name: "CatalogServicesTests",
-            dependencies: ["CatalogServices", "CatalogCore", "Purchases", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: [
+                "CatalogServices", "CatalogCore", "Purchases", "StickerPacks", "StickerImage",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         /// The client package against a live stickerd (the built binary, run as a process) over real HTTP.
         .testTarget(

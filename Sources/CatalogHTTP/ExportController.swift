@@ -27,6 +27,7 @@ package struct ExportController {
         guard name == "xcstickers" || PackPlatform(rawValue: name) != nil else {
             throw CatalogError.notFound("Platform '\(name.prefix(32))' (whatsapp, telegram, signal or xcstickers)")
         }
+        try CatalogExport.checkParameters(parameters)
         let selection = try ExportSelection(parameters: parameters)
         let exporter = try PackPlatform(rawValue: name).map { try CatalogExport.exporter($0, parameters: parameters, rules: rules) }
         let zip = try await gate.withSlot {

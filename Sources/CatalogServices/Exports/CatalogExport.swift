@@ -20,20 +20,27 @@ package enum CatalogExport {
         case tooManyBytes
     }
 
+    /// Checks every export parameter whichever the platform: one that a platform ignores is still part of the query,
+    /// so a malformed one is a malformed query (schemathesis sent `telegram?author=` 129 characters long, answered 200).
+    package static func checkParameters(_ parameters: [String: String]) throws(CatalogError) {
+        for key in ["publisher", "author"] {
+            if let value = parameters[key], !Validate.isText(value, maxLength: 128) {
+                throw .invalidParameter(name: key, rule: "must be 1 to 128 characters of text")
+            }
+        }
+        if let bot = parameters["bot"], !TelegramPacks.isBotUsername(bot) {
+            throw .invalidParameter(
+                name: "bot", rule: "must be a bot's username: 5-32 letters, digits and underscores, ending in bot, without @")
+        }
+    }
+
     /// The exporter `platform` with `parameters`: WhatsApp's `publisher`, Telegram's `bot` (required), Signal's `author`.
     package static func exporter(_ platform: PackPlatform, parameters: [String: String], rules: StickerRules) throws(CatalogError) -> any PackExporter {
-        func name(_ key: String) throws(CatalogError) -> String {
-            guard let value = parameters[key] else { return "StickerCatalog" }
-            guard Validate.isText(value, maxLength: 128) else { throw .invalidParameter(name: key, rule: "must be 1 to 128 characters of text") }
-            return value
-        }
-        // A malformed bot is a malformed query whichever the platform (schemathesis sent `whatsapp?bot=`, answered 200).
-        if let bot = parameters["bot"], !TelegramPacks.isBotUsername(bot) {
-            throw .invalidParameter(name: "bot", rule: "must be a bot's username: 5-32 letters, digits and underscores, ending in bot, without @")
-        }
+        try checkParameters(parameters)
+        func name(_ key: String) -> String { parameters[key] ?? "StickerCatalog" }
         switch platform {
-        case .whatsapp: return WhatsAppPacks.Exporter(publisher: try name("publisher"), rules: rules)
-        case .signal: return SignalPacks.Exporter(author: try name("author"), rules: rules)
+        case .whatsapp: return WhatsAppPacks.Exporter(publisher: name("publisher"), rules: rules)
+        case .signal: return SignalPacks.Exporter(author: name("author"), rules: rules)
         case .telegram:
             // Required for Telegram only: a rule across parameters, so 422 like any field rule, not a malformed query.
             guard let bot = parameters["bot"] else {
