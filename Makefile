@@ -16,6 +16,7 @@ help:
 	@echo "make test   install what is missing, build, run every test on a throwaway PostgreSQL"
 	@echo "make test-browser  drive the admin console in headless Chromium (selenium) against a live stickerd; part of make test"
 	@echo "make conformance  run schemathesis against openapi.yaml and a live stickerd for CONFORMANCE_SECONDS (default 120); part of make test"
+	@echo "make bench-CASE  one benchmark (scripts/bench.sh lists the cases: make bench-manifest, bench-search, ...)"
 	@echo "make bench  measure the manifest and an asset with wrk next to nginx and bare Hummingbird, the request histogram's cost, the validator next to pngcheck and vips, uploads with renditions next to libvips, WebP renditions next to vips webpsave and cwebp, a WhatsApp export, App Store notification intake and manifests for 1,000 signed-in users, manifest builds at 10,000 stickers, search at 10,000 and 100,000 stickers next to PostgreSQL full-text search, release history and restore at 10,000 stickers, the change feed, live updates across two replicas and a first sync next to curl"
 	@echo "make soak   two replicas on one PostgreSQL under mixed traffic for SOAK_SECONDS (600) while PostgreSQL restarts twice and a replica gets SIGTERM; then checks what is stored against what was answered"
 	@echo "make fuzz   fuzz the image validator and the form reader with libFuzzer, FUZZ_SECONDS each (default 300)"
@@ -54,18 +55,23 @@ conformance: deps
 bench: build
 	@scripts/install-deps.sh --bench
 	$(SWIFT) build -c release --product baseline-server
-	@scripts/bench.sh $(RELEASE_BIN) .build/release/baseline-server
-	@scripts/bench-observability.sh $(RELEASE_BIN)
-	@scripts/bench-validator.sh $(RELEASE_BIN)
-	@scripts/bench-renditions.sh $(RELEASE_BIN)
-	@scripts/bench-webp.sh $(RELEASE_BIN)
-	@scripts/bench-purchases.sh $(RELEASE_BIN)
-	@scripts/bench-manifest-build.sh $(RELEASE_BIN)
-	@scripts/bench-search.sh $(RELEASE_BIN)
-	@scripts/bench-search-postgres.sh $(RELEASE_BIN)
-	@scripts/bench-releases.sh $(RELEASE_BIN)
 	$(SWIFT) build -c release --product sticker-sync
-	@scripts/bench-client.sh $(RELEASE_BIN) .build/release/sticker-sync
+	@scripts/bench.sh all $(RELEASE_BIN) .build/release/baseline-server .build/release/sticker-sync
+
+# One benchmark case: make bench-manifest, bench-client, bench-search, ... (scripts/bench.sh lists them).
+BENCH_CASES := observability validator renditions webp purchases manifest-build search search-postgres releases
+.PHONY: bench-manifest bench-client $(addprefix bench-,$(BENCH_CASES))
+bench-manifest: build
+	@scripts/install-deps.sh --bench
+	$(SWIFT) build -c release --product baseline-server
+	@scripts/bench.sh manifest $(RELEASE_BIN) .build/release/baseline-server
+bench-client: build
+	@scripts/install-deps.sh --bench
+	$(SWIFT) build -c release --product sticker-sync
+	@scripts/bench.sh client $(RELEASE_BIN) .build/release/sticker-sync
+$(addprefix bench-,$(BENCH_CASES)): bench-%: build
+	@scripts/install-deps.sh --bench
+	@scripts/bench.sh $* $(RELEASE_BIN)
 
 soak: deps
 ifeq ($(SOAK_BIN),$(RELEASE_BIN))

@@ -10,18 +10,14 @@ chromium=$(command -v chromium || true)
 driver=$(command -v chromedriver || true)
 [[ -n "$chromium" && -n "$driver" ]] || { echo "chromium and chromium-driver are not installed: scripts/install-deps.sh" >&2; exit 1; }
 python3 -c "import selenium" 2>/dev/null || { echo "selenium is not installed: python3 -m pip install selenium" >&2; exit 1; }
-port=$(free_port)
 work=$(mktemp -d /tmp/stickerd-browser.XXXXXX)
 chmod 755 "$work"
 token="browser-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-STICKER_ADMIN_TOKEN=$token LOG_LEVEL=warning "$stickerd" serve --demo --port "$port" --data-dir "$work/db" \
-  >"$work/stickerd.log" 2>&1 &
-pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT
-wait_ready "http://127.0.0.1:$port" "$work/stickerd.log"
+trap 'stop_stickerds; rm -rf "$work"' EXIT
+STICKER_ADMIN_TOKEN=$token LOG_LEVEL=warning start_stickerd "$stickerd" "$work/stickerd.log" --demo --data-dir "$work/db"
 mkdir -p .build/screenshots
 status=0
 SE_OFFLINE=true CHROMIUM="$chromium" CHROMEDRIVER="$driver" python3 scripts/browser/console_test.py \
-  "http://127.0.0.1:$port" "$token" .build/screenshots "$work/images" || status=$?
+  "$STICKERD_URL" "$token" .build/screenshots "$work/images" || status=$?
 if [[ $status -ne 0 ]]; then echo "stickerd log:"; tail -40 "$work/stickerd.log"; fi
 exit $status

@@ -9,20 +9,18 @@ source scripts/lib.sh
 stickerd=${1:-.build/debug/stickerd}
 seconds=${2:-${CONFORMANCE_SECONDS:-120}}
 command -v st >/dev/null || { echo "schemathesis is not installed: pip install schemathesis" >&2; exit 1; }
-port=$(free_port)
 work=$(mktemp -d /tmp/stickerd-conformance.XXXXXX)
 chmod 755 "$work"
 token="conformance-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export STICKER_USER_JWT_SECRET="conformance-user-secret-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export STICKER_WEBHOOK_SECRETS=conformance-webhook-secret-0123456789abcdef STICKER_REVENUECAT_AUTH="Bearer conformance-revenuecat"
 user=$("$stickerd" token user conformance-user --lifetime 7200)
-STICKER_ADMIN_TOKEN=$token LOG_LEVEL=warning "$stickerd" serve --demo --port "$port" --data-dir "$work/db" \
-  --event-stream-lifetime 1 --admin-auth-failures-per-minute 1000000 >"$work/stickerd.log" 2>&1 &
+trap 'stop_stickerds; rm -rf "$work"' EXIT
 # /v1/events ends after a second instead of an hour; schemathesis' wrong-token checks would otherwise have its own
 # address refused (429) for most of the run.
-pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT
-wait_ready "http://127.0.0.1:$port" "$work/stickerd.log"
+STICKER_ADMIN_TOKEN=$token LOG_LEVEL=warning start_stickerd "$stickerd" "$work/stickerd.log" --demo --data-dir "$work/db" \
+  --event-stream-lifetime 1 --admin-auth-failures-per-minute 1000000
+port=$STICKERD_PORT
 echo "schemathesis against stickerd on :$port for up to $seconds s (admin operations with the admin token, the rest as a signed-in user)"
 # One worker: schemathesis' own code is not thread-safe on Python 3.11 (it raised SystemError and KeyError with two).
 checks=all

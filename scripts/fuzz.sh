@@ -40,19 +40,7 @@ if [[ -f "$testdata/png/MANIFEST.tsv" ]]; then
   done
 fi
 # Form seeds: [boundary length][chunk size][boundary][body], as Fuzz/UploadFuzz.swift reads them.
-python3 - "$out/form-seeds" <<'PY'
-import sys
-folder = sys.argv[1]
-def seed(name, boundary, body, chunk=255):
-    with open(f"{folder}/{name}", "wb") as f:
-        f.write(bytes([len(boundary), chunk]) + boundary + body)
-b = b"sticker-boundary"
-part = lambda name, value, extra=b"": b"--" + b + b'\r\nContent-Disposition: form-data; name="' + name + b'"' + extra + b"\r\n\r\n" + value + b"\r\n"
-seed("simple", b, part(b"name", b"Lemon") + part(b"description", b"A sour lemon") + part(b"file", b"\x89PNG\r\n\x1a\n", b'; filename="a.png"') + b"--" + b + b"--\r\n")
-seed("preamble", b, b"preamble\r\n" + part(b"name", b"x") + b"--" + b + b"--\r\nepilogue", chunk=3)
-seed("quoted", b"a'(+_,-./:=? z", part(b'we\\"ird', b"v") + b"--a'(+_,-./:=? z--")
-seed("empty", b"x", b"--x--")
-PY
+python3 scripts/fuzz/form_seeds.py "$out/form-seeds"
 
 fuzz() {
   local binary=$1 corpus=$2 seeds=$3 max_len=$4

@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
-"""Helpers for scripts/bench-client.sh.
+"""Helpers for scripts/bench/client.sh.
 
   client.py latency A_URL FOLDER ADMIN_TOKEN COUNT   uploads COUNT new stickers through replica A, each a picture of its
       own, and times from each 201 to the first new file in FOLDER/files (a sticker-sync --watch following replica B);
       prints p50 and p99 in ms.
+  client.py boundaries A_URL FOLDER ADMIN_TOKEN COUNT   schedules COUNT groups through A, each due 1.5 s ahead, and
+      times each moment to its sticker's file in FOLDER/files; prints p50 and p99 in ms.
   client.py streams B_URL COUNT PID                  opens COUNT /v1/events streams on replica B and prints the RSS of
       PID before and after (KiB) and per stream.
+  client.py changes-page                             reads a /v1/manifest/changes page (standard input) and prints the
+      groups it lists and its moreComing.
+  client.py curl-config CATALOG_JSON BASE_URL        prints a curl -K config fetching what a sticker-sync first sync
+      fetched (its catalog.json): the manifest, then every distinct asset and thumbnail, each once.
 """
 import http.client, json, os, random, socket, struct, sys, time, urllib.parse, zlib
 
@@ -122,6 +128,24 @@ def streams(base, count, pid):
         s.close()
 
 
+def changes_page():
+    p = json.load(sys.stdin)
+    print("  the page lists", [g["id"] for g in p["groups"]], "moreComing", p["moreComing"])
+
+
+def curl_config(catalog, base):
+    manifest = json.load(open(catalog))["manifest"]
+    # The manifest first, as the sync reads it: both clients are timed end to end.
+    print(f'url = "{base}/v1/manifest?size=small&scale=2"\noutput = "manifest.json"')
+    seen = set()
+    for group in manifest["groups"]:
+        for s in group["stickers"]:
+            for link in (s["asset"], s["thumbnail"]):
+                if link["sha256"] not in seen:
+                    seen.add(link["sha256"])
+                    print(f'url = "{base}{link["url"]}"\noutput = "{link["sha256"]}.png"')
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "latency":
         latency(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
@@ -129,3 +153,9 @@ if __name__ == "__main__":
         boundaries(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
     elif sys.argv[1] == "streams":
         streams(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif sys.argv[1] == "changes-page":
+        changes_page()
+    elif sys.argv[1] == "curl-config":
+        curl_config(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit(__doc__)

@@ -14,6 +14,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -22,7 +23,7 @@ from pngs import disc_png  # noqa: E402
 
 BASE, TOKEN, SHOTS, IMAGES = sys.argv[1:5]
 GROUP, PRODUCT, USER, FILTER = "browser-test", "com.example.browser", "alice", "browser-choc"
-WAIT = 30  # seconds: generous, for a busy 2-core machine
+WAIT = 30  # seconds: generous, for a busy 2-core machine; also how long find() waits for an element
 
 
 def api(path, token=None):
@@ -62,12 +63,26 @@ def shot(name):
     shots.append(path)
 
 
-def css(selector):
-    return driver.find_element(By.CSS_SELECTOR, selector)
+FOUND = {"present": EC.presence_of_element_located, "visible": EC.visibility_of_element_located,
+         "clickable": EC.element_to_be_clickable, "all": EC.presence_of_all_elements_located}
+
+
+def find(selector, state="present", by=By.CSS_SELECTOR):
+    """Every element lookup goes through here: a screen draws what it fetched after its heading, so an element is
+    waited for (up to WAIT seconds) until `selector` matches one that is "present", "visible" or "clickable", and
+    returned; "all" returns every match once there is at least one. Fails naming the selector."""
+    try:
+        return wait.until(FOUND[state]((by, selector)))
+    except TimeoutException:
+        raise AssertionError(f"nothing {'matched' if state in ('present', 'all') else 'was ' + state + ' for'} "
+                             f"{selector!r} within {WAIT} s, on {driver.current_url}") from None
 
 
 def text_in(selector, text):
-    wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, selector), text))
+    try:
+        wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, selector), text))
+    except TimeoutException:
+        raise AssertionError(f"{selector!r} did not show {text!r} within {WAIT} s, on {driver.current_url}") from None
 
 
 def go(route, heading):
@@ -93,28 +108,28 @@ def check(condition, message):
 
 def sign_in_refused():
     driver.get(f"{BASE}/admin")
-    fill(wait.until(EC.presence_of_element_located((By.NAME, "token"))), "wrong-token-0123456789")
-    css("form.sign-in button[type=submit]").click()
+    fill(find("token", by=By.NAME), "wrong-token-0123456789")
+    find("form.sign-in button[type=submit]").click()
     text_in("#sign-in-error", "That token was refused")
     check(driver.execute_script("return sessionStorage.length") == 0, "a refused token is not kept")
     shot("sign-in-refused")
 
 
 def sign_in():
-    fill(css("input[name=token]"), TOKEN)
-    css("form.sign-in button[type=submit]").click()
+    fill(find("input[name=token]"), TOKEN)
+    find("form.sign-in button[type=submit]").click()
     text_in("main h1", "Groups")
     check(driver.execute_script("return document.cookie") == "", "no cookie is set")
     check(TOKEN not in driver.current_url, "the token is never in the URL")
-    check(len(driver.find_elements(By.CSS_SELECTOR, ".group-list li")) == 3, "the demo's three groups are listed")
+    check(len(find(".group-list li", "all")) == 3, "the demo's three groups are listed")
     shot("groups")
 
 
 def create_group():
-    fill(css("input[name=id]"), GROUP)
-    fill(css("form input[name=name]"), "Browser test")
-    css("select[name=sizeClass] option[value=large]").click()
-    css("form[aria-labelledby=new-group] button[type=submit]").click()
+    fill(find("input[name=id]"), GROUP)
+    fill(find("form input[name=name]"), "Browser test")
+    find("select[name=sizeClass] option[value=large]").click()
+    find("form[aria-labelledby=new-group] button[type=submit]").click()
     text_in("main h1", "Browser test")
     check(api(f"/v1/admin/groups/{GROUP}", TOKEN)["sizeClass"] == "large", "the group is stored, large")
     shot("group-created")
@@ -127,15 +142,17 @@ def upload_three():
     for name, (width, height, colour) in files.items():
         with open(os.path.join(IMAGES, name), "wb") as out:
             out.write(disc_png(width, height, colour))
-    css("#upload-files").send_keys("\n".join(os.path.join(IMAGES, name) for name in files))
-    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".staged")) == 3)
-    css("form.upload button[type=submit]").click()
+    find("#upload-files").send_keys("\n".join(os.path.join(IMAGES, name) for name in files))
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".staged")) == 3,
+               f"'.staged' did not list 3 files within {WAIT} s")
+    find("form.upload button[type=submit]").click()
     text_in("form.upload .summary", "3 of 3 uploaded: 2 kept, 1 refused")
-    refused = css('.staged[data-file="tall.png"]').text
+    refused = find('.staged[data-file="tall.png"]').text
     check("Refused: Wrong size" in refused and "618 x 700" in refused and "300 to 618" in refused,
           f"the refusal says why and what to change: {refused!r}")
-    check("Kept" in css('.staged[data-file="chewy-disc.png"]').text, "the others are kept")
-    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".sticker-card")) == 2)
+    check("Kept" in find('.staged[data-file="chewy-disc.png"]').text, "the others are kept")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".sticker-card")) == 2,
+               f"'.sticker-card' did not come to 2 within {WAIT} s")
     stored = api(f"/v1/admin/groups/{GROUP}", TOKEN)["stickers"]
     check(sorted(s["name"] for s in stored) == ["Chewy disc", "Crunchy disc"], f"two stickers stored: {stored!r}")
     shot("upload-one-refused")
@@ -144,7 +161,7 @@ def upload_three():
 def reorder():
     before = [s["id"] for s in manifest_group()["stickers"]]
     clear_status()
-    second = css(f'.sticker-card[data-id="{before[1]}"] .move-up')
+    second = find(f'.sticker-card[data-id="{before[1]}"] .move-up')
     second.send_keys(Keys.ENTER)  # by keyboard
     text_in("#status", "Sticker order saved.")
     after = [s["id"] for s in manifest_group()["stickers"]]
@@ -157,7 +174,7 @@ def reorder():
         to.dispatchEvent(new DragEvent('dragover', at));
         to.dispatchEvent(new DragEvent('drop', at));
         from.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: transfer}));
-    """, css(f'.sticker-card[data-id="{after[0]}"]'), css(f'.sticker-card[data-id="{after[1]}"]'))
+    """, find(f'.sticker-card[data-id="{after[0]}"]'), find(f'.sticker-card[data-id="{after[1]}"]'))
     text_in("#status", "Sticker order saved.")
     dragged = [s["id"] for s in manifest_group()["stickers"]]
     check(dragged == before, f"dragging the first after the second swaps them back: {dragged}")
@@ -166,45 +183,46 @@ def reorder():
 
 def edit_and_delete():
     first, second = [s["id"] for s in manifest_group()["stickers"]]
-    css(f'.sticker-card[data-id="{first}"] button[aria-label^="Edit"]').click()
-    description = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "dialog.editor textarea[name=description]")))
+    find(f'.sticker-card[data-id="{first}"] button[aria-label^="Edit"]').click()
+    description = find("dialog.editor textarea[name=description]", "visible")
     fill(description, "x" * 200)
     check(len(description.get_property("value")) == 150, "a description stops at 150 characters")
     text_in("dialog.editor .count", "150 / 150")
     fill(description, "An orange disc, crunchy at the edges")
-    fill(css("dialog.editor input[name=keywords]"), "orange, disc")
+    fill(find("dialog.editor input[name=keywords]"), "orange, disc")
     shot("edit-sticker")
-    css("dialog.editor button[type=submit]").click()
+    find("dialog.editor button[type=submit]").click()
     text_in("#status", "Saved")
     stored = api(f"/v1/admin/stickers/{first}", TOKEN)
     check(stored["description"] == "An orange disc, crunchy at the edges" and stored["keywords"] == ["orange", "disc"],
           f"the edit is stored: {stored['description']!r} {stored['keywords']!r}")
     delete = f'.sticker-card[data-id="{second}"] button.danger'
-    wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, delete))).click()
-    wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "dialog.confirm")))
-    css("dialog.confirm button:not(.danger)").click()  # Cancel: nothing happens
+    find(delete, "clickable").click()
+    find("dialog.confirm", "visible")
+    find("dialog.confirm button:not(.danger)").click()  # Cancel: nothing happens
     check(len(api(f"/v1/admin/groups/{GROUP}", TOKEN)["stickers"]) == 2, "cancelling keeps the sticker")
-    css(delete).click()
-    wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "dialog.confirm")))
+    find(delete).click()
+    find("dialog.confirm", "visible")
     shot("confirm-delete")
-    css("dialog.confirm button.danger").click()
-    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".sticker-card")) == 1)
+    find("dialog.confirm button.danger").click()
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".sticker-card")) == 1,
+               f"'.sticker-card' did not come to 1 within {WAIT} s")
     check([s["id"] for s in api(f"/v1/admin/groups/{GROUP}", TOKEN)["stickers"]] == [first], "the confirmed delete is stored")
 
 
 def filter_preview():
     go("/filters", "Filters")
-    fill(css("input[name=name]"), FILTER)
-    fill(css("input[name=title]"), "Browser chocolate")
-    fill(css("input[name=flags]"), "chocolate")
+    fill(find("input[name=name]"), FILTER)
+    fill(find("input[name=title]"), "Browser chocolate")
+    fill(find("input[name=flags]"), "chocolate")
     text_in("#filter-effect", "Selects")
     expected = sum(len(g["stickers"]) for g in api("/v1/manifest?flags=chocolate")["groups"])
-    check(css("#filter-effect .summary").text.startswith(f"Selects {expected} sticker"), "the effect is shown before saving")
-    css("form[aria-labelledby=filter-title] button[type=submit]").click()
+    check(find("#filter-effect .summary").text.startswith(f"Selects {expected} sticker"), "the effect is shown before saving")
+    find("form[aria-labelledby=filter-title] button[type=submit]").click()
     text_in("#status", f"Saved the filter {FILTER}")
-    wait.until(EC.element_to_be_clickable((By.LINK_TEXT, f"Preview {FILTER}"))).click()
+    find(f"Preview {FILTER}", "clickable", By.LINK_TEXT).click()
     text_in("#preview-result .summary", "Anonymous")
-    shown = [e.get_attribute("data-group") for e in driver.find_elements(By.CSS_SELECTOR, "#preview-result [data-group]")]
+    shown = [e.get_attribute("data-group") for e in find("#preview-result [data-group]", "all")]
     wanted = [g["id"] for g in api(f"/v1/manifest?filter={FILTER}&scale=2")["groups"]]
     check(shown == wanted and len(shown) > 0, f"the preview shows what the manifest serves under the filter: {shown} vs {wanted}")
     shot("filter-preview")
@@ -212,14 +230,14 @@ def filter_preview():
 
 def search_preview():
     go("/preview", "Preview")
-    fill(css("input[name=q]"), "choclate")
-    css("input[name=q]").send_keys(Keys.ENTER)
+    fill(find("input[name=q]"), "choclate")
+    find("input[name=q]").send_keys(Keys.ENTER)
     text_in("#preview-result .summary", 'Search "choclate"')
-    shown = [e.get_attribute("data-sticker") for e in driver.find_elements(By.CSS_SELECTOR, "#preview-result .search-results [data-sticker]")]
+    shown = [e.get_attribute("data-sticker") for e in find("#preview-result .search-results [data-sticker]", "all")]
     wanted = [r["id"] for r in api("/v1/search?q=choclate&scale=2")["results"]]
     check(shown == wanted and len(shown) > 0, f"the search box shows what /v1/search answers, a typo included: {shown} vs {wanted}")
     shot("search")
-    fill(css("input[name=q]"), "Cho")
+    fill(find("input[name=q]"), "Cho")
     expected = api("/v1/search/suggestions?q=Cho")["suggestions"]
     offered = lambda: [e.get_attribute("value") for e in driver.find_elements(By.CSS_SELECTOR, "#search-suggestions option")]
     # Typing sends a request per key; the list must end as the answer for the whole prefix, whatever order they come in.
@@ -228,19 +246,20 @@ def search_preview():
     except Exception:
         pass
     check(offered() == expected and len(expected) > 0, f"the box offers the service's completions for Cho: {offered()} vs {expected}")
-    fill(css("input[name=q]"), "")
+    fill(find("input[name=q]"), "")
 
 
 def premium_locked():
     go(f"/groups/{GROUP}", "Browser test")
     clear_status()
-    fill(css("input[name=productId]"), PRODUCT)
-    css("form[aria-labelledby=settings-title] button[type=submit]").click()
+    fill(find("input[name=productId]"), PRODUCT)
+    find("form[aria-labelledby=settings-title] button[type=submit]").click()
     text_in("#status", "Saved Browser test")
     go("/preview", "Preview")
     locked = f'#preview-result [data-group="{GROUP}"]'
     text_in(locked, f"Locked: needs {PRODUCT}")
-    check("locked" in css(locked).get_attribute("class"), "the group is shown locked")
+    check("locked" in find(locked).get_attribute("class"), "the group is shown locked")
+    # An absence, so not waited for: text_in above waited until the locked group (which would hold them) was drawn.
     check(len(driver.find_elements(By.CSS_SELECTOR, f"{locked} [data-sticker] img")) == 0, "no sticker of it is shown")
     driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", locked)
     shot("premium-locked-anonymous")
@@ -249,19 +268,21 @@ def premium_locked():
 def entitled_unlocked():
     go(f"/purchases?user={USER}", "Purchases")
     text_in("#user-area h2", f"User {USER}")
-    fill(css("form[aria-labelledby=grant-title] input[name=productId]"), PRODUCT)
-    css("form[aria-labelledby=grant-title] button[type=submit]").click()
-    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f'tr[data-product="{PRODUCT}"]')))
+    fill(find("form[aria-labelledby=grant-title] input[name=productId]"), PRODUCT)
+    find("form[aria-labelledby=grant-title] button[type=submit]").click()
+    find(f'tr[data-product="{PRODUCT}"]')
     shot("entitlement-granted")
-    wait.until(EC.element_to_be_clickable((By.LINK_TEXT, f"Preview the catalog as {USER}"))).click()
+    find(f"Preview the catalog as {USER}", "clickable", By.LINK_TEXT).click()
     text_in("#preview-result .summary", f"As {USER}")
     group = f'#preview-result [data-group="{GROUP}"]'
     stored = len(api(f"/v1/admin/groups/{GROUP}", TOKEN)["stickers"])
-    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, f"{group} [data-sticker] img")) == stored > 0)
-    check("locked" not in css(group).get_attribute("class"), "the group is unlocked for the user")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, f"{group} [data-sticker] img")) == stored > 0,
+               f"{group + ' [data-sticker] img'!r} did not come to {stored} within {WAIT} s")
+    check("locked" not in find(group).get_attribute("class"), "the group is unlocked for the user")
     driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", group)
-    for image in driver.find_elements(By.CSS_SELECTOR, f"{group} [data-sticker] img"):
-        wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image))
+    for image in find(f"{group} [data-sticker] img", "all"):
+        wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image),
+                   f"an image of {group!r} did not load within {WAIT} s")
         natural, attribute = image.get_property("naturalWidth"), int(image.get_attribute("width"))
         rendered = driver.execute_script("return arguments[0].getBoundingClientRect().width", image)
         check(natural == attribute == round(rendered), f"an image at its true size: {natural}, {attribute}, {rendered}")
@@ -278,12 +299,12 @@ def keyboard_and_names(route, heading):
         const all = [...document.querySelectorAll("{INTERACTIVE}")].filter(e => e.getClientRects().length > 0 || e.type === 'file');
         all.forEach((e, i) => e.dataset.a11y = i);
         return all.length;""")
-    missing = [e.get_attribute("outerHTML")[:120] for e in driver.find_elements(By.CSS_SELECTOR, "[data-a11y]")
+    missing = [e.get_attribute("outerHTML")[:120] for e in find("[data-a11y]", "all")
                if not (e.accessible_name or "").strip()]
     check(not missing, f"{route}: every control has an accessible name; these have none: {missing}")
     driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
     reached = set()
-    body = css("body")
+    body = find("body")
     body.click()
     for _ in range(nameless * 2 + 10):
         webdriver.ActionChains(driver).send_keys(Keys.TAB).perform()
@@ -298,7 +319,7 @@ def keyboard_and_names(route, heading):
     for group in radios:  # a radio group is one Tab stop; arrows move within it
         if reached & set(group):
             unreached -= set(group)
-    names = [css(f'[data-a11y="{i}"]').accessible_name for i in sorted(unreached)]
+    names = [find(f'[data-a11y="{i}"]').accessible_name for i in sorted(unreached)]
     check(not unreached, f"{route}: every control is reachable by Tab; these are not: {names}")
     return nameless
 
@@ -351,9 +372,10 @@ def upload_answer_lost():
     for name, (width, height, colour) in files.items():
         with open(os.path.join(IMAGES, name), "wb") as out:
             out.write(disc_png(width, height, colour))
-    css("#upload-files").send_keys("\n".join(os.path.join(IMAGES, name) for name in files))
-    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".staged")) == 2)
-    css("form.upload button[type=submit]").click()
+    find("#upload-files").send_keys("\n".join(os.path.join(IMAGES, name) for name in files))
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".staged")) == 2,
+               f"'.staged' did not list 2 files within {WAIT} s")
+    find("form.upload button[type=submit]").click()
     text_in("form.upload .summary", "2 of 2 uploaded: 2 kept, 0 refused")
     keys = driver.execute_script("return window.uploadKeys")
     check(len(keys) == 3 and len(set(keys)) == 2, f"three attempts, under two keys (one per file): {keys}")
@@ -371,11 +393,11 @@ def export_packs():
         window.downloads = [];
         const create = URL.createObjectURL;
         URL.createObjectURL = (blob) => { window.downloads.push(blob.size); return create(blob); };""")
-    css("select[name=platform] option[value=telegram]").click()
-    check(css("input[name=bot]").is_displayed() and not css("input[name=publisher]").is_displayed(), "Telegram asks for the bot, not the publisher")
-    css("select[name=group] option[value=chewy]").click()
-    fill(css("input[name=bot]"), "CandyBot")
-    css("form[aria-labelledby=export-title] button[type=submit]").click()
+    find("select[name=platform] option[value=telegram]").click()
+    check(find("input[name=bot]").is_displayed() and not find("input[name=publisher]").is_displayed(), "Telegram asks for the bot, not the publisher")
+    find("select[name=group] option[value=chewy]").click()
+    fill(find("input[name=bot]"), "CandyBot")
+    find("form[aria-labelledby=export-title] button[type=submit]").click()
     text_in("#export-result", "Downloaded stickers-telegram.zip")
     request = urllib.request.Request(BASE + "/v1/admin/exports/telegram?group=chewy&bot=CandyBot", headers={"Authorization": f"Bearer {TOKEN}"})
     with urllib.request.urlopen(request, timeout=120) as response:
@@ -396,26 +418,26 @@ def schedule_group():
         const d = new Date(arguments[0]), pad = (n) => String(n).padStart(2, '0');
         return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;""",
         tomorrow.isoformat())
-    driver.execute_script("arguments[0].value = arguments[1]", css("input[name=publishAt]"), local)
+    driver.execute_script("arguments[0].value = arguments[1]", find("input[name=publishAt]"), local)
     clear_status()
-    css("form[aria-labelledby=settings-title] button[type=submit]").click()
+    find("form[aria-labelledby=settings-title] button[type=submit]").click()
     text_in("#status", "Saved")
     stored = api(f"/v1/admin/groups/{GROUP}", TOKEN)["publishAt"]
     check(stored is not None and datetime.fromisoformat(stored.replace("Z", "+00:00")) == tomorrow,
           f"the moment is stored in UTC: {stored} vs {tomorrow.isoformat()}")
     check(manifest_group() is None, "a group scheduled for tomorrow is not in the manifest now")
     go("/groups", "Groups")
-    badge = css(f'.group-list li[data-id="{GROUP}"]').text
+    badge = find(f'.group-list li[data-id="{GROUP}"]').text
     check("Scheduled" in badge, f"the list says it is scheduled: {badge!r}")
     go(f"/preview?at={urllib.parse.quote((tomorrow + timedelta(hours=1)).isoformat())}", "Preview")
     text_in("#preview-result .summary", " at ")
-    shown = [e.get_attribute("data-group") for e in driver.find_elements(By.CSS_SELECTOR, "#preview-result [data-group]")]
+    shown = [e.get_attribute("data-group") for e in find("#preview-result [data-group]", "all")]
     check(GROUP in shown, f"the preview an hour after the moment shows it: {shown}")
     shot("preview-at-a-moment")
     go(f"/groups/{GROUP}", "Browser test")
-    driver.execute_script("arguments[0].value = ''", css("input[name=publishAt]"))
+    driver.execute_script("arguments[0].value = ''", find("input[name=publishAt]"))
     clear_status()
-    css("form[aria-labelledby=settings-title] button[type=submit]").click()
+    find("form[aria-labelledby=settings-title] button[type=submit]").click()
     text_in("#status", "Saved")
     check(manifest_group() is not None, "without a schedule it is back in the manifest")
 
@@ -428,14 +450,14 @@ def restore_release():
     api_write("PATCH", f"/v1/admin/groups/{GROUP}", {"name": "Renamed by mistake"})
     go("/releases", "Releases")
     text_in("tbody tr:first-child td:nth-child(4)", f"Groups changed: {GROUP}")
-    check(css("tbody tr:first-child td:nth-child(3)").text == "bootstrap", "the release names the admin token")
+    check(find("tbody tr:first-child td:nth-child(3)").text == "bootstrap", "the release names the admin token")
     shot("releases")
-    css(f'tr[data-release="{revision}"] button.danger').click()
-    wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "dialog.confirm")))
+    find(f'tr[data-release="{revision}"] button.danger').click()
+    find("dialog.confirm", "visible")
     text_in("dialog.confirm", "Groups that change: Renamed by mistake → Browser test")
     shot("confirm-restore")
     clear_status()
-    css("dialog.confirm button.danger").click()
+    find("dialog.confirm button.danger").click()
     text_in("#status", f"Restored release {revision}")
     after = api("/v1/manifest")
     check([g["name"] for g in after["groups"]] == [g["name"] for g in before["groups"]], "the old names are back")
@@ -446,10 +468,10 @@ def restore_release():
 
 def sign_out():
     go("/groups", "Groups")
-    css("#sign-out").click()
+    find("#sign-out").click()
     text_in("main h1", "Sign in")
     check(driver.execute_script("return sessionStorage.length") == 0, "signing out forgets the token")
-    check(not css("#nav").is_displayed(), "the sections are hidden when signed out")
+    check(not find("#nav").is_displayed(), "the sections are hidden when signed out")
     shot("signed-out")
     # A token that stops working (revoked, say) returns to sign-in with a message at the next call.
     driver.execute_script("sessionStorage.setItem('stickercatalog.adminToken', 'revoked-token-0123456789')")

@@ -6,17 +6,16 @@
 #     200 would come from memory): p50, p99 and requests per second;
 #  3. a new sticker found by search on a second replica (same PostgreSQL): milliseconds from the upload's 201.
 # Targets: p99 at most 10 ms at 10,000 and 25 ms at 100,000; the index at most 200 MiB at 100,000; found within 1 s.
-# Usage: scripts/bench-search.sh [path/to/stickerd]   Environment: SIZES ("10000 100000"), DURATION (10s).
+# Usage: scripts/bench.sh search [path/to/stickerd]   Environment: SIZES ("10000 100000"), DURATION (10s).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib.sh
 stickerd=${1:-.build/release/stickerd}
 sizes=${SIZES:-10000 100000}
 duration=${DURATION:-10s}
 work=$(mktemp -d /tmp/stickerd-bench-search.XXXXXX)
 chmod 755 "$work"
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { stop_stickerds; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 admin="bench-admin-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 python3 scripts/bench/search-queries.py >"$work/paths.txt"
@@ -29,17 +28,12 @@ printf '%-9s %-12s %-10s %-9s %-18s %-18s %-9s %-8s %s\n' stickers "index build"
 for size in $sizes; do
   dir="$work/$size"
   mkdir -p "$dir" && chmod 755 "$dir"
-  port=$(free_port) port2=$(free_port)
-  base="http://127.0.0.1:$port" base2="http://127.0.0.1:$port2"
-  STICKER_ADMIN_TOKEN=$admin "$stickerd" serve --demo --port "$port" --data-dir "$dir/db" --search-cache-mib 0 >"$dir.log" 2>&1 &
-  pids+=($!)
-  first=$!
-  wait_ready "$base" "$dir.log"
+  STICKER_ADMIN_TOKEN=$admin start_stickerd "$stickerd" "$dir.log" --demo --data-dir "$dir/db" --search-cache-mib 0
+  first=$STICKERD_PID base=$STICKERD_URL
   psql -q -X -v ON_ERROR_STOP=1 -v stickers="$size" -h "$dir/db" -U stickerd stickerd -f scripts/bench/catalog-search.sql
-  STICKER_ADMIN_TOKEN=$admin DATABASE_URL="postgresql://stickerd@/stickerd?host=$dir/db" "$stickerd" serve --port "$port2" \
-    --search-cache-mib 0 >"$dir-2.log" 2>&1 &
-  pids+=($!)
-  wait_ready "$base2" "$dir-2.log"
+  STICKER_ADMIN_TOKEN=$admin DATABASE_URL="postgresql://stickerd@/stickerd?host=$dir/db" start_stickerd "$stickerd" "$dir-2.log" \
+    --search-cache-mib 0
+  base2=$STICKERD_URL
   sleep 1  # the seed's NOTIFY reaches both replicas
   curl -sf -o /dev/null "$base/v1/manifest"  # the snapshot read, so the RSS below is the catalog's without the index
   before=$(rss_mib "$first")
@@ -68,8 +62,6 @@ for size in $sizes; do
   [[ "$status" == 201 ]] || found="upload answered $status"
   printf '%-9s %-12s %-10s %-9s %-18s %-18s %-9s %-8s %s\n' "$size" "$build_ms ms" "$index_mib" "$((after - before))" \
     "$(percentiles "$dir.wrk")" "$(percentiles "$dir.wrk2")" "$rps" "$non2xx" "$found"
-  kill "${pids[@]}" 2>/dev/null || true
-  wait 2>/dev/null || true
-  pids=()
+  stop_stickerds
 done
 echo "(wrk -t2 -c16 and -c2 -d$duration over $(wc -l <"$work/paths.txt") distinct queries, answers not cached; $(nproc) cores shared by wrk and stickerd)"

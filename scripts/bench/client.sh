@@ -10,10 +10,10 @@
 #     (which asks for them in bundles: POST /v1/assets/bundle),
 #     side by side with curl --parallel fetching the manifest and the same files at the same concurrency, both timed
 #     end to end (target: at least 0.8x of curl).
-# Usage: scripts/bench-client.sh [stickerd] [sticker-sync]   Environment: UPLOADS (50), BOUNDARIES (20), STREAMS (1000),
+# Usage: scripts/bench.sh client [stickerd] [sticker-sync]   Environment: UPLOADS (50), BOUNDARIES (20), STREAMS (1000),
 # CONCURRENCY (8).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib.sh
 stickerd=${1:-.build/release/stickerd}
 syncer=${2:-.build/release/sticker-sync}
@@ -23,24 +23,18 @@ uploads=${UPLOADS:-50} streams=${STREAMS:-1000} concurrency=${CONCURRENCY:-8}
 ulimit -Sn "$(ulimit -Hn)"
 work=$(mktemp -d /tmp/stickerd-bench-client.XXXXXX)
 chmod 755 "$work"
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+pids=()   # the sticker-sync watcher (the stickerds: stop_stickerds)
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; stop_stickerds; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 admin="bench-admin-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 # Replicas share their signing key, as a deployment's do: a cursor one signed is then good at the other.
 export STICKER_ASSET_SIGNING_KEY="bench-asset-key-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-port_a=18097 port_b=18098
-a="http://127.0.0.1:$port_a" b="http://127.0.0.1:$port_b"
-ready() { wait_ready "$1" "$work"/*.log; }
 # All the streams come from one address here: the per-address share (256) is raised past them.
-STICKER_ADMIN_TOKEN=$admin "$stickerd" serve --demo --port $port_a --data-dir "$work/db" --max-event-streams-per-address 4000 >"$work/a.log" 2>&1 &
-pids+=($!)
-ready "$a"
+STICKER_ADMIN_TOKEN=$admin start_stickerd "$stickerd" "$work/a.log" --demo --data-dir "$work/db" --max-event-streams-per-address 4000
+a=$STICKERD_URL
 STICKER_ADMIN_TOKEN=$admin DATABASE_URL="postgresql://stickerd@/stickerd?host=$work/db" \
-  "$stickerd" serve --port $port_b --max-event-streams-per-address 4000 >"$work/b.log" 2>&1 &
-pid_b=$!
-pids+=($pid_b)
-ready "$b"
+  start_stickerd "$stickerd" "$work/b.log" --max-event-streams-per-address 4000
+b=$STICKERD_URL pid_b=$STICKERD_PID
 
 echo "1. Live updates: upload through A, the file on disk of a sticker-sync --watch following B (targets p50 < 300 ms, p99 < 1 s)"
 "$syncer" "$b" "$work/live" --size small --scale 2 --watch >"$work/watch.log" 2>&1 &
@@ -60,13 +54,13 @@ psql -q -X -v ON_ERROR_STOP=1 -h "$work/db" -U stickerd stickerd -f scripts/benc
 psql -q -X -v ON_ERROR_STOP=1 -h "$work/db" -U stickerd stickerd -c CHECKPOINT   # not in the middle of a measurement
 sleep 1
 manifest_gzip=$(curl -s -H 'Accept-Encoding: gzip' -o "$work/manifest.gz" -w '%{size_download}' "$a/v1/manifest")
-cursor=$(gzip -dc "$work/manifest.gz" | python3 -c 'import json,sys; print(json.load(sys.stdin)["cursor"])')
-sticker=$(curl -sf -H "Authorization: Bearer $admin" "$a/v1/admin/groups/bench-7" | python3 -c 'import json,sys; print(json.load(sys.stdin)["stickers"][0]["id"])')
+cursor=$(gzip -dc "$work/manifest.gz" | python3 scripts/lib/json_get.py cursor)
+sticker=$(curl -sf -H "Authorization: Bearer $admin" "$a/v1/admin/groups/bench-7" | python3 scripts/lib/json_get.py stickers.0.id)
 curl -sf -X PATCH -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' -d '{"description":"changed once"}' \
   "$a/v1/admin/stickers/$sticker" >/dev/null
 sleep 0.5
 changes_gzip=$(curl -s -H 'Accept-Encoding: gzip' -o "$work/changes.gz" -w '%{size_download}' "$a/v1/manifest/changes?since=$cursor")
-gzip -dc "$work/changes.gz" | python3 -c 'import json,sys; p=json.load(sys.stdin); print("  the page lists", [g["id"] for g in p["groups"]], "moreComing", p["moreComing"])'
+gzip -dc "$work/changes.gz" | python3 scripts/bench/client.py changes-page
 curl -s -o /dev/null -H 'Accept-Encoding: gzip' "$a/v1/manifest"   # the new manifest, cached
 awk -v m="$manifest_gzip" -v c="$changes_gzip" 'BEGIN { printf "  catching up: %d bytes gzip against %d for the manifest: %.0fx fewer (target 100x)\n", c, m, m / c }'
 for pair in "manifest:/v1/manifest" "change feed:/v1/manifest/changes?since=$cursor"; do
@@ -82,7 +76,7 @@ files_root=$work
 [[ -d /dev/shm && -w /dev/shm ]] && files_root=$(mktemp -d /dev/shm/stickerd-bench-client.XXXXXX)
 trap 'cleanup; [[ $files_root == /dev/shm/* ]] && rm -rf "$files_root"' EXIT
 # The view's manifest is built once before either client is timed (the first to ask would pay for it), then the two
-# run ROUNDS times (2), alternating, into fresh folders, and the best of each is compared, as bench.sh does.
+# run ROUNDS times (2), alternating, into fresh folders, and the best of each is compared, as scripts/bench/manifest.sh does.
 curl -s -o /dev/null "$a/v1/manifest?size=small&scale=2"
 best_sync=999999 best_curl=999999
 for round in $(seq 1 "${ROUNDS:-2}"); do
@@ -91,19 +85,7 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
   seconds=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
   best_sync=$(awk -v x="$seconds" -v y="$best_sync" 'BEGIN { print (x < y ? x : y) }')
   files=$(ls "$files_root/sync-$round/files" | wc -l)
-  [[ -f "$work/curl.cfg" ]] || python3 - "$files_root/sync-1/catalog.json" "$a" >"$work/curl.cfg" <<'PY'
-import json, sys
-manifest = json.load(open(sys.argv[1]))["manifest"]
-# The manifest first, as the sync reads it: both clients are timed end to end.
-print(f'url = "{sys.argv[2]}/v1/manifest?size=small&scale=2"\noutput = "manifest.json"')
-seen = set()
-for group in manifest["groups"]:
-    for s in group["stickers"]:
-        for link in (s["asset"], s["thumbnail"]):
-            if link["sha256"] not in seen:
-                seen.add(link["sha256"])
-                print(f'url = "{sys.argv[2]}{link["url"]}"\noutput = "{link["sha256"]}.png"')
-PY
+  [[ -f "$work/curl.cfg" ]] || python3 scripts/bench/client.py curl-config "$files_root/sync-1/catalog.json" "$a" >"$work/curl.cfg"
   mkdir -p "$files_root/curl-$round"
   started=$(date +%s.%N)
   (cd "$files_root/curl-$round" && curl -s --parallel --parallel-max "$concurrency" -K "$work/curl.cfg" 2>/dev/null)

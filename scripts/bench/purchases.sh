@@ -7,21 +7,19 @@
 #  3. A flood of forged generic webhooks: each is refused (401) and kept in quarantine, which holds only the newest
 #     --quarantine-limit (10,000) of them.
 # Needs ../shared/testdata/appstore (Apple's test CA and leaf key) and python3-cryptography.
-# Usage: scripts/bench-purchases.sh [path/to/stickerd]   Environment: DURATION (10s), NOTIFICATIONS (12000).
+# Usage: scripts/bench.sh purchases [path/to/stickerd]   Environment: DURATION (10s), NOTIFICATIONS (12000).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib.sh
 stickerd=${1:-.build/release/stickerd}
 duration=${DURATION:-10s}
 count=${NOTIFICATIONS:-12000}
 intake_connections=${CONNECTIONS_INTAKE:-8}
 appstore=${STICKER_TESTDATA:-../shared/testdata}/appstore
-[[ -f "$appstore/certs/testCA.der" ]] || { echo "bench-purchases: $appstore is missing; skipped"; exit 0; }
-port=18090
+[[ -f "$appstore/certs/testCA.der" ]] || { echo "bench purchases: $appstore is missing; skipped"; exit 0; }
 work=$(mktemp -d /tmp/stickerd-bench-purchases.XXXXXX)
 chmod 755 "$work"
-pid=
-cleanup() { [[ -n "$pid" ]] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { stop_stickerds; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
 admin="bench-admin-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
@@ -29,9 +27,8 @@ export STICKER_USER_JWT_SECRET="bench-user-secret-$(head -c 16 /dev/urandom | od
 export STICKER_ASSET_SIGNING_KEY="bench-asset-key-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export STICKER_WEBHOOK_SECRETS="bench-webhook-secret-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 export STICKER_APPLE_ROOT_CERTS="$appstore/certs/testCA.der" STICKER_APPLE_BUNDLE_ID=com.example STICKER_APPLE_APP_ID=1234
-STICKER_ADMIN_TOKEN=$admin "$stickerd" serve --demo --port "$port" --data-dir "$work/db" >"$work/stickerd.log" 2>&1 &
-pid=$!
-wait_ready "http://127.0.0.1:$port" "$work/stickerd.log"
+STICKER_ADMIN_TOKEN=$admin start_stickerd "$stickerd" "$work/stickerd.log" --demo --data-dir "$work/db"
+port=$STICKERD_PORT
 sql() { psql -q -X -v ON_ERROR_STOP=1 -h "$work/db" -U stickerd stickerd "$@"; }
 
 echo "Seeding: the Chewy group premium, users 1-1000, 1,000,000 purchases (users 1-500 hold com.example.premium)"
@@ -83,14 +80,14 @@ echo
 echo "Cached manifest, 64 connections, 1,000 users (every request carries the next user's token):"
 for file in entitled mixed anonymous; do run 2 64 "http://127.0.0.1:$port/v1/manifest" "$work/$file.txt" get >/dev/null; done  # warm up
 chewy() { curl -sf -H "Authorization: Bearer $(sed -n "${1}p" "$work/mixed.txt")" "http://127.0.0.1:$port/v1/manifest" \
-  | python3 -c 'import json,sys; print([g["locked"] for g in json.load(sys.stdin)["groups"] if g["id"] == "chewy"][0])'; }
+  | python3 scripts/lib/json_get.py groups.id=chewy.locked; }
 locked=("$(chewy 1)" "$(chewy 1000)")
 echo "  (Chewy locked for user1: ${locked[0]}, for user1000: ${locked[1]})"
-[[ ${locked[0]} == False && ${locked[1]} == True ]] || { echo "bench-purchases: user1 must see Chewy unlocked and user1000 locked" >&2; exit 1; }
+[[ ${locked[0]} == False && ${locked[1]} == True ]] || { echo "bench purchases: user1 must see Chewy unlocked and user1000 locked" >&2; exit 1; }
 read -r _ ap99 _ afail anonymous <<<"$(run 2 64 "http://127.0.0.1:$port/v1/manifest" "$work/anonymous.txt" get)"
 read -r _ ep99 _ efail entitled <<<"$(run 2 64 "http://127.0.0.1:$port/v1/manifest" "$work/entitled.txt" get)"
 read -r _ mp99 _ mfail mixed <<<"$(run 2 64 "http://127.0.0.1:$port/v1/manifest" "$work/mixed.txt" get)"
-ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 printf '  %-34s %10.0f rps  p99 %6s ms  %s\n' "anonymous" "$anonymous" "$ap99" "1.00"
 printf '  %-34s %10.0f rps  p99 %6s ms  %s\n' "entitled users (500 tokens)" "$entitled" "$ep99" "$(ratio "$entitled" "$anonymous")"
 printf '  %-34s %10.0f rps  p99 %6s ms  %s\n' "half entitled (1,000 tokens)" "$mixed" "$mp99" "$(ratio "$mixed" "$anonymous")"

@@ -3,9 +3,9 @@
 # pngcheck (structure and CRCs, no pixels) and a full decode by vips (`vips avg` reads every pixel; vips decodes
 # only an APNG's default image). Command-level times come from hyperfine; in-process times from
 # `stickerd validate --repeat-count`.
-# Usage: scripts/bench-validator.sh [path/to/stickerd]
+# Usage: scripts/bench.sh validator [path/to/stickerd]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 stickerd=${1:-.build/release/stickerd}
 work=$(mktemp -d /tmp/stickerd-validator-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -19,12 +19,6 @@ for file in "$still" "$animated"; do
     -n "stickerd validate" "$stickerd validate $file" \
     -n "pngcheck" "pngcheck -q $file" \
     -n "vips full decode" "vips avg $file" >/dev/null
-  python3 - "$work/times.json" <<'PY'
-import json, sys
-results = json.load(open(sys.argv[1]))["results"]
-ours = results[0]["mean"]
-for r in results:
-    print(f'  {r["command"]:<18} {r["mean"] * 1000:8.2f} ms ± {r["stddev"] * 1000:5.2f}   stickerd/this = {ours / r["mean"]:.2f}')
-PY
+  python3 scripts/bench/validator.py "$work/times.json"
   "$stickerd" validate --repeat-count 200 "$file" 2>&1 >/dev/null | sed 's/^/  in-process: /'
 done
