@@ -8,7 +8,8 @@ public func validatorFuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
     // The upload path, and the offline path that judges any PNG whatever its size.
     if let info = try? validator.validate(bytes) {
         // What is stored must itself validate, to the same picture.
-        precondition((try? validator.validate(info.storedBytes)) != nil, "stored bytes of a valid sticker do not validate")
+        precondition(
+            (try? validator.validate(info.storedBytes)) != nil, "stored bytes of a valid sticker do not validate")
     }
     _ = validator.judge(bytes, file: "fuzz")
     return 0

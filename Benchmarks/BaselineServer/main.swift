@@ -13,17 +13,22 @@ guard let port = arguments.first.flatMap(Int.init) else {
 var routes: [(path: String, body: ByteBuffer, headers: HTTPFields)] = []
 for argument in arguments.dropFirst() {
     if argument.hasPrefix("+"), let colon = argument.firstIndex(of: ":"), !routes.isEmpty,
-       let name = HTTPField.Name(String(argument.dropFirst().prefix(upTo: colon))) {
-        routes[routes.count - 1].headers[name] = argument[argument.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let name = HTTPField.Name(String(argument.dropFirst().prefix(upTo: colon)))
+    {
+        routes[routes.count - 1].headers[name] = argument[argument.index(after: colon)...].trimmingCharacters(
+            in: .whitespaces)
     } else if let equals = argument.firstIndex(of: "=") {
         let file = String(argument[argument.index(after: equals)...])
-        routes.append((String(argument[..<equals]), ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: file))), [:]))
+        routes.append(
+            (String(argument[..<equals]), ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: file))), [:]))
     }
 }
 let router = Router()
 for route in routes {
     let (body, headers) = (route.body, route.headers)
-    router.get(RouterPath(route.path)) { _, _ in Response(status: .ok, headers: headers, body: .init(byteBuffer: body)) }
+    router.get(RouterPath(route.path)) { _, _ in Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
 }
-let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "baseline"))
+let app = Application(
+    router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "baseline"))
 try await app.runService()

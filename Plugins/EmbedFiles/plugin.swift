@@ -2,8 +2,8 @@ import Foundation
 import PackagePlugin
 
 /// Compiles the package's `sql/NNNN_*.sql` migrations into the store target and `console/` (the admin console's HTML,
-/// CSS and modules) into the HTTP target, so `stickerd` carries them wherever it runs. `sql/schema.sql` (the schema
-/// the migrations make, for readers) is not a migration and is not embedded.
+/// CSS and modules) into the HTTP target, so `stickerd` carries them wherever it runs. `sql/current/schema.sql` (the
+/// schema the migrations make, for readers) is not a migration and is not embedded.
 @main
 struct EmbedFiles: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
@@ -17,15 +17,17 @@ struct EmbedFiles: BuildToolPlugin {
         switch target.name {
         case "CatalogStore":
             return [
-                .buildCommand(displayName: "Embedding \(migrations.count) SQL migrations", executable: tool,
-                              arguments: ["migrations", migrationsOutput.path] + migrations.map(\.path),
-                              inputFiles: migrations, outputFiles: [migrationsOutput])
+                .buildCommand(
+                    displayName: "Embedding \(migrations.count) SQL migrations", executable: tool,
+                    arguments: ["migrations", migrationsOutput.path] + migrations.map(\.path),
+                    inputFiles: migrations, outputFiles: [migrationsOutput])
             ]
         case "CatalogHTTP":
             return [
-                .buildCommand(displayName: "Embedding \(console.count) admin console files", executable: tool,
-                              arguments: ["console", consoleRoot.path, consoleOutput.path] + console.map(\.path),
-                              inputFiles: console, outputFiles: [consoleOutput])
+                .buildCommand(
+                    displayName: "Embedding \(console.count) admin console files", executable: tool,
+                    arguments: ["console", consoleRoot.path, consoleOutput.path] + console.map(\.path),
+                    inputFiles: console, outputFiles: [consoleOutput])
             ]
         default:
             return []

@@ -11,26 +11,37 @@ import StickerImage
 /// The composition root: the database, the catalog store, the services and every route.
 /// `draining` turns `/readyz` to 503 when shutdown begins (`DrainService`); `standbys` are hot standbys of `pool`'s
 /// primary for the big reads (`ReadReplicas`).
-package func buildApplication(pool: DatabasePool, options: ServiceOptions, registry: PrometheusCollectorRegistry,
-                             logger: Logger, revision: CatalogRevision = CatalogRevision(),
-                             draining: Draining = Draining(), standbys: [DatabasePool] = []) -> some ApplicationProtocol {
+package func buildApplication(
+    pool: DatabasePool, options: ServiceOptions, registry: PrometheusCollectorRegistry,
+    logger: Logger, revision: CatalogRevision = CatalogRevision(),
+    draining: Draining = Draining(), standbys: [DatabasePool] = []
+) -> some ApplicationProtocol {
     let changes = EntitlementChanges()
     let replicas = standbys.isEmpty ? nil : ReadReplicas(pools: standbys, registry: registry)
-    let catalog = PostgresCatalog(pool: pool, revision: revision, logger: logger, entitlementChanges: changes,
-                                  quarantineLimit: options.limits.quarantinedDeliveries, quarantineBytes: options.limits.quarantinedBytes, replicas: replicas)
-    let listener = RevisionListener(endpoint: pool.endpoint, revision: revision, logger: logger, entitlementChanges: changes)
+    let catalog = PostgresCatalog(
+        pool: pool, revision: revision, logger: logger, entitlementChanges: changes,
+        quarantineLimit: options.limits.quarantinedDeliveries, quarantineBytes: options.limits.quarantinedBytes,
+        replicas: replicas)
+    let listener = RevisionListener(
+        endpoint: pool.endpoint, revision: revision, logger: logger, entitlementChanges: changes)
     let scheduler = CatalogScheduler(endpoint: pool.endpoint, clock: options.database.scheduleClock, logger: logger)
-    let (_, manifests, responder) = buildRouter(catalog: catalog, listener: listener, options: options, registry: registry, draining: draining,
-                                                boundary: scheduler.nextBoundary)
-    let sweeper = DeliverySweeper(intake: PurchaseIntake(repository: catalog, configuration: options.purchases), logger: logger,
-                                  interval: options.database.deliverySweepInterval)
+    let (_, manifests, responder) = buildRouter(
+        catalog: catalog, listener: listener, options: options, registry: registry, draining: draining,
+        boundary: scheduler.nextBoundary)
+    let sweeper = DeliverySweeper(
+        intake: PurchaseIntake(repository: catalog, configuration: options.purchases), logger: logger,
+        interval: options.database.deliverySweepInterval)
     var app = Application(
         responder: responder(),
         server: .http1(configuration: .init(idleTimeout: TimeAmount(options.server.idleTimeout))),
-        configuration: .init(address: .hostname(options.server.host, port: options.server.port), serverName: "stickerd"),
+        configuration: .init(
+            address: .hostname(options.server.host, port: options.server.port), serverName: "stickerd"),
         services: [pool] + standbys + [listener, sweeper, scheduler],
-        onServerRunning: { [failures = AcceptFailures(registry: registry, logger: logger),
-                            limit = ConnectionLimit(limit: options.server.maxConnections, registry: registry, logger: logger)] channel in
+        onServerRunning: {
+            [
+                failures = AcceptFailures(registry: registry, logger: logger),
+                limit = ConnectionLimit(limit: options.server.maxConnections, registry: registry, logger: logger)
+            ] channel in
             await failures.watch(channel)
             await limit.watch(channel)
         },
@@ -38,7 +49,8 @@ package func buildApplication(pool: DatabasePool, options: ServiceOptions, regis
     app.beforeServerStarts {
         _ = try await Migrator().migrate(pool, logger: logger, patience: options.database.startupPatience)
         if options.demo {
-            try await DemoCatalog.loadIfEmpty(into: catalog, validator: StickerValidator(rules: options.limits.rules), logger: logger)
+            try await DemoCatalog.loadIfEmpty(
+                into: catalog, validator: StickerValidator(rules: options.limits.rules), logger: logger)
         }
         scheduler.begin()
         await manifests.warm()
@@ -50,10 +62,16 @@ package func buildApplication(pool: DatabasePool, options: ServiceOptions, regis
 /// makes the `ServiceResponder` in front of the router (called once, by the application: making the router's responder
 /// adds its HEAD routes); `methodNotAllowed` adds 405 answers for the methods a path does not serve; `boundary` is the
 /// next schedule boundary as this replica's `CatalogScheduler` knows it.
-package func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, options: ServiceOptions, registry: PrometheusCollectorRegistry,
-                 draining: Draining = Draining(), methodNotAllowed: Bool = true, boundary: NextBoundary = NextBoundary())
-    -> (router: Router<AppRequestContext>, manifests: ManifestService, responder: () -> ServiceResponder) {
-    let signer = AssetSigner(key: options.access.assetSigningKey ?? (0..<32).map { _ in UInt8.random(in: 0...255) }, lifetime: options.access.assetURLLifetime)
+package func buildRouter(
+    catalog: PostgresCatalog, listener: RevisionListener, options: ServiceOptions,
+    registry: PrometheusCollectorRegistry,
+    draining: Draining = Draining(), methodNotAllowed: Bool = true, boundary: NextBoundary = NextBoundary()
+)
+    -> (router: Router<AppRequestContext>, manifests: ManifestService, responder: () -> ServiceResponder)
+{
+    let signer = AssetSigner(
+        key: options.access.assetSigningKey ?? (0..<32).map { _ in UInt8.random(in: 0...255) },
+        lifetime: options.access.assetURLLifetime)
     let linker = AssetLinker(publicBaseURL: options.server.publicBaseURL, signer: signer)
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     let unknownMethods = UnknownMethods()
@@ -64,62 +82,90 @@ package func buildRouter(catalog: PostgresCatalog, listener: RevisionListener, o
     // Only the groups that read bodies pay for their deadline: a cached manifest is not a frame deeper for it.
     let deadline = BodyDeadlineMiddleware<AppRequestContext>(timeout: options.server.bodyTimeout)
     ConsoleController(publicBaseURL: options.server.publicBaseURL).addRoutes(to: router)
-    let manifests = ManifestService(reader: catalog, revision: catalog.revision, linker: linker, capacity: options.caches.manifestBytes,
-                                    logger: catalog.logger, counters: CacheCounters(registry: registry, cache: "manifest"))
-    let entitlements = EntitlementCache(repository: catalog, changes: catalog.entitlementChanges, sandbox: options.purchases.sandbox,
-                                        capacity: options.caches.entitlementBytes)
+    let manifests = ManifestService(
+        reader: catalog, revision: catalog.revision, linker: linker, capacity: options.caches.manifestBytes,
+        logger: catalog.logger, counters: CacheCounters(registry: registry, cache: "manifest"))
+    let entitlements = EntitlementCache(
+        repository: catalog, changes: catalog.entitlementChanges, sandbox: options.purchases.sandbox,
+        capacity: options.caches.entitlementBytes)
     let users = UserAuthMiddleware(tokens: options.access.userTokens)
     let client = router.group("v1").add(middleware: users)
     let manifestController = ManifestController(service: manifests, entitlements: entitlements)
     manifestController.addRoutes(to: client)
-    let search = SearchService(manifests: manifests, capacity: options.caches.searchBytes, clock: options.database.scheduleClock,
-                               boundary: boundary, logger: catalog.logger)
+    let search = SearchService(
+        manifests: manifests, capacity: options.caches.searchBytes, clock: options.database.scheduleClock,
+        boundary: boundary, logger: catalog.logger)
     SearchController(service: search, entitlements: entitlements).addRoutes(to: client)
     let feed = ChangeFeed(manifests: manifests, log: catalog)
     ChangeFeedController(feed: feed, entitlements: entitlements).addRoutes(to: client)
-    let hub = EventHub(limits: options.streams.limits, revision: catalog.revision, entitlements: catalog.entitlementChanges)
-    EventController(hub: hub, feed: feed, entitlements: entitlements, heartbeat: options.streams.heartbeat,
-                    lifetime: options.streams.lifetime, proxies: options.server.trustedProxies, metrics: metrics).addRoutes(to: client)
-    let assets = AssetStore(reader: catalog, revision: catalog.revision, capacity: options.caches.assetBytes,
-                            counters: CacheCounters(registry: registry, cache: "asset"))
+    let hub = EventHub(
+        limits: options.streams.limits, revision: catalog.revision, entitlements: catalog.entitlementChanges)
+    EventController(
+        hub: hub, feed: feed, entitlements: entitlements, heartbeat: options.streams.heartbeat,
+        lifetime: options.streams.lifetime, proxies: options.server.trustedProxies, metrics: metrics
+    ).addRoutes(to: client)
+    let assets = AssetStore(
+        reader: catalog, revision: catalog.revision, capacity: options.caches.assetBytes,
+        counters: CacheCounters(registry: registry, cache: "asset"))
     let assetController = AssetController(store: assets, manifests: manifests, signer: signer)
-    assetController.addRoutes(to: router.group("v1/assets"), bodies: router.group("v1/assets").add(middleware: deadline))
+    assetController.addRoutes(
+        to: router.group("v1/assets"), bodies: router.group("v1/assets").add(middleware: deadline))
     let uploads = UploadGate(limit: options.limits.concurrentUploads)
-    let gauges = ServiceGauges(registry: registry, revision: catalog.revision, listener: listener, draining: draining,
-                               pool: catalog.pool, hub: hub, manifests: manifests, search: search, assets: assets, uploads: uploads, quarantine: catalog,
-                               log: options.logging.accessLog?.sink)
-    let readiness = Readiness(migrationsApplied: { [pool = catalog.pool] in try await Migrator().isCurrent(pool, logger: $0) },
-                              keepsUp: { listener.isCurrent })
-    HealthController(readiness: readiness, registry: registry, durations: durations, updateGauges: { await gauges.update() },
-                     draining: draining, metricsToken: options.access.metricsToken).addRoutes(to: router)
+    let gauges = ServiceGauges(
+        registry: registry, revision: catalog.revision, listener: listener, draining: draining,
+        pool: catalog.pool, hub: hub, manifests: manifests, search: search, assets: assets, uploads: uploads,
+        quarantine: catalog,
+        log: options.logging.accessLog?.sink)
+    let readiness = Readiness(
+        migrationsApplied: { [pool = catalog.pool] in try await Migrator().isCurrent(pool, logger: $0) },
+        keepsUp: { listener.isCurrent })
+    HealthController(
+        readiness: readiness, registry: registry, durations: durations, updateGauges: { await gauges.update() },
+        draining: draining, metricsToken: options.access.metricsToken
+    ).addRoutes(to: router)
     let intake = PurchaseIntake(repository: catalog, configuration: options.purchases)
-    MeController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(to: client.group("me", context: UserRequestContext.self))
-    PurchaseController(intake: intake).addRoutes(to: client.group("purchases").add(middleware: deadline).group(context: UserRequestContext.self))
-    WebhookController(intake: intake, metrics: metrics).addRoutes(to: router.group("v1/webhooks").add(middleware: deadline))
+    MeController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(
+        to: client.group("me", context: UserRequestContext.self))
+    PurchaseController(intake: intake).addRoutes(
+        to: client.group("purchases").add(middleware: deadline).group(context: UserRequestContext.self))
+    WebhookController(intake: intake, metrics: metrics).addRoutes(
+        to: router.group("v1/webhooks").add(middleware: deadline))
 
-    let authenticator = AdminAuthenticator(tokens: catalog, bootstrapToken: options.access.bootstrapAdminToken, proxies: options.server.trustedProxies,
-                                           attempts: FailedAttempts(limit: options.limits.adminAuthFailuresPerMinute))
+    let authenticator = AdminAuthenticator(
+        tokens: catalog, bootstrapToken: options.access.bootstrapAdminToken, proxies: options.server.trustedProxies,
+        attempts: FailedAttempts(limit: options.limits.adminAuthFailuresPerMinute))
     let authenticated = router.group("v1/admin")
         .add(middleware: deadline)
         .add(middleware: AdminAuthMiddleware(authenticator: authenticator))
         .group(context: AdminRequestContext.self)
-    let idempotency = IdempotencyMiddleware(repository: catalog, maxBodyBytes: options.limits.rules.maxBytes + UploadReader.formOverhead)
+    let idempotency = IdempotencyMiddleware(
+        repository: catalog, maxBodyBytes: options.limits.rules.maxBytes + UploadReader.formOverhead)
     let admin = authenticated.group().add(middleware: idempotency)
     let groups = admin.group("groups")
     GroupController(repository: catalog, linker: linker).addRoutes(to: groups)
-    StickerController(repository: catalog, validator: StickerValidator(rules: options.limits.rules), linker: linker,
-                      uploads: uploads, metrics: metrics)
-        .addRoutes(authenticated: authenticated, idempotency: idempotency, stickers: admin.group("stickers"))
+    StickerController(
+        repository: catalog, validator: StickerValidator(rules: options.limits.rules), linker: linker,
+        uploads: uploads, metrics: metrics
+    )
+    .addRoutes(authenticated: authenticated, idempotency: idempotency, stickers: admin.group("stickers"))
     FilterController(repository: catalog).addRoutes(to: admin.group("filters"))
-    AdminEntitlementController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(to: admin.group("users"))
+    AdminEntitlementController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(
+        to: admin.group("users"))
     AdminPreviewController(service: manifests, entitlements: entitlements).addRoutes(to: admin.group("users"))
-    ManifestPreviewController(schedule: catalog, manifests: manifests, entitlements: entitlements, clock: options.database.scheduleClock)
-        .addRoutes(to: admin)
-    ReleaseController(repository: catalog, manifests: manifests, entitlements: entitlements).addRoutes(to: admin.group("releases"))
+    ManifestPreviewController(
+        schedule: catalog, manifests: manifests, entitlements: entitlements, clock: options.database.scheduleClock
+    )
+    .addRoutes(to: admin)
+    ReleaseController(repository: catalog, manifests: manifests, entitlements: entitlements).addRoutes(
+        to: admin.group("releases"))
     AdminWebhookController(intake: intake).addRoutes(to: admin.group("webhook-events"))
-    ExportController(manifests: manifests, reader: catalog, rules: options.limits.rules).addRoutes(to: admin.group("exports"))
+    ExportController(manifests: manifests, reader: catalog, rules: options.limits.rules).addRoutes(
+        to: admin.group("exports"))
     if methodNotAllowed { router.answerMethodNotAllowed(unknownMethods: unknownMethods, admin: authenticator) }
     let hot = HotRoutes(assets: assetController, manifests: manifestController, users: users)
     let observation = RequestObservation(durations: durations, accessLog: options.logging.accessLog)
-    return (router, manifests, { ServiceResponder(router: router.buildResponder(), hot: hot, observation: observation, problems: problems) })
+    return (
+        router, manifests,
+        { ServiceResponder(router: router.buildResponder(), hot: hot, observation: observation, problems: problems) }
+    )
 }

@@ -36,7 +36,8 @@ package struct DescriptorBudget: Sendable, Equatable {
     /// Why the budget does not fit `limit` descriptors, for an operator; nil when it fits.
     package func shortfall(limit: Int) -> String? {
         guard needed > limit else { return nil }
-        return "stickerd may need \(needed) file descriptors (--max-event-streams \(streams), --max-uploads \(uploads), "
+        return
+            "stickerd may need \(needed) file descriptors (--max-event-streams \(streams), --max-uploads \(uploads), "
             + "\(databaseConnections) database connections, \(Self.reserve) for other requests and the process) but may open only "
             + "\(limit) (RLIMIT_NOFILE, its hard limit). Raise the limit (ulimit -n, systemd's LimitNOFILE, the container "
             + "runtime's nofile) or lower --max-event-streams to at most \(max(0, limit - needed + streams))."

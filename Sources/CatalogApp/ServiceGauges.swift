@@ -24,29 +24,42 @@ package struct ServiceGauges: Sendable {
     /// What `droppedLines` has counted so far: the sink keeps the total, the counter is moved by the difference.
     private let droppedCounted = Reported()
 
-    package init(registry: PrometheusCollectorRegistry, revision: CatalogRevision, listener: RevisionListener, draining: Draining,
-         pool: DatabasePool, hub: EventHub, manifests: ManifestService, search: SearchService, assets: AssetStore, uploads: UploadGate,
-         quarantine: any QuarantineCounter, log: LogSink? = nil) {
+    package init(
+        registry: PrometheusCollectorRegistry, revision: CatalogRevision, listener: RevisionListener,
+        draining: Draining,
+        pool: DatabasePool, hub: EventHub, manifests: ManifestService, search: SearchService, assets: AssetStore,
+        uploads: UploadGate,
+        quarantine: any QuarantineCounter, log: LogSink? = nil
+    ) {
         (self.revision, self.listener, self.draining, self.pool, self.hub) = (revision, listener, draining, pool, hub)
-        (self.manifests, self.search, self.assets, self.uploads, self.quarantine, self.log) = (manifests, search, assets, uploads, quarantine, log)
+        (self.manifests, self.search, self.assets, self.uploads, self.quarantine, self.log) = (
+            manifests, search, assets, uploads, quarantine, log
+        )
         var gauges: [String: Gauge] = [:]
         for (name, help) in Self.described {
             gauges[name] = registry.makeGauge(name: name, help: help)
         }
         self.gauges = gauges
-        droppedLines = registry.makeCounter(name: "log_lines_dropped_total",
-                                            help: "Log lines dropped because the log's buffer was full (its reader is slow or stuck).")
+        droppedLines = registry.makeCounter(
+            name: "log_lines_dropped_total",
+            help: "Log lines dropped because the log's buffer was full (its reader is slow or stuck).")
     }
 
     package static let described: [(String, String)] = [
-        ("stickerd_ready", "1 while this replica takes traffic: not shutting down, the database answers, catalog changes reach it."),
+        (
+            "stickerd_ready",
+            "1 while this replica takes traffic: not shutting down, the database answers, catalog changes reach it."
+        ),
         ("catalog_revision", "The catalog revision this replica serves."),
         ("event_streams_open", "Server-Sent Event streams open on this replica."),
         ("manifest_cache_bytes", "Bytes of encoded manifests held in memory."),
         ("asset_cache_bytes", "Bytes of images held in memory."),
         ("search_index_bytes", "Bytes the search index of the current catalog takes (an estimate of its arrays)."),
         ("search_cache_bytes", "Bytes of encoded search answers held in memory."),
-        ("uploads_in_progress", "Uploads being read, validated or stored; past --max-uploads they are refused with 503."),
+        (
+            "uploads_in_progress",
+            "Uploads being read, validated or stored; past --max-uploads they are refused with 503."
+        ),
         ("db_pool_connections_in_use", "Database connections running a statement for this replica."),
         ("db_pool_waiting", "Callers waiting for a database connection."),
         ("db_available", "1 while PostgreSQL answers, 0 after a failure until a probe reaches it again."),

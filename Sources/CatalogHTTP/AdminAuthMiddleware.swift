@@ -11,7 +11,9 @@ package struct AdminAuthMiddleware: RouterMiddleware {
     package typealias Context = AppRequestContext
     package let authenticator: AdminAuthenticator
 
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         var context = context
         guard let admin = try await authenticator.admin(for: request, peer: context.remoteAddress) else {
             return try await next(request, context)
@@ -39,8 +41,10 @@ package struct AdminAuthenticator: Sendable {
     package let proxies: TrustedProxies
     package let attempts: FailedAttempts
 
-    package init(tokens: any AdminTokenRepository, bootstrapToken: String?, proxies: TrustedProxies = TrustedProxies(),
-         attempts: FailedAttempts = FailedAttempts()) {
+    package init(
+        tokens: any AdminTokenRepository, bootstrapToken: String?, proxies: TrustedProxies = TrustedProxies(),
+        attempts: FailedAttempts = FailedAttempts()
+    ) {
         self.tokens = tokens
         self.bootstrapDigest = bootstrapToken.map { SHA256.hash(data: Array($0.utf8)) }
         (self.proxies, self.attempts) = (proxies, attempts)
@@ -50,13 +54,17 @@ package struct AdminAuthenticator: Sendable {
     /// request carries no admin token.
     /// Throws 429 `too_many_attempts` while the request's source is refused.
     package func admin(for request: Request, peer: SocketAddress?) async throws -> (name: String, identity: String)? {
-        guard let header = request.headers[.authorization], header.utf8.count > 7, header.prefix(7).lowercased() == "bearer " else {
+        guard let header = request.headers[.authorization], header.utf8.count > 7,
+            header.prefix(7).lowercased() == "bearer "
+        else {
             return nil
         }
         // A transport that names no peer (a test's router) is no source to hold to account.
         let source = proxies.source(of: request, peer: peer)
         if source != .unknown, let wait = attempts.wait(for: source) {
-            var problem = Problem(.tooManyRequests, "too_many_attempts", "Too many wrong admin tokens from this address; try again later.")
+            var problem = Problem(
+                .tooManyRequests, "too_many_attempts", "Too many wrong admin tokens from this address; try again later."
+            )
             problem.headers[.retryAfter] = String(max(1, wait.components.seconds + 1))
             throw problem
         }
@@ -89,7 +97,10 @@ package struct AdminAuthenticator: Sendable {
 package func makeAdminToken() -> (token: String, digest: [UInt8]) {
     var generator = SystemRandomNumberGenerator()
     let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    let token = "stk_" + Data(bytes).base64EncodedString()
-        .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    let token =
+        "stk_"
+        + Data(bytes).base64EncodedString()
+        .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
+            of: "=", with: "")
     return (token, Array(SHA256.hash(data: Array(token.utf8))))
 }

@@ -25,7 +25,8 @@ package struct AdminEntitlementController {
             get throws(CatalogError) {
                 guard let expiresAt else { return nil }
                 guard let date = try? Date(expiresAt, strategy: .iso8601) else {
-                    throw CatalogError.invalid("expiresAt", "must be an ISO 8601 date and time such as 2030-01-31T12:00:00Z")
+                    throw CatalogError.invalid(
+                        "expiresAt", "must be an ISO 8601 date and time such as 2030-01-31T12:00:00Z")
                 }
                 return date
             }
@@ -34,7 +35,9 @@ package struct AdminEntitlementController {
 
     package static func user(_ context: AdminRequestContext) throws -> String {
         let user = try context.parameters.require("id")
-        guard (1...255).contains(user.count), !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard (1...255).contains(user.count),
+            !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw CatalogError.notFound("User '\(user.prefix(64))'")
         }
         return user
@@ -42,10 +45,14 @@ package struct AdminEntitlementController {
 
     @Sendable package func show(_ request: Request, context: AdminRequestContext) async throws -> EntitlementList {
         let user = try Self.user(context)
-        return EntitlementList(user: user, records: try await repository.purchases(user: user), now: Date(), sandbox: sandbox, allTransactions: true)
+        return EntitlementList(
+            user: user, records: try await repository.purchases(user: user), now: Date(), sandbox: sandbox,
+            allTransactions: true)
     }
 
-    @Sendable package func grant(_ request: Request, context: AdminRequestContext) async throws -> EditedResponse<EntitlementList> {
+    @Sendable package func grant(
+        _ request: Request, context: AdminRequestContext
+    ) async throws -> EditedResponse<EntitlementList> {
         let user = try Self.user(context)
         let grant = try await request.decode(as: Grant.self, context: context)
         guard Validate.isProductId(grant.productId) else {
@@ -57,11 +64,15 @@ package struct AdminEntitlementController {
         }
         let sandbox = sandbox
         let answer = { @Sendable (purchases: [PurchaseRecord]) in
-            EditedResponse(status: .created, response: EntitlementList(user: user, records: purchases, now: Date(), sandbox: sandbox,
-                                                                        allTransactions: true))
+            EditedResponse(
+                status: .created,
+                response: EntitlementList(
+                    user: user, records: purchases, now: Date(), sandbox: sandbox,
+                    allTransactions: true))
         }
-        let purchases = try await repository.grant(user: user, productId: grant.productId, expiresAt: expiry, admin: context.admin,
-                                                   keeping: context.keeping(request, answer))
+        let purchases = try await repository.grant(
+            user: user, productId: grant.productId, expiresAt: expiry, admin: context.admin,
+            keeping: context.keeping(request, answer))
         context.logger.info("Entitlement granted", metadata: ["user": "\(user)", "product": "\(grant.productId)"])
         return answer(purchases)
     }
@@ -72,12 +83,18 @@ package struct AdminEntitlementController {
         guard Validate.isProductId(product) else { throw CatalogError.notFound("Entitlement '\(product.prefix(64))'") }
         let sandbox = sandbox
         let answer = { @Sendable (result: (revoked: Int, purchases: [PurchaseRecord])) throws in
-            guard result.revoked > 0 else { throw CatalogError.notFound("An unrevoked transaction of '\(product)' for this user") }
-            return EntitlementList(user: user, records: result.purchases, now: Date(), sandbox: sandbox, allTransactions: true)
+            guard result.revoked > 0 else {
+                throw CatalogError.notFound("An unrevoked transaction of '\(product)' for this user")
+            }
+            return EntitlementList(
+                user: user, records: result.purchases, now: Date(), sandbox: sandbox, allTransactions: true)
         }
-        let result = try await repository.revoke(user: user, productId: product, admin: context.admin, keeping: context.keeping(request, answer))
+        let result = try await repository.revoke(
+            user: user, productId: product, admin: context.admin, keeping: context.keeping(request, answer))
         let response = try answer(result)
-        context.logger.info("Entitlement revoked", metadata: ["user": "\(user)", "product": "\(product)", "transactions": "\(result.revoked)"])
+        context.logger.info(
+            "Entitlement revoked",
+            metadata: ["user": "\(user)", "product": "\(product)", "transactions": "\(result.revoked)"])
         return response
     }
 
@@ -86,7 +103,8 @@ package struct AdminEntitlementController {
         let limit = try GroupController.integer(request, "limit", default: 50, range: 1...200)
         let before = try GroupController.integer(request, "before", default: Int(Int64.max), range: 1...Int(Int64.max))
         let entries = try await repository.audit(user: user, before: Int64(before), limit: limit + 1)
-        return AuditPage(entries: Array(entries.prefix(limit)), nextBefore: entries.count > limit ? entries[limit - 1].id : nil)
+        return AuditPage(
+            entries: Array(entries.prefix(limit)), nextBefore: entries.count > limit ? entries[limit - 1].id : nil)
     }
 
     package init(repository: any PurchaseRepository & EntitlementAdministration, sandbox: SandboxPolicy) {

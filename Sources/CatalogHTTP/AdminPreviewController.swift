@@ -13,7 +13,8 @@ package struct AdminPreviewController {
 
     @Sendable package func manifest(_ request: Request, context: AdminRequestContext) async throws -> Response {
         let user = try AdminEntitlementController.user(context)
-        return try await ManifestController.manifest(request, held: try await entitlements.products(of: user), personal: true, from: service)
+        return try await ManifestController.manifest(
+            request, held: try await entitlements.products(of: user), personal: true, from: service)
     }
 
     package init(service: ManifestService, entitlements: EntitlementCache) {

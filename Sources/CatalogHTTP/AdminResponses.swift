@@ -30,7 +30,8 @@ package struct AdminSticker: ResponseEncodable {
     package var warnings: [StickerWarning]?
 
     package enum CodingKeys: String, CodingKey {
-        case id, groupId, name, description, localizedDescriptions, flags, keywords, emoji, position, animated, frames, durationMs, loops
+        case id, groupId, name, description, localizedDescriptions, flags, keywords, emoji, position, animated, frames,
+            durationMs, loops
         case asset, renditions, createdAt, updatedAt, publishAt, unpublishAt, warnings
     }
 
@@ -60,14 +61,18 @@ package struct AdminSticker: ResponseEncodable {
     }
 
     package init(_ s: Sticker, linker: AssetLinker, warnings: [StickerWarning]? = nil) {
-        (id, groupId, name, description, localizedDescriptions) = (s.id.apiString, s.groupId, s.name, s.description, s.localizedDescriptions)
+        (id, groupId, name, description, localizedDescriptions) = (
+            s.id.apiString, s.groupId, s.name, s.description, s.localizedDescriptions
+        )
         (flags, keywords, emoji, position) = (s.flags, s.keywords, s.emoji, s.position)
         (animated, frames, durationMs, loops) = (s.asset.animated, s.asset.frames, s.asset.durationMs, s.asset.loops)
         // Signed, so that an admin can open a premium sticker's image too (free images ignore the signature).
         let until = linker.signer?.expiry(at: Date())
         asset = linker.link(s.asset, signedUntil: until)
         renditions = s.renditions.map {
-            AdminRendition(edge: $0.edge, still: $0.still, format: $0.format.fileExtension, asset: linker.link($0.asset, signedUntil: until))
+            AdminRendition(
+                edge: $0.edge, still: $0.still, format: $0.format.fileExtension,
+                asset: linker.link($0.asset, signedUntil: until))
         }
         (createdAt, updatedAt, self.warnings) = (s.createdAt, s.updatedAt, warnings)
         (publishAt, unpublishAt) = (s.publishAt, s.unpublishAt)
@@ -90,7 +95,8 @@ package struct AdminGroup: ResponseEncodable {
     package var stickers: [AdminSticker]?
 
     package enum CodingKeys: String, CodingKey {
-        case id, name, localizedNames, sizeClass, flags, productId, position, published, coverStickerId, createdAt, updatedAt
+        case id, name, localizedNames, sizeClass, flags, productId, position, published, coverStickerId, createdAt,
+            updatedAt
         case publishAt, unpublishAt, stickerCount, stickers
     }
 

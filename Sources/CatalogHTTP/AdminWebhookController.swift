@@ -26,17 +26,22 @@ package struct AdminWebhookController {
         var status: WebhookStatus?
         if let text = request.uri.queryParameters["status"] {
             guard let value = WebhookStatus(rawValue: String(text)) else {
-                throw CatalogError.invalidParameter(name: "status", rule: "must be one of " + WebhookStatus.allCases.map(\.rawValue).joined(separator: ", "))
+                throw CatalogError.invalidParameter(
+                    name: "status",
+                    rule: "must be one of " + WebhookStatus.allCases.map(\.rawValue).joined(separator: ", "))
             }
             status = value
         }
         let events = try await intake.repository.webhookEvents(status: status, before: Int64(before), limit: limit + 1)
-        return WebhookEventPage(events: Array(events.prefix(limit)), nextBefore: events.count > limit ? events[limit - 1].id : nil)
+        return WebhookEventPage(
+            events: Array(events.prefix(limit)), nextBefore: events.count > limit ? events[limit - 1].id : nil)
     }
 
     @Sendable package func show(_ request: Request, context: AdminRequestContext) async throws -> WebhookEvent {
         let id = try Self.id(context)
-        guard let event = try await intake.repository.webhookEvent(id: id) else { throw CatalogError.notFound("Webhook event \(id)") }
+        guard let event = try await intake.repository.webhookEvent(id: id) else {
+            throw CatalogError.notFound("Webhook event \(id)")
+        }
         return event
     }
 

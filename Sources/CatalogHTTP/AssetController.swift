@@ -6,8 +6,8 @@ import StickerImage
 
 /// `GET|HEAD /v1/assets/{sha256}.png` and `.webp`: immutable image bytes (an image is at the extension of its format
 /// only), cacheable for a year; any image no published free group
-/// shows only with a signed URL (a manifest gives one to an entitled user, an admin answer to the admin; 403 otherwise).
-/// `POST /v1/assets/bundle`: many at once, by the same rules.
+/// shows only with a signed URL (a manifest gives one to an entitled user, an admin answer to the admin; 403
+/// otherwise). `POST /v1/assets/bundle`: many at once, by the same rules.
 package struct AssetController {
     package let store: AssetStore
     /// Knows which images are premium (from the current catalog snapshot).
@@ -32,7 +32,8 @@ package struct AssetController {
     /// The image whose digest `text` should be, when it is a `format` file (`HotRoutes` calls it without the router).
     package func asset(hex text: Substring, format: ImageFormat, request: Request) async throws -> Response {
         // Only a well-formed digest reaches the store (and so the database).
-        guard let digest = AssetDigest(hex: text), let asset = try await store.asset(digest), asset.format == format else {
+        guard let digest = AssetDigest(hex: text), let asset = try await store.asset(digest), asset.format == format
+        else {
             throw CatalogError.notFound("Asset '\(text.prefix(64)).\(format.fileExtension)'")
         }
         // Bytes first: while PostgreSQL is down an uncached image fails fast there, before the snapshot is tried.
@@ -40,7 +41,10 @@ package struct AssetController {
         if try await !manifests.isFree(digest) {
             let parameters = request.uri.queryParameters
             let now = Date()
-            if let refusal = signer.check(sha256: digest.hex, exp: parameters["exp"].map(String.init), sig: parameters["sig"].map(String.init), now: now) {
+            if let refusal = signer.check(
+                sha256: digest.hex, exp: parameters["exp"].map(String.init), sig: parameters["sig"].map(String.init),
+                now: now)
+            {
                 throw Problem(signature: refusal)
             }
             expires = parameters["exp"].flatMap { Int64($0) }.map { $0 - Int64(now.timeIntervalSince1970) }
@@ -59,12 +63,18 @@ package struct AssetController {
         var frames: [ByteBuffer] = []
         var total = 0
         for item in asked.assets {
-            guard total < AssetBundle.maxBytes else { frames.append(AssetBundle.header(.skipped, length: 0)); continue }
-            guard let digest = AssetDigest(hex: Substring(item.sha256)), let asset = try await store.asset(digest) else {
+            guard total < AssetBundle.maxBytes else {
+                frames.append(AssetBundle.header(.skipped, length: 0))
+                continue
+            }
+            guard let digest = AssetDigest(hex: Substring(item.sha256)), let asset = try await store.asset(digest)
+            else {
                 frames.append(AssetBundle.header(.notFound, length: 0))
                 continue
             }
-            if try await !manifests.isFree(digest), let refusal = signer.check(sha256: item.sha256, exp: item.exp, sig: item.sig, now: now) {
+            if try await !manifests.isFree(digest),
+                let refusal = signer.check(sha256: item.sha256, exp: item.exp, sig: item.sig, now: now)
+            {
                 frames.append(AssetBundle.header(AssetBundle.Status(refusal), length: 0))
                 continue
             }
@@ -72,8 +82,9 @@ package struct AssetController {
             frames.append(asset.bytes)
             total += asset.bytes.readableBytes
         }
-        return Response(status: .ok, headers: [.contentType: AssetBundle.mediaType, .cacheControl: "no-store"],
-                        body: ResponseBody(contentsOf: frames))
+        return Response(
+            status: .ok, headers: [.contentType: AssetBundle.mediaType, .cacheControl: "no-store"],
+            body: ResponseBody(contentsOf: frames))
     }
 
     package init(store: AssetStore, manifests: ManifestService, signer: AssetSigner) {
@@ -97,8 +108,14 @@ extension Problem {
     /// A premium image asked for without a valid signed URL.
     package init(signature refusal: AssetSigner.Refusal) {
         switch refusal {
-        case .missing: self = Problem(.forbidden, "signature_required", "This image is premium: use the signed URL a manifest gives an entitled user.")
-        case .expired: self = Problem(.forbidden, "signature_expired", "This signed URL has expired: fetch the manifest again for a fresh one.")
+        case .missing:
+            self = Problem(
+                .forbidden, "signature_required",
+                "This image is premium: use the signed URL a manifest gives an entitled user.")
+        case .expired:
+            self = Problem(
+                .forbidden, "signature_expired",
+                "This signed URL has expired: fetch the manifest again for a fresh one.")
         case .invalid: self = Problem(.forbidden, "signature_invalid", "This URL's signature does not match.")
         }
     }

@@ -6,10 +6,13 @@ import Hummingbird
 package struct BodyDeadlineMiddleware<Context: RequestContext>: RouterMiddleware {
     package let timeout: Duration
 
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard [.post, .put, .patch].contains(request.method) else { return try await next(request, context) }
         var request = request
-        request.body = RequestBody(asyncSequence: DeadlineBody(base: request.body, deadline: .now + timeout, timeout: timeout))
+        request.body = RequestBody(
+            asyncSequence: DeadlineBody(base: request.body, deadline: .now + timeout, timeout: timeout))
         return try await next(request, context)
     }
 
@@ -33,7 +36,8 @@ package struct DeadlineBody: AsyncSequence, Sendable {
         package mutating func next() async throws -> ByteBuffer? {
             let chunk = try await base.next()
             if chunk != nil, ContinuousClock.now > deadline {
-                throw Problem(.requestTimeout, "request_timeout", "The request body took longer than \(timeout) to arrive.")
+                throw Problem(
+                    .requestTimeout, "request_timeout", "The request body took longer than \(timeout) to arrive.")
             }
             return chunk
         }

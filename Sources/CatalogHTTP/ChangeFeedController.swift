@@ -15,12 +15,14 @@ package struct ChangeFeedController {
     @Sendable package func changes(_ request: Request, context: AppRequestContext) async throws -> Response {
         var parameters = ManifestController.parameters(request)
         guard let since = parameters.removeValue(forKey: "since") else {
-            throw CatalogError.invalidParameter(name: "since", rule: "is required: the cursor of a manifest or of a change feed answer")
+            throw CatalogError.invalidParameter(
+                name: "since", rule: "is required: the cursor of a manifest or of a change feed answer")
         }
         var limit = ManifestChanges.defaultLimit
         if let text = parameters.removeValue(forKey: "limit") {
             guard let value = Int(text), (1...ManifestChanges.maxLimit).contains(value) else {
-                throw CatalogError.invalidParameter(name: "limit", rule: "must be a whole number from 1 to \(ManifestChanges.maxLimit)")
+                throw CatalogError.invalidParameter(
+                    name: "limit", rule: "must be a whole number from 1 to \(ManifestChanges.maxLimit)")
             }
             limit = value
         }
@@ -28,7 +30,9 @@ package struct ChangeFeedController {
         // After the view's parameters: a malformed request is a 400 whatever its cursor says. Before anything is read:
         // a cursor the service did not sign is a 410 that costs no query.
         let cursor = try ChangeCursor(encoded: since, key: feed.cursorKey)
-        switch try await feed.page(view: view, held: try await entitlements.held(by: context), cursor: cursor, limit: limit) {
+        switch try await feed.page(
+            view: view, held: try await entitlements.held(by: context), cursor: cursor, limit: limit)
+        {
         case .notModified:
             return Response(status: .notModified, headers: [.cacheControl: "private, no-cache"])
         case .page(let page):

@@ -19,8 +19,10 @@ package struct TransactionView: ResponseEncodable, Equatable {
 
     package init(_ stored: PurchaseRecord, now: Date, sandbox: Bool) {
         let r = stored.record
-        (source, environment, transactionId, originalTransactionId, productId) = (stored.source, stored.environment, r.transactionId,
-                                                                                  r.originalTransactionId, r.productId)
+        (source, environment, transactionId, originalTransactionId, productId) = (
+            stored.source, stored.environment, r.transactionId,
+            r.originalTransactionId, r.productId
+        )
         (purchasedAt, expiresAt, revokedAt, asOf) = (r.purchasedAt, r.expiresAt, r.revokedAt, r.asOf)
         active = !Entitlements.held([stored], at: now, sandbox: sandbox).isEmpty
     }
@@ -39,12 +41,15 @@ package struct EntitlementList: ResponseEncodable {
     package var entitlements: [EntitlementView]
     package var transactions: [TransactionView]?
 
-    package init(user: String, records: [PurchaseRecord], now: Date, sandbox policy: SandboxPolicy, allTransactions: Bool) {
+    package init(
+        user: String, records: [PurchaseRecord], now: Date, sandbox policy: SandboxPolicy, allTransactions: Bool
+    ) {
         userId = user
         let sandbox = policy.counts(for: user)
         entitlements = Entitlements.held(records, at: now, sandbox: sandbox).map { held in
-            EntitlementView(productId: held.productId, expiresAt: held.expiresAt,
-                            grantedBy: held.grantedBy.map { TransactionView($0, now: now, sandbox: sandbox) })
+            EntitlementView(
+                productId: held.productId, expiresAt: held.expiresAt,
+                grantedBy: held.grantedBy.map { TransactionView($0, now: now, sandbox: sandbox) })
         }
         transactions = allTransactions ? records.map { TransactionView($0, now: now, sandbox: sandbox) } : nil
     }

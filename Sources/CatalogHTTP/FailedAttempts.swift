@@ -17,8 +17,10 @@ package final class FailedAttempts: Sendable {
     private let now: @Sendable () -> ContinuousClock.Instant
     private let sources = Mutex<[ClientAddress: Window]>([:])
 
-    package init(limit: Int = 10, window: Duration = .seconds(60), capacity: Int = 10_000,
-         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+    package init(
+        limit: Int = 10, window: Duration = .seconds(60), capacity: Int = 10_000,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
         (self.limit, self.window, self.capacity, self.now) = (limit, window, capacity, now)
     }
 
@@ -46,9 +48,13 @@ package final class FailedAttempts: Sendable {
     }
 
     /// Drops expired windows; if that frees nothing, the older half (rare: a spray from `capacity` addresses).
-    private static func makeRoom(in sources: inout [ClientAddress: Window], now: ContinuousClock.Instant, window: Duration, capacity: Int) {
+    private static func makeRoom(
+        in sources: inout [ClientAddress: Window], now: ContinuousClock.Instant, window: Duration, capacity: Int
+    ) {
         sources = sources.filter { $0.value.start + window > now }
         guard sources.count >= capacity else { return }
-        for (source, _) in sources.sorted(by: { $0.value.start < $1.value.start }).prefix(sources.count / 2 + 1) { sources[source] = nil }
+        for (source, _) in sources.sorted(by: { $0.value.start < $1.value.start }).prefix(sources.count / 2 + 1) {
+            sources[source] = nil
+        }
     }
 }

@@ -10,7 +10,9 @@ package struct FilterController {
         group.delete("{name}", use: delete)
     }
 
-    @Sendable package func put(_ request: Request, context: AdminRequestContext) async throws -> EditedResponse<StickerFilter> {
+    @Sendable package func put(
+        _ request: Request, context: AdminRequestContext
+    ) async throws -> EditedResponse<StickerFilter> {
         let name = try context.parameters.require("name")
         let body = try await request.decode(as: FilterBody.self, context: context)
         var errors = FieldErrors()
@@ -26,14 +28,16 @@ package struct FilterController {
         return answer(created)
     }
 
-    @Sendable package func delete(_ request: Request, context: AdminRequestContext) async throws -> HTTPResponse.Status {
+    @Sendable package func delete(_ request: Request, context: AdminRequestContext) async throws -> HTTPResponse.Status
+    {
         let name = try context.parameters.require("name")
         let answer = { @Sendable (deleted: Bool) throws -> HTTPResponse.Status in
             guard deleted else { throw CatalogError.notFound("Filter '\(name.prefix(64))'") }
             return .noContent
         }
         guard Validate.isSlug(name) else { return try answer(false) }
-        let response = try answer(try await repository.deleteFilter(name: name, keeping: context.keeping(request, answer)))
+        let response = try answer(
+            try await repository.deleteFilter(name: name, keeping: context.keeping(request, answer)))
         context.logger.info("Filter deleted", metadata: ["filter": "\(name)"])
         return response
     }

@@ -23,12 +23,15 @@ package struct GroupController {
         return id
     }
 
-    @Sendable package func create(_ request: Request, context: AdminRequestContext) async throws -> EditedResponse<AdminGroup> {
+    @Sendable package func create(
+        _ request: Request, context: AdminRequestContext
+    ) async throws -> EditedResponse<AdminGroup> {
         let draft = try await request.decode(as: GroupDraft.self, context: context)
         try draft.validate()
         let answer = { @Sendable (group: StickerGroup) in
-            EditedResponse(status: .created, headers: [.location: "/v1/admin/groups/\(group.id)"],
-                           response: AdminGroup(group: group, stickerCount: 0, stickers: []))
+            EditedResponse(
+                status: .created, headers: [.location: "/v1/admin/groups/\(group.id)"],
+                response: AdminGroup(group: group, stickerCount: 0, stickers: []))
         }
         let group = try await repository.createGroup(draft, keeping: context.keeping(request, answer))
         context.logger.info("Group created", metadata: ["group": "\(group.id)"])
@@ -40,15 +43,17 @@ package struct GroupController {
         let offset = try Self.integer(request, "offset", default: 0, range: 0...Int(Int32.max))
         // One extra row tells whether another page follows.
         let rows = try await repository.groups(limit: limit + 1, offset: offset)
-        return AdminGroupPage(groups: rows.prefix(limit).map { AdminGroup(group: $0.group, stickerCount: $0.stickerCount) },
-                              limit: limit, offset: offset, nextOffset: rows.count > limit ? offset + limit : nil)
+        return AdminGroupPage(
+            groups: rows.prefix(limit).map { AdminGroup(group: $0.group, stickerCount: $0.stickerCount) },
+            limit: limit, offset: offset, nextOffset: rows.count > limit ? offset + limit : nil)
     }
 
     @Sendable package func show(_ request: Request, context: AdminRequestContext) async throws -> AdminGroup {
         let id = try Self.groupId(context)
         guard let group = try await repository.group(id: id) else { throw CatalogError.notFound("Group '\(id)'") }
         let stickers = try await repository.stickers(inGroup: id)
-        return AdminGroup(group: group, stickerCount: stickers.count, stickers: stickers.map { AdminSticker($0, linker: linker) })
+        return AdminGroup(
+            group: group, stickerCount: stickers.count, stickers: stickers.map { AdminSticker($0, linker: linker) })
     }
 
     @Sendable package func update(_ request: Request, context: AdminRequestContext) async throws -> AdminGroup {
@@ -58,15 +63,18 @@ package struct GroupController {
         let linker = linker
         let answer = { @Sendable (updated: GroupWithStickers?) throws in
             guard let updated else { throw CatalogError.notFound("Group '\(id)'") }
-            return AdminGroup(group: updated.group, stickerCount: updated.stickers.count,
-                              stickers: updated.stickers.map { AdminSticker($0, linker: linker) })
+            return AdminGroup(
+                group: updated.group, stickerCount: updated.stickers.count,
+                stickers: updated.stickers.map { AdminSticker($0, linker: linker) })
         }
-        let response = try answer(try await repository.updateGroup(id: id, patch, keeping: context.keeping(request, answer)))
+        let response = try answer(
+            try await repository.updateGroup(id: id, patch, keeping: context.keeping(request, answer)))
         context.logger.info("Group updated", metadata: ["group": "\(id)"])
         return response
     }
 
-    @Sendable package func delete(_ request: Request, context: AdminRequestContext) async throws -> HTTPResponse.Status {
+    @Sendable package func delete(_ request: Request, context: AdminRequestContext) async throws -> HTTPResponse.Status
+    {
         let id = try Self.groupId(context)
         let answer = { @Sendable (deleted: Bool) throws -> HTTPResponse.Status in
             guard deleted else { throw CatalogError.notFound("Group '\(id)'") }
@@ -83,16 +91,20 @@ package struct GroupController {
         guard try await repository.group(id: id) != nil else { throw CatalogError.notFound("Group '\(id)'") }
         let linker = linker
         let answer = { @Sendable (stickers: [Sticker]) in stickers.map { AdminSticker($0, linker: linker) } }
-        let stickers = try await repository.orderStickers(inGroup: id, order.stickerIds, keeping: context.keeping(request, answer))
+        let stickers = try await repository.orderStickers(
+            inGroup: id, order.stickerIds, keeping: context.keeping(request, answer))
         context.logger.info("Stickers reordered", metadata: ["group": "\(id)", "count": "\(stickers.count)"])
         return answer(stickers)
     }
 
     /// An integer query parameter within `range`, or a 400 problem.
-    package static func integer(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+    package static func integer(
+        _ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>
+    ) throws -> Int {
         guard let text = request.uri.queryParameters[Substring(name)] else { return value }
         guard let number = Int(text), range.contains(number) else {
-            throw CatalogError.invalidParameter(name: name, rule: "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+            throw CatalogError.invalidParameter(
+                name: name, rule: "must be an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }
@@ -102,4 +114,3 @@ package struct GroupController {
         self.linker = linker
     }
 }
-

@@ -16,8 +16,10 @@ package struct HealthController {
     /// The digest of `--metrics-token`, compared in constant time; nil: metrics for anyone.
     package let metricsDigest: SHA256Digest?
 
-    package init(readiness: Readiness, registry: PrometheusCollectorRegistry, durations: RequestDurations,
-                 updateGauges: @escaping @Sendable () async -> Void, draining: Draining, metricsToken: String?) {
+    package init(
+        readiness: Readiness, registry: PrometheusCollectorRegistry, durations: RequestDurations,
+        updateGauges: @escaping @Sendable () async -> Void, draining: Draining, metricsToken: String?
+    ) {
         (self.readiness, self.registry, self.durations) = (readiness, registry, durations)
         (self.updateGauges, self.draining) = (updateGauges, draining)
         metricsDigest = metricsToken.map { SHA256.hash(data: Array($0.utf8)) }
@@ -49,14 +51,19 @@ package struct HealthController {
         return Self.json(#"{"status":"ready"}"#)
     }
 
-    /// The metrics, to whoever holds `--metrics-token` when one is set: they tell traffic, errors and the catalog's size.
+    /// The metrics, to whoever holds `--metrics-token` when one is set: they tell traffic, errors and the catalog's
+    /// size.
     @Sendable package func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
         if let metricsDigest {
             let header = request.headers[.authorization] ?? ""
-            let token = header.lowercased().hasPrefix("bearer ") ? header.utf8.dropFirst(7) : header.utf8.dropFirst(header.utf8.count)
+            let token =
+                header.lowercased().hasPrefix("bearer ")
+                ? header.utf8.dropFirst(7) : header.utf8.dropFirst(header.utf8.count)
             // SHA256Digest's == compares every byte whatever the first difference.
             guard !token.isEmpty, SHA256.hash(data: Array(token)) == metricsDigest else {
-                var problem = Problem(.unauthorized, "unauthorized", "This replica's metrics need its --metrics-token: send 'Authorization: Bearer TOKEN'.")
+                var problem = Problem(
+                    .unauthorized, "unauthorized",
+                    "This replica's metrics need its --metrics-token: send 'Authorization: Bearer TOKEN'.")
                 problem.headers[.wwwAuthenticate] = #"Bearer realm="stickerd-metrics""#
                 throw problem
             }
@@ -65,11 +72,14 @@ package struct HealthController {
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
         bytes += durations.render().utf8
-        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     package static func json(_ text: String) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }
 
@@ -79,7 +89,9 @@ package struct Readiness: Sendable {
     package var migrationsApplied: @Sendable (Logger) async throws -> Bool
     package var keepsUp: @Sendable () -> Bool
 
-    package init(migrationsApplied: @escaping @Sendable (Logger) async throws -> Bool, keepsUp: @escaping @Sendable () -> Bool) {
+    package init(
+        migrationsApplied: @escaping @Sendable (Logger) async throws -> Bool, keepsUp: @escaping @Sendable () -> Bool
+    ) {
         (self.migrationsApplied, self.keepsUp) = (migrationsApplied, keepsUp)
     }
 }

@@ -4,7 +4,8 @@ import StickerImage
 /// The two answers clients ask for most, a cached image and the manifest, found without the router: its trie (which
 /// matched `{sha256}.png` by Characters) and its middleware frames were a fifth of an image request's CPU, measured
 /// with perf against a bare Hummingbird app. The router keeps both routes (its table, 405s, other methods and paths);
-/// only a GET or HEAD on exactly these paths comes here, and gets the same handler and middleware the router would give.
+/// only a GET or HEAD on exactly these paths comes here, and gets the same handler and middleware the router would
+/// give.
 package struct HotRoutes: Sendable {
     /// A request this answers, and the route it is counted under (the router's name for it).
     package enum Route: Equatable {
@@ -32,11 +33,18 @@ package struct HotRoutes: Sendable {
         guard bytes.count > prefix.count + 64, bytes.starts(with: prefix) else { return nil }
         let suffix = bytes.dropFirst(prefix.count + 64)
         let format: ImageFormat
-        if suffix.elementsEqual(".png".utf8) { format = .png } else if suffix.elementsEqual(".webp".utf8) { format = .webp } else { return nil }
+        if suffix.elementsEqual(".png".utf8) {
+            format = .png
+        } else if suffix.elementsEqual(".webp".utf8) {
+            format = .webp
+        } else {
+            return nil
+        }
         let hex = bytes.dropFirst(prefix.count).prefix(64)
         // A slash or a byte past ASCII is another path for the router (which matches `.png` by Characters), not a
         // digest that fails to parse.
-        return hex.contains { $0 == UInt8(ascii: "/") || $0 >= 0x80 } ? nil : .asset(hex: Substring(hex), format: format)
+        return hex.contains { $0 == UInt8(ascii: "/") || $0 >= 0x80 }
+            ? nil : .asset(hex: Substring(hex), format: format)
     }
 
     /// `route`'s answer to `request` (`ServiceResponder` drops the body of a HEAD's answer).

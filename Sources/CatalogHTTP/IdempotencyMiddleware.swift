@@ -14,17 +14,21 @@ package struct IdempotencyMiddleware: RouterMiddleware {
     /// The largest body buffered to fingerprint it: the largest upload.
     package let maxBodyBytes: Int
 
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard request.method != .get, request.method != .head, let key = request.headers[.idempotencyKey] else {
             return try await next(request, context)
         }
         guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw Problem(.badRequest, "invalid_idempotency_key", "Idempotency-Key must be 1 to 255 visible ASCII characters.")
+            throw Problem(
+                .badRequest, "invalid_idempotency_key", "Idempotency-Key must be 1 to 255 visible ASCII characters.")
         }
         var request = request
         let body = try await request.body.collect(upTo: maxBodyBytes)
         request.body = RequestBody(buffer: body)
-        let idempotency = IdempotencyKey(token: context.adminIdentity, key: key, fingerprint: RequestFingerprint.of(request, body: body))
+        let idempotency = IdempotencyKey(
+            token: context.adminIdentity, key: key, fingerprint: RequestFingerprint.of(request, body: body))
         if let kept = try await repository.keptAnswer(for: idempotency) { return try Self.answer(kept) }
         var context = context
         context.idempotency = idempotency
@@ -42,7 +46,8 @@ package struct IdempotencyMiddleware: RouterMiddleware {
         switch kept {
         case .answered(let stored): return stored.response
         case .reusedForAnotherRequest:
-            throw Problem(.unprocessableContent, "idempotency_key_reused", "This Idempotency-Key was used with another request.")
+            throw Problem(
+                .unprocessableContent, "idempotency_key_reused", "This Idempotency-Key was used with another request.")
         }
     }
 
@@ -56,13 +61,16 @@ extension AdminRequestContext {
     /// How a write keeps its answer for the request's `Idempotency-Key`, in the write's own transaction; nil without a
     /// key. `respond` makes the answer from the write's result, the very function the handler answers with, so that
     /// a retry gets the same bytes; a result it refuses (throws for, or answers with no 2xx) keeps nothing.
-    package func keeping<Value: Sendable>(_ request: Request,
-                                  _ respond: @escaping @Sendable (Value) throws -> some ResponseGenerator) -> IdempotentWrite<Value>? {
+    package func keeping<Value: Sendable>(
+        _ request: Request,
+        _ respond: @escaping @Sendable (Value) throws -> some ResponseGenerator
+    ) -> IdempotentWrite<Value>? {
         guard let idempotency else { return nil }
         let context = self
         return IdempotentWrite(key: idempotency) { value in
             guard let response = try? respond(value).response(from: request, context: context),
-                  (200..<300).contains(response.status.code) else { return nil }
+                (200..<300).contains(response.status.code)
+            else { return nil }
             return try await StoredResponse(response)
         }
     }
@@ -73,8 +81,10 @@ extension StoredResponse {
     package init(_ response: Response) async throws {
         let sink = BodySink()
         try await response.body.write(sink)
-        self.init(status: response.status.code, contentType: response.headers[.contentType], location: response.headers[.location],
-                  body: sink.bytes)
+        self.init(
+            status: response.status.code, contentType: response.headers[.contentType],
+            location: response.headers[.location],
+            body: sink.bytes)
     }
 
     /// The response as first sent, marked as a replay.
@@ -82,7 +92,9 @@ extension StoredResponse {
         var headers: HTTPFields = [.idempotentReplayed: "true"]
         if let contentType { headers[.contentType] = contentType }
         if let location { headers[.location] = location }
-        return Response(status: HTTPResponse.Status(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return Response(
+            status: HTTPResponse.Status(code: status), headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
 

@@ -15,11 +15,15 @@ package struct ManifestController {
     }
 
     @Sendable package func manifest(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await Self.manifest(request, held: try await entitlements.held(by: context), personal: context.user != nil, from: service)
+        try await Self.manifest(
+            request, held: try await entitlements.held(by: context), personal: context.user != nil, from: service)
     }
 
-    /// The manifest `request` asks for, as one holding `held` sees it: a user's own request, and the admin's preview of it.
-    package static func manifest(_ request: Request, held: [String], personal: Bool, from service: ManifestService) async throws -> Response {
+    /// The manifest `request` asks for, as one holding `held` sees it: a user's own request, and the admin's preview of
+    /// it.
+    package static func manifest(
+        _ request: Request, held: [String], personal: Bool, from service: ManifestService
+    ) async throws -> Response {
         let served = try await service.body(route: "manifest", query: request.uri.query, held: held) {
             .manifest(request.uri.query == nil ? ManifestQuery() : try ManifestQuery(parameters: parameters(request)))
         }
@@ -29,7 +33,9 @@ package struct ManifestController {
     @Sendable package func stickerGroup(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
         guard Validate.isSlug(id) else { throw CatalogError.notFound("Group '\(id.prefix(64))'") }
-        let served = try await service.body(route: "group/" + id, query: request.uri.query, held: try await entitlements.held(by: context)) {
+        let served = try await service.body(
+            route: "group/" + id, query: request.uri.query, held: try await entitlements.held(by: context)
+        ) {
             var parameters = Self.parameters(request)
             parameters["filter"] = nil
             parameters["flags"] = nil
@@ -42,7 +48,6 @@ package struct ManifestController {
         let served = try await service.body(for: .filters)
         return try await service.response(served, for: request)
     }
-
 
     /// Query parameters, the first value of each.
     package static func parameters(_ request: Request) -> [String: String] {

@@ -26,11 +26,15 @@ package struct ManifestPreviewController {
 
     /// A manifest for an admin's eyes: `snapshot` in the view `parameters` ask for, as anyone or as their `user` sees
     /// it, every link signed (what it shows may not be free to fetch), never cached.
-    package static func render(_ snapshot: CatalogSnapshot, parameters: [String: String], manifests: ManifestService,
-                       entitlements: EntitlementCache) async throws -> Response {
+    package static func render(
+        _ snapshot: CatalogSnapshot, parameters: [String: String], manifests: ManifestService,
+        entitlements: EntitlementCache
+    ) async throws -> Response {
         var parameters = parameters
         var held: [String] = []
-        if let user = try Self.user(parameters.removeValue(forKey: "user")) { held = try await entitlements.products(of: user) }
+        if let user = try Self.user(parameters.removeValue(forKey: "user")) {
+            held = try await entitlements.products(of: user)
+        }
         let query = try ManifestQuery(parameters: parameters)
         var signing = manifests.linker
         signing.signingEverythingUntil = signing.signer?.expiry(at: Date())
@@ -38,13 +42,16 @@ package struct ManifestPreviewController {
         let access = ManifestService.Access(held: held, snapshot: snapshot, signer: linker.signer, now: nil)
         let view = query.unlocking(access.products, signedUntil: access.signedUntil).normalized(for: snapshot)
         let json = try await ManifestWorkers.shared.build {
-            try ManifestService.encode(.manifest(view), from: snapshot, linker: linker, fragments: GroupFragments(capacity: 0))
+            try ManifestService.encode(
+                .manifest(view), from: snapshot, linker: linker, fragments: GroupFragments(capacity: 0))
         }
-        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: json)))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: json)))
     }
 
-    /// `at`: any RFC 3339 moment (a preview of the past shows what is scheduled now as it would have been); absent is now.
+    /// `at`: any RFC 3339 moment (a preview of the past shows what is scheduled now as it would have been); absent is
+    /// now.
     package static func moment(_ text: String?) throws(CatalogError) -> Date? {
         guard let text else { return nil }
         guard let date = RFC3339.date(text) else {
@@ -56,13 +63,19 @@ package struct ManifestPreviewController {
     /// `user`: 1 to 255 characters without controls, as the user routes take it.
     package static func user(_ text: String?) throws(CatalogError) -> String? {
         guard let text else { return nil }
-        guard (1...255).contains(text.count), !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .invalidParameter(name: "user", rule: "must be a user id of 1 to 255 characters without control characters")
+        guard (1...255).contains(text.count),
+            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw .invalidParameter(
+                name: "user", rule: "must be a user id of 1 to 255 characters without control characters")
         }
         return text
     }
 
-    package init(schedule: any CatalogSchedule, manifests: ManifestService, entitlements: EntitlementCache, clock: any ScheduleClock) {
+    package init(
+        schedule: any CatalogSchedule, manifests: ManifestService, entitlements: EntitlementCache,
+        clock: any ScheduleClock
+    ) {
         self.schedule = schedule
         self.manifests = manifests
         self.entitlements = entitlements

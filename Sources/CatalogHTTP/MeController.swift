@@ -13,14 +13,18 @@ package struct MeController {
         group.get("entitlements", use: entitlements)
     }
 
-    @Sendable package func purchaseToken(_ request: Request, context: UserRequestContext) async throws -> PurchaseTokenResponse {
+    @Sendable package func purchaseToken(
+        _ request: Request, context: UserRequestContext
+    ) async throws -> PurchaseTokenResponse {
         let token = try await repository.purchaseToken(user: context.user)
         return PurchaseTokenResponse(userId: context.user, purchaseToken: token.uuidString.lowercased())
     }
 
-    @Sendable package func entitlements(_ request: Request, context: UserRequestContext) async throws -> EntitlementList {
-        EntitlementList(user: context.user, records: try await repository.activePurchases(user: context.user), now: Date(),
-                        sandbox: sandbox, allTransactions: false)
+    @Sendable package func entitlements(_ request: Request, context: UserRequestContext) async throws -> EntitlementList
+    {
+        EntitlementList(
+            user: context.user, records: try await repository.activePurchases(user: context.user), now: Date(),
+            sandbox: sandbox, allTransactions: false)
     }
 
     package init(repository: any PurchaseRepository, sandbox: SandboxPolicy) {

@@ -20,21 +20,32 @@ extension Problem {
         case let error as FormDataError: self = Problem(form: error)
         case let error as CatalogExport.Failure:
             switch error {
-            case .tooLarge(let stickers): self = .exportTooLarge("\(stickers) stickers; at most \(CatalogExport.maxStickers)")
+            case .tooLarge(let stickers):
+                self = .exportTooLarge("\(stickers) stickers; at most \(CatalogExport.maxStickers)")
             case .tooManyBytes: self = .exportTooLarge("its files pass \(CatalogExport.maxBytes >> 20) MiB")
             }
-        case let error as PackError: self = Problem(.unprocessableContent, "export_failed", "The export cannot be made: \(error.description).")
+        case let error as PackError:
+            self = Problem(.unprocessableContent, "export_failed", "The export cannot be made: \(error.description).")
         case let error as XCStickers.Failure:
             switch error {
-            case .empty: self = Problem(.unprocessableContent, "nothing_to_export", "No pack can be made: the view shows no free sticker.")
+            case .empty:
+                self = Problem(
+                    .unprocessableContent, "nothing_to_export", "No pack can be made: the view shows no free sticker.")
             case .tooLarge(let sticker, let bytes):
-                self = Problem(.unprocessableContent, "export_failed", "Sticker \(sticker) is \(bytes) bytes, over the \(XCStickers.maxFileBytes) Messages takes.")
-            case .notPNG(let sticker): self = Problem(.unprocessableContent, "export_failed", "Sticker \(sticker) is not a PNG, which Messages needs.")
+                self = Problem(
+                    .unprocessableContent, "export_failed",
+                    "Sticker \(sticker) is \(bytes) bytes, over the \(XCStickers.maxFileBytes) Messages takes.")
+            case .notPNG(let sticker):
+                self = Problem(
+                    .unprocessableContent, "export_failed", "Sticker \(sticker) is not a PNG, which Messages needs.")
             }
         case is DatabaseUnavailable: self = .databaseUnavailable
-        // Met only when the request that holds the key vanished between its commit and this look (gc, or its day ran out).
+        // Met only when the request that holds the key vanished between its commit and this look (gc, or its day ran
+        // out).
         case is IdempotencyKeyTaken:
-            self = Problem(.conflict, "idempotency_key_in_use", "A request with this Idempotency-Key was being written; retry shortly.")
+            self = Problem(
+                .conflict, "idempotency_key_in_use",
+                "A request with this Idempotency-Key was being written; retry shortly.")
             headers[.retryAfter] = "1"
         // A request still running when the shutdown grace ran out: its client may try again elsewhere.
         case is CancellationError:
@@ -53,11 +64,14 @@ extension Problem {
         case .conflict(let detail): self = Problem(.conflict, "conflict", detail)
         case .invalid(let issues): self = .validationFailed(issues)
         case .invalidSchedule(let issues):
-            self = Problem(.badRequest, "invalid_schedule", issues.map { "\($0.field) \($0.message)" }.joined(separator: "; ") + ".")
+            self = Problem(
+                .badRequest, "invalid_schedule",
+                issues.map { "\($0.field) \($0.message)" }.joined(separator: "; ") + ".")
             errors = issues
         case .unknownFilter(let name):
             // A well-formed name the catalog does not define: a manifest that does not exist, not a malformed request.
-            self = Problem(.notFound, "unknown_filter", "There is no filter named '\(name)'; GET /v1/filters lists them.")
+            self = Problem(
+                .notFound, "unknown_filter", "There is no filter named '\(name)'; GET /v1/filters lists them.")
         case .invalidParameter(let name, let rule): self = .invalidParameter(name, rule)
         case .cursorExpired(let detail): self = Problem(.gone, "cursor_expired", detail)
         }
@@ -67,9 +81,14 @@ extension Problem {
     package init(purchase error: PurchaseError, quarantinedAs id: Int64?) {
         let kept = id.map { " Kept in quarantine as webhook event \($0)." } ?? ""
         switch error {
-        case .malformed(let reason): self = Problem(.badRequest, "invalid_event", "The event is malformed: \(reason).\(kept)")
-        case .unauthorized(let reason): self = Problem(.unauthorized, "invalid_signature", "The event is not authentic: \(reason).\(kept)")
-        case .rejected(let reason): self = Problem(.unprocessableContent, "wrong_app_or_environment", "The event is not for this app or URL: \(reason).\(kept)")
+        case .malformed(let reason):
+            self = Problem(.badRequest, "invalid_event", "The event is malformed: \(reason).\(kept)")
+        case .unauthorized(let reason):
+            self = Problem(.unauthorized, "invalid_signature", "The event is not authentic: \(reason).\(kept)")
+        case .rejected(let reason):
+            self = Problem(
+                .unprocessableContent, "wrong_app_or_environment",
+                "The event is not for this app or URL: \(reason).\(kept)")
         }
     }
 
@@ -82,11 +101,14 @@ extension Problem {
 
     /// An image the sticker rules refuse.
     package init(image rejection: StickerRejection) {
-        let status: HTTPResponse.Status = switch rejection {
-        case .tooLarge: .contentTooLarge
-        case .unsupportedFormat: .unsupportedMediaType
-        case .empty, .dimensionsOutOfRange, .corrupt, .invalidAnimation, .tooManyFrames, .animationTooLong, .renditionTooLarge: .unprocessableContent
-        }
+        let status: HTTPResponse.Status =
+            switch rejection {
+            case .tooLarge: .contentTooLarge
+            case .unsupportedFormat: .unsupportedMediaType
+            case .empty, .dimensionsOutOfRange, .corrupt, .invalidAnimation, .tooManyFrames, .animationTooLong,
+                .renditionTooLarge:
+                .unprocessableContent
+            }
         self = Problem(status, rejection.code, rejection.detail)
         if case .empty = rejection { errors = [FieldIssue(field: "file", message: "is empty")] }
     }
@@ -94,12 +116,15 @@ extension Problem {
     package init(form error: FormDataError) {
         switch error {
         case .invalidBoundary:
-            self = .validationFailed([FieldIssue(field: "Content-Type", message: "needs a boundary of 1 to 70 characters (RFC 2046)")],
-                                     status: .badRequest)
+            self = .validationFailed(
+                [FieldIssue(field: "Content-Type", message: "needs a boundary of 1 to 70 characters (RFC 2046)")],
+                status: .badRequest)
         case .tooLarge(let limit): self = .tooLarge(limit: limit)
         case .partTooLarge(let name, let limit): self = .tooLarge(limit: limit, what: "The form part '\(name)'")
-        case .tooManyParts(let limit): self = Problem(.contentTooLarge, "too_large", "The form has more than \(limit) parts.")
-        case .tooManyHeaders(let limit): self = Problem(.contentTooLarge, "too_large", "A form part has more than \(limit) headers.")
+        case .tooManyParts(let limit):
+            self = Problem(.contentTooLarge, "too_large", "The form has more than \(limit) parts.")
+        case .tooManyHeaders(let limit):
+            self = Problem(.contentTooLarge, "too_large", "A form part has more than \(limit) headers.")
         case .malformed(let reason): self = .invalidBody("The multipart/form-data body is malformed: \(reason).")
         }
     }

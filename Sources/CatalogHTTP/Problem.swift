@@ -30,9 +30,10 @@ package struct Problem: HTTPResponseError, Sendable {
     }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = Body(title: status.reasonPhrase, status: status.code, code: code, detail: detail,
-                        instance: request.uri.path, errors: errors.isEmpty ? nil : errors,
-                        requestId: context.logger[metadataKey: RequestIdentity.logKey]?.description)
+        let body = Body(
+            title: status.reasonPhrase, status: status.code, code: code, detail: detail,
+            instance: request.uri.path, errors: errors.isEmpty ? nil : errors,
+            requestId: context.logger[metadataKey: RequestIdentity.logKey]?.description)
         var fields = headers
         fields[.contentType] = "application/problem+json"
         let data = try JSONEncoder.catalog.encode(body)
@@ -45,8 +46,11 @@ extension Problem {
         Problem(.badRequest, "invalid_parameter", "Query parameter '\(name)' \(rule).")
     }
 
-    package static func validationFailed(_ issues: [FieldIssue], status: HTTPResponse.Status = .unprocessableContent) -> Problem {
-        var problem = Problem(status, "validation_failed", issues.map { "\($0.field) \($0.message)" }.joined(separator: "; ") + ".")
+    package static func validationFailed(
+        _ issues: [FieldIssue], status: HTTPResponse.Status = .unprocessableContent
+    ) -> Problem {
+        var problem = Problem(
+            status, "validation_failed", issues.map { "\($0.field) \($0.message)" }.joined(separator: "; ") + ".")
         problem.errors = issues
         return problem
     }
@@ -56,7 +60,8 @@ extension Problem {
     }
 
     package static var unauthorized: Problem {
-        var problem = Problem(.unauthorized, "unauthorized", "A valid admin token is required: send 'Authorization: Bearer TOKEN'.")
+        var problem = Problem(
+            .unauthorized, "unauthorized", "A valid admin token is required: send 'Authorization: Bearer TOKEN'.")
         problem.headers[.wwwAuthenticate] = #"Bearer realm="stickerd""#
         return problem
     }
@@ -71,14 +76,16 @@ extension Problem {
 
     /// PostgreSQL cannot be reached: try again shortly.
     package static var databaseUnavailable: Problem {
-        var problem = Problem(.serviceUnavailable, "database_unavailable", "The catalog database is unavailable; try again shortly.")
+        var problem = Problem(
+            .serviceUnavailable, "database_unavailable", "The catalog database is unavailable; try again shortly.")
         problem.headers[.retryAfter] = "2"
         return problem
     }
 
     package static func methodNotAllowed(allow: [HTTPRequest.Method]) -> Problem {
-        var problem = Problem(.methodNotAllowed, "method_not_allowed",
-                              "This resource supports \(allow.map(\.rawValue).joined(separator: ", ")) only.")
+        var problem = Problem(
+            .methodNotAllowed, "method_not_allowed",
+            "This resource supports \(allow.map(\.rawValue).joined(separator: ", ")) only.")
         problem.headers[.allow] = allow.map(\.rawValue).joined(separator: ", ")
         return problem
     }

@@ -13,13 +13,17 @@ package struct PurchaseController {
         group.post("apple/transactions", use: appleTransaction)
     }
 
-    @Sendable package func appleTransaction(_ request: Request, context: UserRequestContext) async throws -> EntitlementList {
+    @Sendable package func appleTransaction(
+        _ request: Request, context: UserRequestContext
+    ) async throws -> EntitlementList {
         let body = try await request.body.collect(upTo: context.maxUploadSize)
-        let receipt = try await intake.receive(Delivery(source: .appleClient, body: Array(buffer: body), user: context.user))
+        let receipt = try await intake.receive(
+            Delivery(source: .appleClient, body: Array(buffer: body), user: context.user))
         try WebhookController.check(receipt)
         context.logger.info("Client transaction stored", metadata: ["receipt": "\(receipt)"])
-        return EntitlementList(user: context.user, records: try await intake.repository.activePurchases(user: context.user), now: Date(),
-                               sandbox: intake.configuration.sandbox, allTransactions: false)
+        return EntitlementList(
+            user: context.user, records: try await intake.repository.activePurchases(user: context.user), now: Date(),
+            sandbox: intake.configuration.sandbox, allTransactions: false)
     }
 
     package init(intake: PurchaseIntake) {

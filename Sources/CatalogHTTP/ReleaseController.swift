@@ -43,8 +43,9 @@ package struct ReleaseController {
         guard let snapshot = try await repository.snapshot(release: revision) else {
             throw CatalogError.notFound("Release \(revision)")
         }
-        return try await ManifestPreviewController.render(snapshot, parameters: ManifestController.parameters(request),
-                                                          manifests: manifests, entitlements: entitlements)
+        return try await ManifestPreviewController.render(
+            snapshot, parameters: ManifestController.parameters(request),
+            manifests: manifests, entitlements: entitlements)
     }
 
     @Sendable package func restore(_ request: Request, context: AdminRequestContext) async throws -> RestoreResponse {
@@ -53,9 +54,11 @@ package struct ReleaseController {
             guard let restored else { throw CatalogError.notFound("Release \(revision)") }
             return RestoreResponse(revision: restored.revision, changed: restored.changed, restoredFrom: revision)
         }
-        let response = try answer(try await repository.restore(release: revision, keeping: context.keeping(request, answer)))
-        context.logger.info(response.changed ? "Release restored" : "Release restored: nothing differed",
-                            metadata: ["release": "\(revision)", "revision": "\(response.revision)"])
+        let response = try answer(
+            try await repository.restore(release: revision, keeping: context.keeping(request, answer)))
+        context.logger.info(
+            response.changed ? "Release restored" : "Release restored: nothing differed",
+            metadata: ["release": "\(revision)", "revision": "\(response.revision)"])
         return response
     }
 

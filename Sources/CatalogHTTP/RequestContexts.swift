@@ -59,7 +59,9 @@ package struct UserRequestContext: ChildRequestContext {
     package let user: String
 
     package init(context: AppRequestContext) throws {
-        guard let user = context.user else { throw Problem.invalidUserToken("This needs a signed-in user: send 'Authorization: Bearer <JWT>'.") }
+        guard let user = context.user else {
+            throw Problem.invalidUserToken("This needs a signed-in user: send 'Authorization: Bearer <JWT>'.")
+        }
         self.coreContext = context.coreContext
         self.user = user
     }

@@ -21,7 +21,9 @@ package enum RequestFingerprint {
         let query = request.uri.queryParameters.map { (key: $0.key, value: $0.value) }
         add(Array("\(query.count)".utf8))
         // Stable: of repeated names the first counts, so their order among themselves does mean something.
-        for (key, value) in query.enumerated().sorted(by: { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }).map(\.element) {
+        for (key, value) in query.enumerated().sorted(by: { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) })
+            .map(\.element)
+        {
             add(key.utf8)
             add(value.utf8)
         }
@@ -48,8 +50,11 @@ package enum RequestFingerprint {
 
     /// `body` as JSON with sorted keys, nil when it is not JSON (then its bytes count).
     private static func canonicalJSON(_ body: ByteBuffer) -> [UInt8]? {
-        guard let value = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: [.fragmentsAllowed]),
-              let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]) else { return nil }
+        guard
+            let value = try? JSONSerialization.jsonObject(
+                with: Data(body.readableBytesView), options: [.fragmentsAllowed]),
+            let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+        else { return nil }
         return Array(data)
     }
 

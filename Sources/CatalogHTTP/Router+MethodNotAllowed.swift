@@ -21,7 +21,12 @@ extension Router {
             let guarded = AdminAuthenticator.guards(path.description) ? admin : nil
             for method in all where !allowed.contains(method) {
                 on(path, method: method) { request, context -> Response in
-                    if let guarded, try await guarded.admin(for: request, peer: (context as? AppRequestContext)?.remoteAddress) == nil { throw Problem.unauthorized }
+                    if let guarded,
+                        try await guarded.admin(for: request, peer: (context as? AppRequestContext)?.remoteAddress)
+                            == nil
+                    {
+                        throw Problem.unauthorized
+                    }
                     throw Problem.methodNotAllowed(allow: allowed)
                 }
             }
@@ -46,7 +51,8 @@ package final class UnknownMethods: Sendable {
     package func problem(for request: Request, peer: SocketAddress?) async throws -> Problem? {
         guard let allowed = allowed(for: request.uri.path) else { return nil }
         if AdminAuthenticator.guards(request.uri.path), let admin = admin.withLock({ $0 }),
-           try await admin.admin(for: request, peer: peer) == nil {
+            try await admin.admin(for: request, peer: peer) == nil
+        {
             return Problem.unauthorized
         }
         return Problem.methodNotAllowed(allow: allowed)

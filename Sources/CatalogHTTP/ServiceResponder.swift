@@ -31,15 +31,17 @@ package struct ServiceResponder: HTTPResponder {
                 observation.failed(route: context.endpointPath ?? "unmatched", request: request, since: start)
                 throw error
             }
-            route = context.endpointPath ?? "unmatched"   // read once: it is behind a lock
+            route = context.endpointPath ?? "unmatched"  // read once: it is behind a lock
         }
         observation.finish(&response, id: id, route: route, request: request, since: start)
         return response
     }
 
     /// The problem answering a hot route's error; counted as a 500 when even that fails.
-    private func answer(_ error: any Error, _ request: Request, _ context: AppRequestContext, route: String,
-                        start: ContinuousClock.Instant) async throws -> Response {
+    private func answer(
+        _ error: any Error, _ request: Request, _ context: AppRequestContext, route: String,
+        start: ContinuousClock.Instant
+    ) async throws -> Response {
         do {
             return try await problems.answer(error, to: request, context: context)
         } catch {
@@ -48,7 +50,10 @@ package struct ServiceResponder: HTTPResponder {
         }
     }
 
-    package init(router: RouterResponder<AppRequestContext>, hot: HotRoutes, observation: RequestObservation, problems: ProblemMiddleware<AppRequestContext>) {
+    package init(
+        router: RouterResponder<AppRequestContext>, hot: HotRoutes, observation: RequestObservation,
+        problems: ProblemMiddleware<AppRequestContext>
+    ) {
         self.router = router
         self.hot = hot
         self.observation = observation

@@ -23,7 +23,10 @@ package final class UploadGate: Sendable {
     package func withSlot<T>(_ body: () async throws -> T) async throws -> T {
         guard inProgress.add(1, ordering: .acquiringAndReleasing).newValue <= limit else {
             inProgress.subtract(1, ordering: .acquiringAndReleasing)
-            var problem = Problem(.serviceUnavailable, code, "\(limit) \(limit == 1 ? String(work.dropLast()) + " is" : work + " are") in progress; try again shortly.")
+            var problem = Problem(
+                .serviceUnavailable, code,
+                "\(limit) \(limit == 1 ? String(work.dropLast()) + " is" : work + " are") in progress; try again shortly."
+            )
             problem.headers[.retryAfter] = "1"
             throw problem
         }
@@ -39,14 +42,16 @@ package struct UploadAdmission: RouterMiddleware {
     package let gate: UploadGate
     package let metrics: CatalogMetrics
 
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         var admitted = false
         do {
             return try await gate.withSlot {
                 admitted = true
                 return try await next(request, context)
             }
-        } catch where !admitted {
+        } catch  where !admitted {
             metrics.upload(verdict: Problem(error)?.code ?? "internal_error")
             throw error
         }

@@ -25,10 +25,13 @@ package enum UploadReader {
             try checkDeclaredLength(request, limit: imageLimit)
             var image: [UInt8] = []
             for try await chunk in request.body {
-                guard chunk.readableBytes <= imageLimit - image.count else { throw FormDataError.tooLarge(limit: imageLimit) }
+                guard chunk.readableBytes <= imageLimit - image.count else {
+                    throw FormDataError.tooLarge(limit: imageLimit)
+                }
                 image.append(contentsOf: chunk.readableBytesView)
             }
-            let fields = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { a, _ in a })
+            let fields = Dictionary(
+                request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { a, _ in a })
             return StickerUpload(image: image, fields: fields)
         case "multipart/form-data":
             guard let boundary = header?["boundary"] else { throw FormDataError.invalidBoundary }
@@ -41,8 +44,9 @@ package enum UploadReader {
         case let other where other.hasPrefix("image/"):
             throw StickerRejection.unsupportedFormat(ImageFormat(mediaType: other))
         default:
-            throw Problem(.unsupportedMediaType, "unsupported_format",
-                          "Send the sticker as multipart/form-data with a 'file' part, or as a raw image/png or image/webp body.")
+            throw Problem(
+                .unsupportedMediaType, "unsupported_format",
+                "Send the sticker as multipart/form-data with a 'file' part, or as a raw image/png or image/webp body.")
         }
     }
 
@@ -50,8 +54,11 @@ package enum UploadReader {
     package static func upload(from parts: [FormPart]) throws -> StickerUpload {
         let files = parts.filter(\.isFile)
         guard files.count == 1, let image = files.first?.body else {
-            throw CatalogError.invalid("file", files.isEmpty ? "is required: add the image as a part named 'file'"
-                                                             : "must be a single image; the form holds \(files.count) files")
+            throw CatalogError.invalid(
+                "file",
+                files.isEmpty
+                    ? "is required: add the image as a part named 'file'"
+                    : "must be a single image; the form holds \(files.count) files")
         }
         var fields: [String: String] = [:]
         for part in parts where !part.isFile && fields[part.name] == nil {

@@ -7,7 +7,9 @@ package struct UserAuthMiddleware: RouterMiddleware {
     /// Nil when no user token key is configured: every bearer token is refused.
     package let tokens: UserTokens?
 
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard let header = request.headers[.authorization] else { return try await next(request, context) }
         guard header.utf8.count > 7, header.prefix(7).lowercased() == "bearer " else {
             throw Problem.invalidUserToken("Send 'Authorization: Bearer <JWT>'.")

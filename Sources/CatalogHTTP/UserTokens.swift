@@ -14,7 +14,8 @@ import Synchronization
 package final class UserTokens: Sendable {
     package let hmac: JWTKeyCollection?
     package let ecdsa: JWTKeyCollection?
-    /// The `iss` and `aud` a token must carry (`STICKER_USER_JWT_ISSUER`, `STICKER_USER_JWT_AUDIENCE`); nil: not checked.
+    /// The `iss` and `aud` a token must carry (`STICKER_USER_JWT_ISSUER`, `STICKER_USER_JWT_AUDIENCE`); nil: not
+    /// checked.
     package let issuer: String?
     package let audience: String?
     /// How far the sign-in service's clock may be from ours when `exp` and `nbf` are checked.
@@ -42,8 +43,10 @@ package final class UserTokens: Sendable {
     }
 
     /// `secret` for HS256 (nil: none), `publicKeys` (PEM) for ES256; `issuer` and `audience`, when given, are required.
-    package init(secret: String?, publicKeys: [String], issuer: String? = nil, audience: String? = nil,
-                cacheBytes: Int = 4 << 20) async throws {
+    package init(
+        secret: String?, publicKeys: [String], issuer: String? = nil, audience: String? = nil,
+        cacheBytes: Int = 4 << 20
+    ) async throws {
         (self.issuer, self.audience) = (issuer, audience)
         if let secret {
             let keys = JWTKeyCollection()
@@ -72,7 +75,8 @@ package final class UserTokens: Sendable {
         try await verify(token, now: now).user
     }
 
-    /// The user a token names and when it expires; throws `Problem.invalidUserToken` for any token that does not verify.
+    /// The user a token names and when it expires; throws `Problem.invalidUserToken` for any token that does not
+    /// verify.
     package func verify(_ token: String, now: Date = Date()) async throws -> Verified {
         if let hit = verified.withLock({ $0.value(for: token) }), hit.expires > now - Self.clockSkew { return hit }
         guard token.utf8.count <= 4096 else { throw Problem.invalidUserToken("The token is too long.") }
@@ -90,7 +94,10 @@ package final class UserTokens: Sendable {
         case "ES256": keys = ecdsa
         default: throw Problem.invalidUserToken("The token must be a JWT signed with HS256 or ES256.")
         }
-        guard let keys else { throw Problem.invalidUserToken("Tokens signed with \(Self.algorithm(of: token) ?? "?") are not accepted here.") }
+        guard let keys else {
+            throw Problem.invalidUserToken(
+                "Tokens signed with \(Self.algorithm(of: token) ?? "?") are not accepted here.")
+        }
         let claims: Claims
         do {
             claims = try await keys.verify(token, as: Claims.self, iteratingKeys: true)
@@ -98,13 +105,19 @@ package final class UserTokens: Sendable {
             throw Problem.invalidUserToken("The token does not verify.")
         }
         guard claims.exp.value > now - Self.clockSkew else { throw Problem.invalidUserToken("The token has expired.") }
-        if let nbf = claims.nbf, nbf.value > now + Self.clockSkew { throw Problem.invalidUserToken("The token is not valid yet (nbf).") }
-        if let issuer, claims.iss?.value != issuer { throw Problem.invalidUserToken("The token was not issued for this service (iss).") }
+        if let nbf = claims.nbf, nbf.value > now + Self.clockSkew {
+            throw Problem.invalidUserToken("The token is not valid yet (nbf).")
+        }
+        if let issuer, claims.iss?.value != issuer {
+            throw Problem.invalidUserToken("The token was not issued for this service (iss).")
+        }
         if let audience, claims.aud?.value.contains(audience) != true {
             throw Problem.invalidUserToken("The token is not meant for this service (aud).")
         }
         let user = claims.sub.value
-        guard (1...255).contains(user.count), !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard (1...255).contains(user.count),
+            !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw Problem.invalidUserToken("The token's sub must be 1 to 255 characters.")
         }
         return Verified(user: user, expires: claims.exp.value)
@@ -112,19 +125,24 @@ package final class UserTokens: Sendable {
 
     /// An HS256 token for `user` valid for `lifetime` seconds: for `stickerd token user`, tests and benchmarks (a real
     /// deployment's tokens come from its own sign-in service).
-    package static func sign(user: String, secret: String, lifetime: TimeInterval, issuer: String? = nil,
-                            audience: String? = nil) async throws -> String {
+    package static func sign(
+        user: String, secret: String, lifetime: TimeInterval, issuer: String? = nil,
+        audience: String? = nil
+    ) async throws -> String {
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
-        return try await keys.sign(Claims(sub: SubjectClaim(value: user), exp: ExpirationClaim(value: Date().addingTimeInterval(lifetime)),
-                                          iss: issuer.map(IssuerClaim.init(value:)), aud: audience.map { AudienceClaim(value: [$0]) }))
+        return try await keys.sign(
+            Claims(
+                sub: SubjectClaim(value: user), exp: ExpirationClaim(value: Date().addingTimeInterval(lifetime)),
+                iss: issuer.map(IssuerClaim.init(value:)), aud: audience.map { AudienceClaim(value: [$0]) }))
     }
 
     /// The `alg` of a JWT's header, read before anything is trusted.
     package static func algorithm(of token: String) -> String? {
         guard let header = token.split(separator: ".", maxSplits: 1).first,
-              let data = Data(base64URL: header),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            let data = Data(base64URL: header),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
         return object["alg"] as? String
     }
 }

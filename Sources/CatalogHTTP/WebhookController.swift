@@ -23,15 +23,22 @@ package struct WebhookController {
         guard environment == "production" || environment == "sandbox" else {
             throw CatalogError.notFound("Webhook URL for environment '\(environment.prefix(32))'")
         }
-        return try await receive(Delivery(source: .apple, environment: environment, body: try await body(request, context)), context)
+        return try await receive(
+            Delivery(source: .apple, environment: environment, body: try await body(request, context)), context)
     }
 
     @Sendable package func revenueCat(_ request: Request, context: AppRequestContext) async throws -> DeliveryResponse {
-        try await receive(Delivery(source: .revenueCat, body: try await body(request, context), credential: request.headers[.authorization]), context)
+        try await receive(
+            Delivery(
+                source: .revenueCat, body: try await body(request, context), credential: request.headers[.authorization]
+            ), context)
     }
 
     @Sendable package func generic(_ request: Request, context: AppRequestContext) async throws -> DeliveryResponse {
-        try await receive(Delivery(source: .generic, body: try await body(request, context), credential: request.headers[.stickerSignature]), context)
+        try await receive(
+            Delivery(
+                source: .generic, body: try await body(request, context), credential: request.headers[.stickerSignature]
+            ), context)
     }
 
     private func body(_ request: Request, _ context: AppRequestContext) async throws -> [UInt8] {
@@ -41,7 +48,8 @@ package struct WebhookController {
     private func receive(_ delivery: Delivery, _ context: AppRequestContext) async throws -> DeliveryResponse {
         let receipt = try await intake.receive(delivery)
         metrics.delivery(source: delivery.source.rawValue, outcome: receipt.outcome)
-        context.logger.info("Webhook delivery", metadata: ["source": "\(delivery.source.rawValue)", "receipt": "\(receipt)"])
+        context.logger.info(
+            "Webhook delivery", metadata: ["source": "\(delivery.source.rawValue)", "receipt": "\(receipt)"])
         return try Self.check(receipt)
     }
 
@@ -52,7 +60,10 @@ package struct WebhookController {
         case .stored(let id, let status): return DeliveryResponse(id: id, status: status, duplicate: false)
         case .duplicate(let id, let status): return DeliveryResponse(id: id, status: status, duplicate: true)
         case .conflict(let id, let existing):
-            throw Problem(.conflict, "event_conflict", "Event id already stored (webhook event \(existing)) with a different body; this delivery is kept as webhook event \(id).")
+            throw Problem(
+                .conflict, "event_conflict",
+                "Event id already stored (webhook event \(existing)) with a different body; this delivery is kept as webhook event \(id)."
+            )
         case .quarantined(let id, let error):
             throw Problem(purchase: error, quarantinedAs: id)
         }

@@ -2,7 +2,8 @@ import CatalogCore
 
 extension SearchIndex {
     /// The index of nothing, which `patched(to:)` makes the index of a snapshot.
-    package static let empty = SearchIndex(snapshot: CatalogSnapshot(revision: -1, groups: [], stickers: [:], filters: [:]))
+    package static let empty = SearchIndex(
+        snapshot: CatalogSnapshot(revision: -1, groups: [], stickers: [:], filters: [:]))
 
     /// This index made to show `snapshot`: groups whose texts and stickers' version are unchanged keep their postings;
     /// the others (and removed ones) are taken out and changed ones indexed again. Built afresh instead when unused
@@ -14,7 +15,8 @@ extension SearchIndex {
         var changed: [StickerGroup] = []
         for group in snapshot.groups {
             if let entry = groups[group.id], let version = snapshot.contentVersions[group.id], entry.version == version,
-               entry.name == group.name, entry.localizedNames == group.localizedNames {
+                entry.name == group.name, entry.localizedNames == group.localizedNames
+            {
                 kept[group.id] = entry
             } else {
                 changed.append(group)
@@ -25,19 +27,24 @@ extension SearchIndex {
             // Past 254 locales, further ones rank as default texts; when some id is held by a locale no longer in the
             // catalog, a patched index starts over to number them afresh.
             if next.localeIds.count >= 254 {
-                if !groups.isEmpty, next.localeIds.keys.contains(where: { !snapshot.locales.contains($0) }) { return Self.empty.patched(to: snapshot) }
+                if !groups.isEmpty, next.localeIds.keys.contains(where: { !snapshot.locales.contains($0) }) {
+                    return Self.empty.patched(to: snapshot)
+                }
                 break
             }
             next.localeIds[locale] = UInt8(next.localeIds.count + 1)
         }
         let firstNewTerm = next.terms.count
         for group in changed {
-            kept[group.id] = next.add(group, stickers: snapshot.stickers[group.id] ?? [], version: snapshot.contentVersions[group.id])
+            kept[group.id] = next.add(
+                group, stickers: snapshot.stickers[group.id] ?? [], version: snapshot.contentVersions[group.id])
         }
         next.groups = kept
         next.index(newTerms: firstNewTerm..<next.terms.count)
         next.arrange()
-        if !groups.isEmpty, next.members.count > 1024, next.members.count > 2 * next.slots.count { return Self.empty.patched(to: snapshot) }
+        if !groups.isEmpty, next.members.count > 1024, next.members.count > 2 * next.slots.count {
+            return Self.empty.patched(to: snapshot)
+        }
         return next
     }
 
@@ -61,7 +68,8 @@ extension SearchIndex {
             used.insert(id)
             postings[Int(id)].appendUnlessRepeated(Posting(slot: slot, field: field, locale: locale))
         }
-        let groupNames = [(group.name, Self.defaultLocale)]
+        let groupNames =
+            [(group.name, Self.defaultLocale)]
             + group.localizedNames.sorted { $0.key < $1.key }.map { ($1, localeIds[$0] ?? Self.defaultLocale) }
         let groupWords = groupNames.map { (SearchText.words($0.0, camelCase: true) + SearchText.compounds($0.0), $0.1) }
         for index in stickers.indices {
@@ -78,9 +86,13 @@ extension SearchIndex {
             for (words, locale) in groupWords {
                 for word in words { post(word, slot, .groupName, locale) }
             }
-            for word in SearchText.words(stickers[index].description) { post(word, slot, .description, Self.defaultLocale) }
+            for word in SearchText.words(stickers[index].description) {
+                post(word, slot, .description, Self.defaultLocale)
+            }
             for (tag, text) in stickers[index].localizedDescriptions {
-                for word in SearchText.words(text) { post(word, slot, .description, localeIds[tag] ?? Self.defaultLocale) }
+                for word in SearchText.words(text) {
+                    post(word, slot, .description, localeIds[tag] ?? Self.defaultLocale)
+                }
             }
             for text in stickers[index].emoji {
                 for character in text where SearchText.isEmoji(character) {
@@ -90,8 +102,9 @@ extension SearchIndex {
                 }
             }
         }
-        return GroupEntry(name: group.name, localizedNames: group.localizedNames, version: version,
-                          slots: first..<first + UInt32(stickers.count), terms: Array(used), emoji: Array(emojiUsed))
+        return GroupEntry(
+            name: group.name, localizedNames: group.localizedNames, version: version,
+            slots: first..<first + UInt32(stickers.count), terms: Array(used), emoji: Array(emojiUsed))
     }
 
     /// The id of `term`, a new one the first time it is seen.
@@ -113,7 +126,9 @@ extension SearchIndex {
         var pairs: [(UInt64, Int32)] = []
         for id in added {
             let scalars = Array(String(decoding: terms[Int(id)], as: UTF8.self).unicodeScalars)
-            guard (Self.typoMinimum - 1...Self.typoMaximum).contains(scalars.count), scalars.contains(where: { $0.properties.isAlphabetic }) else { continue }
+            guard (Self.typoMinimum - 1...Self.typoMaximum).contains(scalars.count),
+                scalars.contains(where: { $0.properties.isAlphabetic })
+            else { continue }
             for key in TypoKeys.keys(scalars) { pairs.append((key, id)) }
         }
         pairs.sort { $0.0 < $1.0 }
@@ -138,7 +153,10 @@ extension SearchIndex {
         var flags = Set(snapshot.groups.flatMap(\.flags))
         for list in snapshot.stickers.values { for sticker in list { flags.formUnion(sticker.flags) } }
         // At most 63, so no mask is all ones: `mask(of:)` says "no sticker has these flags" with `.max`.
-        guard flags.count <= 63 else { return (flagBits, flagMasks) = ([:], nil) }
+        guard flags.count <= 63 else {
+            (flagBits, flagMasks) = ([:], nil)
+            return
+        }
         flagBits = Dictionary(uniqueKeysWithValues: flags.sorted().enumerated().map { ($1, $0) })
         var masks = [UInt64](repeating: 0, count: members.count)
         for slot in slots {
@@ -158,7 +176,13 @@ extension SearchIndex {
         merged.reserveCapacity(a.count + b.count)
         var (i, j) = (0, 0)
         while i < a.count, j < b.count {
-            if before(b[j], a[i]) { merged.append(b[j]); j += 1 } else { merged.append(a[i]); i += 1 }
+            if before(b[j], a[i]) {
+                merged.append(b[j])
+                j += 1
+            } else {
+                merged.append(a[i])
+                i += 1
+            }
         }
         merged.append(contentsOf: a[i...])
         merged.append(contentsOf: b[j...])

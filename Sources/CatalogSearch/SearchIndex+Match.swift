@@ -8,7 +8,8 @@ package struct SearchTerms: Hashable, Sendable {
 
     package init(_ text: String, limit: Int = .max) {
         var seen = Set<String>()
-        // Cut at case changes as names are: `ChocolateBar` asks for both its parts (`chocolatebar` finds the whole name).
+        // Cut at case changes as names are: `ChocolateBar` asks for both its parts (`chocolatebar` finds the whole
+        // name).
         words = Array(SearchText.words(text, camelCase: true).filter { seen.insert($0).inserted }.prefix(limit))
         emoji = Array(SearchText.emoji(text).filter { seen.insert($0).inserted }.prefix(limit - words.count))
     }
@@ -18,15 +19,16 @@ package struct SearchTerms: Hashable, Sendable {
 
 extension SearchIndex {
     /// How well one term matched one posting; lower is better. Exact keyword or emoji, then a name's first word (the
-    /// name's prefix), then the rest of names (group names too) and keywords' prefixes, then descriptions; within each, a
-    /// misspelt match after a true one, and a text in another locale than the one asked after the rest.
+    /// name's prefix), then the rest of names (group names too) and keywords' prefixes, then descriptions; within each,
+    /// a misspelt match after a true one, and a text in another locale than the one asked after the rest.
     package static func rank(_ posting: Posting, exact: Bool, typo: Bool, asked: UInt8) -> UInt8 {
-        let tier: UInt8 = switch posting.field {
-        case .keyword: exact ? 0 : 2
-        case .nameStart: 1
-        case .name, .groupName: 2
-        case .description: 3
-        }
+        let tier: UInt8 =
+            switch posting.field {
+            case .keyword: exact ? 0 : 2
+            case .nameStart: 1
+            case .name, .groupName: 2
+            case .description: 3
+            }
         let otherLocale = posting.locale != neutralLocale && posting.locale != asked
         return tier * 4 + (typo ? 2 : 0) + (otherLocale ? 1 : 0)
     }
@@ -35,14 +37,19 @@ extension SearchIndex {
     /// and every emoji of `terms` and carry the `required` flags: how many, and the `first` best of them as slots, best
     /// first (the sum of each term's rank), ties in manifest order. The work is bounded by the postings of the terms
     /// matched: the best are selected, not all the matches sorted.
-    package func matches(_ terms: SearchTerms, required: Set<String>, locale: String?, first wanted: Int = .max) -> (total: Int, best: [UInt32]) {
+    package func matches(
+        _ terms: SearchTerms, required: Set<String>, locale: String?, first wanted: Int = .max
+    ) -> (total: Int, best: [UInt32]) {
         guard terms.count > 0 else { return (0, []) }
         let asked = localeId(locale)
         // Raw buffers and no closure over mutable state: captured variables cost a dynamic exclusivity check on every
         // access, which perf showed as a third of a search's CPU at 100,000 stickers.
         let best = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: members.count)
         let total = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: members.count)
-        defer { best.deallocate(); total.deallocate() }
+        defer {
+            best.deallocate()
+            total.deallocate()
+        }
         best.initialize(repeating: .max)
         total.initialize(repeating: 0)
         var candidates: [UInt32] = []
@@ -77,7 +84,9 @@ extension SearchIndex {
         if !required.isEmpty { candidates.removeAll { !isSelected($0, required: required, mask: mask) } }
         // Rank, then place in manifest order, in one key: the `wanted` smallest are selected, then sorted.
         // A slot no group uses any more (`order` .max) has no postings; should one appear, it is left out, not shown.
-        var keys = candidates.compactMap { order[Int($0)] == .max ? nil : UInt64(total[Int($0)]) << 32 | UInt64(order[Int($0)]) }
+        var keys = candidates.compactMap {
+            order[Int($0)] == .max ? nil : UInt64(total[Int($0)]) << 32 | UInt64(order[Int($0)])
+        }
         let found = keys.count
         if wanted < keys.count {
             Self.selectSmallest(&keys, wanted)
@@ -87,7 +96,8 @@ extension SearchIndex {
         return (found, keys.map { slots[Int($0 & 0xFFFF_FFFF)] })
     }
 
-    /// Moves the `count` smallest of `keys` (distinct) to its front, in no order (Hoare's selection, linear on average).
+    /// Moves the `count` smallest of `keys` (distinct) to its front, in no order (Hoare's selection, linear on
+    /// average).
     package static func selectSmallest(_ keys: inout [UInt64], _ count: Int) {
         guard count > 0, count < keys.count else { return }
         var (low, high) = (0, keys.count - 1)
@@ -125,7 +135,9 @@ extension SearchIndex {
                 let term = typoTerms[slot]
                 slot += 1
                 guard seen.insert(term).inserted, !terms[Int(term)].starts(with: bytes),
-                      TypoKeys.isOneEditApart(scalars, Array(String(decoding: terms[Int(term)], as: UTF8.self).unicodeScalars)) else { continue }
+                    TypoKeys.isOneEditApart(
+                        scalars, Array(String(decoding: terms[Int(term)], as: UTF8.self).unicodeScalars))
+                else { continue }
                 matched.append((term, false, true))
             }
         }

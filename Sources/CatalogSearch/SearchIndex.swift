@@ -16,7 +16,8 @@ package struct SearchIndex: Sendable {
     package struct Posting: Sendable {
         package let slot: UInt32
         package let field: Field
-        /// `SearchIndex.defaultLocale` for default texts, `neutralLocale` for names and keywords, else a catalog locale.
+        /// `SearchIndex.defaultLocale` for default texts, `neutralLocale` for names and keywords, else a catalog
+        /// locale.
         package let locale: UInt8
     }
 
@@ -31,7 +32,8 @@ package struct SearchIndex: Sendable {
     package struct GroupEntry: Sendable {
         package let name: String
         package let localizedNames: [String: String]
-        /// The group's stickers' version as stored (`CatalogSnapshot.contentVersions`); nil is never taken as unchanged.
+        /// The group's stickers' version as stored (`CatalogSnapshot.contentVersions`); nil is never taken as
+        /// unchanged.
         package let version: Int64?
         package let slots: Range<UInt32>
         package let terms: [Int32]

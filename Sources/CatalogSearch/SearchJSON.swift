@@ -59,11 +59,26 @@ package struct SearchJSON {
         array(values) { $0.string($1) }
     }
 
-    package mutating func field(_ name: StaticString, _ value: String?) { key(name); string(value) }
-    package mutating func field(_ name: StaticString, _ value: Int) { key(name); int(value) }
-    package mutating func field(_ name: StaticString, _ value: Int64) { key(name); int(value) }
-    package mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
-    package mutating func field(_ name: StaticString, _ values: [String]) { key(name); strings(values) }
+    package mutating func field(_ name: StaticString, _ value: String?) {
+        key(name)
+        string(value)
+    }
+    package mutating func field(_ name: StaticString, _ value: Int) {
+        key(name)
+        int(value)
+    }
+    package mutating func field(_ name: StaticString, _ value: Int64) {
+        key(name)
+        int(value)
+    }
+    package mutating func field(_ name: StaticString, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+    package mutating func field(_ name: StaticString, _ values: [String]) {
+        key(name)
+        strings(values)
+    }
 
     private mutating func open(_ byte: UInt8) {
         comma()

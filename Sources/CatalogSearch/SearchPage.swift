@@ -63,18 +63,27 @@ package struct SearchResult: Sendable {
     package func write(to json: inout SearchJSON) {
         json.object { json in
             json.field("animated", animated)
-            if let asset { json.key("asset"); asset.write(to: &json) }
+            if let asset {
+                json.key("asset")
+                asset.write(to: &json)
+            }
             json.field("description", description)
             json.field("emoji", emoji)
             json.field("flags", flags)
             json.key("group")
-            json.object { $0.field("id", group.id); $0.field("name", group.name) }
+            json.object {
+                $0.field("id", group.id)
+                $0.field("name", group.name)
+            }
             json.field("id", id)
             json.field("keywords", keywords)
             json.field("locked", locked)
             json.field("name", name)
             json.field("productId", productId)
-            if let thumbnail { json.key("thumbnail"); thumbnail.write(to: &json) }
+            if let thumbnail {
+                json.key("thumbnail")
+                thumbnail.write(to: &json)
+            }
         }
     }
 }
@@ -93,35 +102,45 @@ extension AssetLink {
 }
 
 extension SearchPage {
-    /// The page `request` asks for from `index`; its view normalised for the index's snapshot (locale resolved, products
-    /// cut to those that unlock something). Throws `unknownFilter` as the manifest does.
+    /// The page `request` asks for from `index`; its view normalised for the index's snapshot (locale resolved,
+    /// products cut to those that unlock something). Throws `unknownFilter` as the manifest does.
     /// A result's JSON without a signed URL is the same for every request with its view's size, scale, format and
     /// locale: `fragments` may keep it (`SearchService` does, per revision); a result with signed URLs is made anew.
-    package static func build(_ request: SearchRequest, index: SearchIndex, linker: AssetLinker,
-                      fragments: SearchFragments = { $1() }) throws(CatalogError) -> SearchPage {
+    package static func build(
+        _ request: SearchRequest, index: SearchIndex, linker: AssetLinker,
+        fragments: SearchFragments = { $1() }
+    ) throws(CatalogError) -> SearchPage {
         let view = request.view
         let required = try Manifest.requiredFlags(index.snapshot, view)
-        let (total, best) = index.matches(request.terms, required: required, locale: view.locale, first: request.offset + request.limit)
+        let (total, best) = index.matches(
+            request.terms, required: required, locale: view.locale, first: request.offset + request.limit)
         let page = best.dropFirst(request.offset)
         let results = page.map { slot in
             let (group, sticker) = index.member(slot)
             let locked = group.productId.map { !view.unlocked.contains($0) } ?? false
             let make = {
-                let shown = ManifestSticker(sticker, edge: view.edge(for: group), query: view, linker: linker,
-                                            signedUntil: group.productId == nil ? nil : view.signedUntil)
+                let shown = ManifestSticker(
+                    sticker, edge: view.edge(for: group), query: view, linker: linker,
+                    signedUntil: group.productId == nil ? nil : view.signedUntil)
                 return SearchResult(
-                    id: shown.id, name: shown.name, description: shown.description, keywords: shown.keywords, emoji: shown.emoji,
-                    flags: shown.flags, group: .init(id: group.id, name: localized(group.localizedNames, locale: view.locale, fallback: group.name)),
+                    id: shown.id, name: shown.name, description: shown.description, keywords: shown.keywords,
+                    emoji: shown.emoji,
+                    flags: shown.flags,
+                    group: .init(
+                        id: group.id, name: localized(group.localizedNames, locale: view.locale, fallback: group.name)),
                     locked: locked, productId: group.productId, animated: shown.animated,
-                    asset: locked ? nil : shown.asset, thumbnail: locked ? nil : shown.thumbnail).json
+                    asset: locked ? nil : shown.asset, thumbnail: locked ? nil : shown.thumbnail
+                ).json
             }
             // An unlocked premium result carries URLs signed for this user until a moment: never kept.
             guard group.productId == nil || locked else { return make() }
             return fragments(SearchFragmentKey(sticker: sticker.id, view: view), make)
         }
         let end = request.offset + results.count
-        return SearchPage(revision: index.snapshot.revision, query: request.text, locale: view.locale, total: total, results: results,
-                          next: end < total && !results.isEmpty && end <= SearchCursor.maxOffset ? SearchCursor.encode(offset: end) : nil)
+        return SearchPage(
+            revision: index.snapshot.revision, query: request.text, locale: view.locale, total: total, results: results,
+            next: end < total && !results.isEmpty && end <= SearchCursor.maxOffset
+                ? SearchCursor.encode(offset: end) : nil)
     }
 }
 

@@ -1,6 +1,5 @@
 import CatalogCore
 
-
 /// A search as a client asks it: the text, the manifest's view (filter, flags, size, scale, format, locale, what the
 /// user unlocks), and the page. All validated: what reaches the index is bounded.
 package struct SearchRequest: Hashable, Sendable {
@@ -34,7 +33,9 @@ package struct SearchRequest: Hashable, Sendable {
         }
         offset = 0
         if let cursor = parameters["cursor"] {
-            guard let value = SearchCursor.offset(cursor) else { throw .invalidParameter(name: "cursor", rule: "must be a cursor a search answer gave") }
+            guard let value = SearchCursor.offset(cursor) else {
+                throw .invalidParameter(name: "cursor", rule: "must be a cursor a search answer gave")
+            }
             offset = value
         }
     }
@@ -44,9 +45,14 @@ package struct SearchRequest: Hashable, Sendable {
     /// than eight lookups.
     package static func text(_ raw: String?) throws(CatalogError) -> String {
         guard let raw else { throw .invalidParameter(name: "q", rule: "is required") }
-        guard !SearchText.hasControl(raw) else { throw .invalidParameter(name: "q", rule: "must not contain control characters") }
-        guard raw.unicodeScalars.count <= maxCharacters else { throw .invalidParameter(name: "q", rule: "must be at most \(maxCharacters) characters") }
-        // Unicode White_Space, as JSON Schema's `\s` reads it (Foundation's set also trims U+200B, which the pattern allows).
+        guard !SearchText.hasControl(raw) else {
+            throw .invalidParameter(name: "q", rule: "must not contain control characters")
+        }
+        guard raw.unicodeScalars.count <= maxCharacters else {
+            throw .invalidParameter(name: "q", rule: "must be at most \(maxCharacters) characters")
+        }
+        // Unicode White_Space, as JSON Schema's `\s` reads it (Foundation's set also trims U+200B, which the pattern
+        // allows).
         let scalars = raw.unicodeScalars
         let start = scalars.firstIndex { !$0.properties.isWhitespace } ?? scalars.endIndex
         let end = scalars.lastIndex { !$0.properties.isWhitespace }.map { scalars.index(after: $0) } ?? start
@@ -65,8 +71,10 @@ package enum SearchCursor {
 
     /// The offset in `cursor`, nil unless it is one `encode` makes.
     package static func offset(_ cursor: String) -> Int? {
-        guard cursor.utf8.count <= 7, cursor.first == "o", let offset = Int(cursor.dropFirst()), (1...maxOffset).contains(offset),
-              encode(offset: offset) == cursor else { return nil }
+        guard cursor.utf8.count <= 7, cursor.first == "o", let offset = Int(cursor.dropFirst()),
+            (1...maxOffset).contains(offset),
+            encode(offset: offset) == cursor
+        else { return nil }
         return offset
     }
 }

@@ -19,12 +19,15 @@ package struct SearchSuggestions: Sendable {
 
     /// The phrases of everything `snapshot` shows: its keywords, sticker names, and group names in every locale.
     package init(snapshot: CatalogSnapshot) {
-        let localeIds = Dictionary(uniqueKeysWithValues: snapshot.locales.sorted().prefix(254).enumerated().map { ($1, UInt8($0 + 1)) })
+        let localeIds = Dictionary(
+            uniqueKeysWithValues: snapshot.locales.sorted().prefix(254).enumerated().map { ($1, UInt8($0 + 1)) })
         var builder = Builder()
         for group in snapshot.groups {
             let stickers = snapshot.stickers[group.id] ?? []
             builder.add(group.name, locale: SearchIndex.defaultLocale, weight: stickers.count)
-            for (tag, name) in group.localizedNames { builder.add(name, locale: localeIds[tag] ?? SearchIndex.defaultLocale, weight: stickers.count) }
+            for (tag, name) in group.localizedNames {
+                builder.add(name, locale: localeIds[tag] ?? SearchIndex.defaultLocale, weight: stickers.count)
+            }
             for sticker in stickers {
                 builder.add(sticker.name, locale: SearchIndex.neutralLocale, weight: 1)
                 for keyword in sticker.keywords { builder.add(keyword, locale: SearchIndex.neutralLocale, weight: 1) }
@@ -40,7 +43,9 @@ package struct SearchSuggestions: Sendable {
         let asked = locale.flatMap { localeIds[$0] } ?? SearchIndex.defaultLocale
         let bytes = Array(SearchText.folded(prefix).utf8)
         let low = phrases.insertionPoint { $0.key.lexicographicallyPrecedes(bytes) }
-        func otherLocale(_ phrase: Phrase) -> Bool { phrase.locale != SearchIndex.neutralLocale && phrase.locale != asked }
+        func otherLocale(_ phrase: Phrase) -> Bool {
+            phrase.locale != SearchIndex.neutralLocale && phrase.locale != asked
+        }
         func precedes(_ a: Phrase, _ b: Phrase) -> Bool {
             if otherLocale(a) != otherLocale(b) { return !otherLocale(a) }
             if a.weight != b.weight { return a.weight > b.weight }
@@ -81,7 +86,9 @@ package struct SearchSuggestions: Sendable {
         }
 
         package func build() -> [Phrase] {
-            let list = phrases.map { Phrase(key: Array($0.key.key.utf8), text: $0.value.text, locale: $0.key.locale, weight: $0.value.weight) }
+            let list = phrases.map {
+                Phrase(key: Array($0.key.key.utf8), text: $0.value.text, locale: $0.key.locale, weight: $0.value.weight)
+            }
             return list.sorted { a, b in a.key == b.key ? a.locale < b.locale : a.key.lexicographicallyPrecedes(b.key) }
         }
     }

@@ -53,7 +53,9 @@ package enum SearchText {
         var current: [UInt8] = []
         var previousLower = false
         for byte in text.utf8 {
-            let upper = (65...90).contains(byte), lower = (97...122).contains(byte), digit = (48...57).contains(byte)
+            let upper = (65...90).contains(byte)
+            let lower = (97...122).contains(byte)
+            let digit = (48...57).contains(byte)
             guard upper || lower || digit else {
                 if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
                 current.removeAll(keepingCapacity: true)
@@ -79,7 +81,10 @@ package enum SearchText {
     /// An emoji as the index keys it: skin tones (U+1F3FB-1F3FF) and variation selectors (U+FE0E, U+FE0F) left out.
     package static func normalizedEmoji(_ character: Character) -> String {
         var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: character.unicodeScalars.filter { !(0x1F3FB...0x1F3FF).contains($0.value) && $0.value != 0xFE0E && $0.value != 0xFE0F })
+        scalars.append(
+            contentsOf: character.unicodeScalars.filter {
+                !(0x1F3FB...0x1F3FF).contains($0.value) && $0.value != 0xFE0E && $0.value != 0xFE0F
+            })
         return String(scalars)
     }
 
@@ -87,7 +92,8 @@ package enum SearchText {
     /// its variation selector). Digits, `#` and `*` are emoji only in keycap sequences, which carry U+20E3.
     package static func isEmoji(_ character: Character) -> Bool {
         character.unicodeScalars.contains { scalar in
-            scalar.properties.isEmojiPresentation || (scalar.value > 0x7F && scalar.properties.isEmoji) || scalar.value == 0x20E3
+            scalar.properties.isEmojiPresentation || (scalar.value > 0x7F && scalar.properties.isEmoji)
+                || scalar.value == 0x20E3
         }
     }
 

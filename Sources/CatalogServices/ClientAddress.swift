@@ -23,7 +23,8 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
             bytes = withUnsafeBytes(of: &v4) { Array($0) }
         } else if inet_pton(AF_INET6, text, &v6) == 1 {
             let all = withUnsafeBytes(of: &v6) { Array($0) }
-            bytes = all.prefix(12).elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]) ? Array(all.suffix(4)) : all
+            bytes =
+                all.prefix(12).elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]) ? Array(all.suffix(4)) : all
         } else {
             return nil
         }
@@ -74,7 +75,9 @@ package struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
     private init(address: IPAddress?) { self.address = address }
 
     package init(_ address: IPAddress) {
-        self.address = address.bytes.count == 16 ? IPAddress(bytes: address.bytes.prefix(8) + [UInt8](repeating: 0, count: 8)) : address
+        self.address =
+            address.bytes.count == 16
+            ? IPAddress(bytes: address.bytes.prefix(8) + [UInt8](repeating: 0, count: 8)) : address
     }
 
     package var description: String {

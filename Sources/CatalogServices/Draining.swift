@@ -31,7 +31,8 @@ package struct DrainService: Service {
         // Returns when a graceful shutdown begins; throws when the group is cancelled instead.
         try await gracefulShutdown()
         draining.begin()
-        logger.notice("Shutting down: /readyz answers 503; serving for \(period) more, then finishing what is in flight")
+        logger.notice(
+            "Shutting down: /readyz answers 503; serving for \(period) more, then finishing what is in flight")
         try? await Task.sleep(for: period)
     }
 }

@@ -45,7 +45,9 @@ package final class CatalogScheduler: Service, Sendable {
                     }
                     let next = try await Self.apply(at: now, maxLead: clock.maxLead, on: connection!, logger: logger)
                     nextBoundary.set(next)
-                    if failures > 0 { logger.info("Applying schedules again", metadata: ["after failures": "\(failures)"]) }
+                    if failures > 0 {
+                        logger.info("Applying schedules again", metadata: ["after failures": "\(failures)"])
+                    }
                     failures = 0
                     let wake = now.addingTimeInterval(interval)
                     try await clock.sleep(until: next.map { min($0, wake) } ?? wake)
@@ -53,7 +55,9 @@ package final class CatalogScheduler: Service, Sendable {
                     guard !Task.isCancelled else { break }
                     // PostgreSQL away: a new connection after a backoff with jitter in real time (the database's
                     // time to come back, not the schedule's), one warning per streak.
-                    if failures == 0 { logger.warning("Could not apply schedules", metadata: ["error": "\(String(reflecting: error))"]) }
+                    if failures == 0 {
+                        logger.warning("Could not apply schedules", metadata: ["error": "\(String(reflecting: error))"])
+                    }
                     failures += 1
                     try? await connection?.close()
                     connection = nil
@@ -67,7 +71,9 @@ package final class CatalogScheduler: Service, Sendable {
 
     /// Flips what `moment` makes visible or hidden (one revision, whichever replica asks first), `moment` believed at
     /// most `maxLead` seconds ahead of the database's clock (nil: believed); the next boundary.
-    package static func apply(at moment: Date, maxLead: TimeInterval?, on connection: PostgresConnection, logger: Logger) async throws -> Date? {
+    package static func apply(
+        at moment: Date, maxLead: TimeInterval?, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Date? {
         let lead = maxLead.map { "\($0) seconds" }
         let rows = try await connection.query("SELECT apply_schedule(\(moment), \(lead)::interval)", logger: logger)
         for try await next in rows.decode(Date?.self) { return next }

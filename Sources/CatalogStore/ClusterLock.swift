@@ -15,7 +15,9 @@ package struct ClusterLock {
 
     package var state: State {
         guard let text = try? String(contentsOf: pidFile, encoding: .utf8) else { return .stopped }
-        guard let pid = text.split(separator: "\n").first.flatMap({ Int32($0.trimmingCharacters(in: .whitespaces)) }), pid > 0 else {
+        guard let pid = text.split(separator: "\n").first.flatMap({ Int32($0.trimmingCharacters(in: .whitespaces)) }),
+            pid > 0
+        else {
             return .stale(pid: 0)
         }
         // The postmaster works in its data folder: a live process there is it; any other is a reused pid.

@@ -23,7 +23,9 @@ package struct Database: Sendable {
 }
 
 /// Runs `body` while `pool` runs, then shuts the pool down: for commands and tests that are not a server.
-package func withRunning<T: Sendable>(_ pool: DatabasePool, _ body: @Sendable (DatabasePool) async throws -> T) async throws -> T {
+package func withRunning<T: Sendable>(
+    _ pool: DatabasePool, _ body: @Sendable (DatabasePool) async throws -> T
+) async throws -> T {
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await pool.run() }
         defer { group.cancelAll() }

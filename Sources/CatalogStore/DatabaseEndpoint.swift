@@ -29,10 +29,15 @@ package struct DatabaseEndpoint: Sendable {
     package var rootCertificates: String?
 
     package init(socketPath: String, username: String, database: String?) {
-        self.init(address: .socket(path: socketPath), username: username, password: nil, database: database, sslMode: .disable)
+        self.init(
+            address: .socket(path: socketPath), username: username, password: nil, database: database, sslMode: .disable
+        )
     }
 
-    package init(address: Address, username: String, password: String?, database: String?, sslMode: SSLMode, rootCertificates: String? = nil) {
+    package init(
+        address: Address, username: String, password: String?, database: String?, sslMode: SSLMode,
+        rootCertificates: String? = nil
+    ) {
         (self.address, self.username, self.password, self.database) = (address, username, password, database)
         (self.sslMode, self.rootCertificates) = (sslMode, rootCertificates)
     }
@@ -51,7 +56,8 @@ package struct DatabaseEndpoint: Sendable {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme) else {
             throw DatabaseURLError(reason: "it must look like postgres://user:password@host:5432/database")
         }
-        let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
+        let query = Dictionary(
+            (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
         let user = components.percentEncodedUser?.removingPercentEncoding ?? "postgres"
         let password = components.percentEncodedPassword?.removingPercentEncoding
         let database = String(components.path.dropFirst()).removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 }
@@ -59,26 +65,30 @@ package struct DatabaseEndpoint: Sendable {
         guard (1...65535).contains(port) else { throw DatabaseURLError(reason: "port \(port) is out of range") }
         let modeName = query["sslmode"] ?? "prefer"
         guard let mode = SSLMode(rawValue: modeName) else {
-            throw DatabaseURLError(reason: "sslmode '\(modeName)' is unknown; use one of "
-                + SSLMode.allCases.map(\.rawValue).joined(separator: ", "))
+            throw DatabaseURLError(
+                reason: "sslmode '\(modeName)' is unknown; use one of "
+                    + SSLMode.allCases.map(\.rawValue).joined(separator: ", "))
         }
         if let socketFolder = query["host"], socketFolder.hasPrefix("/") {
-            return DatabaseEndpoint(address: .socket(path: "\(socketFolder)/.s.PGSQL.\(port)"), username: user, password: password,
-                                    database: database, sslMode: .disable)
+            return DatabaseEndpoint(
+                address: .socket(path: "\(socketFolder)/.s.PGSQL.\(port)"), username: user, password: password,
+                database: database, sslMode: .disable)
         }
         guard let host = components.host, !host.isEmpty else { throw DatabaseURLError(reason: "it names no host") }
-        return DatabaseEndpoint(address: .tcp(host: host, port: port), username: user, password: password, database: database,
-                                sslMode: mode, rootCertificates: query["sslrootcert"])
+        return DatabaseEndpoint(
+            address: .tcp(host: host, port: port), username: user, password: password, database: database,
+            sslMode: mode, rootCertificates: query["sslrootcert"])
     }
 
     /// Client TLS for this `sslmode`: `verify-ca` checks the chain without the host name, as libpq does.
     package var tlsConfiguration: TLSConfiguration {
         var tls = TLSConfiguration.makeClientConfiguration()
-        tls.certificateVerification = switch sslMode {
-        case .verifyFull: .fullVerification
-        case .verifyCA: .noHostnameVerification
-        default: .none
-        }
+        tls.certificateVerification =
+            switch sslMode {
+            case .verifyFull: .fullVerification
+            case .verifyCA: .noHostnameVerification
+            default: .none
+            }
         if let rootCertificates { tls.trustRoots = .file(rootCertificates) }
         return tls
     }
@@ -105,13 +115,16 @@ package struct DatabaseEndpoint: Sendable {
 
     /// The pool's configuration; connections name themselves `stickerd` in `pg_stat_activity`.
     package func clientConfiguration() -> PostgresClient.Configuration {
-        var configuration: PostgresClient.Configuration = switch address {
-        case .tcp(let host, let port):
-            PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database,
-                                         tls: clientTLS)
-        case .socket(let path):
-            PostgresClient.Configuration(unixSocketPath: path, username: username, password: password, database: database)
-        }
+        var configuration: PostgresClient.Configuration =
+            switch address {
+            case .tcp(let host, let port):
+                PostgresClient.Configuration(
+                    host: host, port: port, username: username, password: password, database: database,
+                    tls: clientTLS)
+            case .socket(let path):
+                PostgresClient.Configuration(
+                    unixSocketPath: path, username: username, password: password, database: database)
+            }
         configuration.options.additionalStartupParameters = [("application_name", "stickerd")]
         configuration.options.connectTimeout = .seconds(5)
         return configuration
@@ -130,11 +143,21 @@ package struct DatabaseEndpoint: Sendable {
             let channel = try await ClientBootstrap(group: eventLoop)
                 .connectTimeout(.seconds(5))
                 .channelOption(.socketOption(.so_keepalive), value: 1)
-                .channelOption(ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: 4 /* TCP_KEEPIDLE */)), value: 10)
-                .channelOption(ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: 5 /* TCP_KEEPINTVL */)), value: 5)
-                .channelOption(ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: 6 /* TCP_KEEPCNT */)), value: 3)
+                .channelOption(
+                    ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: 4 /* TCP_KEEPIDLE */)),
+                    value: 10
+                )
+                .channelOption(
+                    ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: 5 /* TCP_KEEPINTVL */)),
+                    value: 5
+                )
+                .channelOption(
+                    ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: 6 /* TCP_KEEPCNT */)), value: 3
+                )
                 .connect(host: host, port: port).get()
-            configuration = .init(establishedChannel: channel, tls: try connectionTLS, username: username, password: password, database: database)
+            configuration = .init(
+                establishedChannel: channel, tls: try connectionTLS, username: username, password: password,
+                database: database)
             if sslMode == .verifyFull { configuration.options.tlsServerName = host }
         }
         configuration.options.additionalStartupParameters = [("application_name", applicationName)]

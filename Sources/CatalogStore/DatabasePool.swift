@@ -39,62 +39,75 @@ package final class DatabasePool: Service, Sendable {
     /// Connections in use and callers waiting, for `/metrics`.
     package let usage = PoolUsage()
 
-    package init(endpoint: DatabaseEndpoint, logger: Logger, acquireTimeout: Duration = .seconds(1),
-                probeInterval: Duration = .milliseconds(500), statementTimeout: Duration? = .seconds(10)) {
+    package init(
+        endpoint: DatabaseEndpoint, logger: Logger, acquireTimeout: Duration = .seconds(1),
+        probeInterval: Duration = .milliseconds(500), statementTimeout: Duration? = .seconds(10)
+    ) {
         self.endpoint = endpoint
         self.logger = logger
         self.acquireTimeout = acquireTimeout
         self.probeInterval = probeInterval
         self.statementTimeout = statementTimeout
-        state = Mutex(State(client: PostgresClient(configuration: endpoint.clientConfiguration(), backgroundLogger: logger)))
+        state = Mutex(
+            State(client: PostgresClient(configuration: endpoint.clientConfiguration(), backgroundLogger: logger)))
     }
 
     /// False from a connection failure until a probe reaches PostgreSQL again.
     package var isAvailable: Bool { state.withLock { $0.health != .down } }
 
     /// Runs `body` with a connection; `timeout` nil lets it run as long as it needs (migrations).
-    package func withConnection<T: Sendable>(timeout: Duration? = nil,
-                                            _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    package func withConnection<T: Sendable>(
+        timeout: Duration? = nil,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         let (client, health) = startIfNeeded()
-        if health == .down { throw DatabaseUnavailable(reason: "PostgreSQL did not answer the last attempt; retrying in the background") }
+        if health == .down {
+            throw DatabaseUnavailable(reason: "PostgreSQL did not answer the last attempt; retrying in the background")
+        }
         let lease = ConnectionLease()
         let usage = self.usage
         let ticket = usage.waiting()
         defer { usage.finished(ticket) }
         do {
-            return try await race({
-                try await client.withConnection { connection in
-                    usage.acquired(ticket)
-                    lease.acquired(connection)
-                    defer { lease.returned() }
-                    return try await body(connection)
-                }
-            }, watchdog: { [acquireTimeout] in
-                // The statement's time counts from when it got its connection, however long that took. Its deadline is
-                // never before a look plus `timeout`, so the watchdog wakes no sooner than that while it waits.
-                let waitDeadline = ContinuousClock.now + acquireTimeout
-                while true {
-                    switch lease.phase {
-                    case .waiting:
-                        guard ContinuousClock.now < waitDeadline else { throw TimedOut(reason: "no connection within \(acquireTimeout)") }
-                        try await Task.sleep(until: timeout.map { min(waitDeadline, .now + $0) } ?? waitDeadline)
-                    case .held(let since):
-                        guard let timeout else { return }
-                        try await Task.sleep(until: since + timeout)
-                        // Given back meanwhile (to another request, perhaps): not this statement's to close.
-                        guard lease.closeIfHeld() else { return }
-                        throw TimedOut(reason: "a statement ran longer than \(timeout)")
-                    case .returned:
-                        return
+            return try await race(
+                {
+                    try await client.withConnection { connection in
+                        usage.acquired(ticket)
+                        lease.acquired(connection)
+                        defer { lease.returned() }
+                        return try await body(connection)
                     }
-                }
-            })
+                },
+                watchdog: { [acquireTimeout] in
+                    // The statement's time counts from when it got its connection, however long that took. Its deadline
+                    // is never before a look plus `timeout`, so the watchdog wakes no sooner than that while it waits.
+                    let waitDeadline = ContinuousClock.now + acquireTimeout
+                    while true {
+                        switch lease.phase {
+                        case .waiting:
+                            guard ContinuousClock.now < waitDeadline else {
+                                throw TimedOut(reason: "no connection within \(acquireTimeout)")
+                            }
+                            try await Task.sleep(until: timeout.map { min(waitDeadline, .now + $0) } ?? waitDeadline)
+                        case .held(let since):
+                            guard let timeout else { return }
+                            try await Task.sleep(until: since + timeout)
+                            // Given back meanwhile (to another request, perhaps): not this statement's to close.
+                            guard lease.closeIfHeld() else { return }
+                            throw TimedOut(reason: "a statement ran longer than \(timeout)")
+                        case .returned:
+                            return
+                        }
+                    }
+                })
         } catch let timeout as TimedOut {
             mark(.suspect, timeout)
             throw DatabaseUnavailable(reason: timeout.reason)
         } catch {
             // Before a connection is leased, any failure is the database's; afterwards only connection errors are.
-            if lease.phase == .waiting && !(error is CancellationError && Task.isCancelled) || DatabaseUnavailable.describes(error) {
+            if lease.phase == .waiting && !(error is CancellationError && Task.isCancelled)
+                || DatabaseUnavailable.describes(error)
+            {
                 mark(.down, error)
                 throw error as? DatabaseUnavailable ?? DatabaseUnavailable(reason: "\(error)")
             }
@@ -112,9 +125,11 @@ package final class DatabasePool: Service, Sendable {
             return state.health
         }
         if before == .up {
-            logger.error(health == .down ? "PostgreSQL is unavailable; answering 503 until it is back"
-                                         : "PostgreSQL did not answer in time; probing it",
-                         metadata: ["error": "\(String(reflecting: error))"])
+            logger.error(
+                health == .down
+                    ? "PostgreSQL is unavailable; answering 503 until it is back"
+                    : "PostgreSQL did not answer in time; probing it",
+                metadata: ["error": "\(String(reflecting: error))"])
         }
     }
 
@@ -152,7 +167,8 @@ package final class DatabasePool: Service, Sendable {
     }
 
     /// A connection of its own first tells a server that refuses or ignores connections (down: requests fail at once)
-    /// from one that answers; then the current pool is tried, and a fresh one when the current one is still backing off.
+    /// from one that answers; then the current pool is tried, and a fresh one when the current one is still backing
+    /// off.
     private func probe() async {
         do {
             try await Self.within(acquireTimeout) { [endpoint, logger] in
@@ -186,12 +202,15 @@ package final class DatabasePool: Service, Sendable {
     }
 
     /// Runs `body`, throwing `TimedOut` when it takes longer than `timeout`. Raced, not awaited in a task group: a
-    /// connection attempt or a lease that ignores cancellation once held the probe, and with it the pool, down for good.
+    /// connection attempt or a lease that ignores cancellation once held the probe, and with it the pool, down for
+    /// good.
     private static func within(_ timeout: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws {
-        try await race(body, watchdog: {
-            try await Task.sleep(for: timeout)
-            throw TimedOut(reason: "no answer within \(timeout)")
-        })
+        try await race(
+            body,
+            watchdog: {
+                try await Task.sleep(for: timeout)
+                throw TimedOut(reason: "no answer within \(timeout)")
+            })
     }
 
     private static func answers(_ client: PostgresClient, within timeout: Duration) async -> Bool {
@@ -201,14 +220,19 @@ package final class DatabasePool: Service, Sendable {
 
 /// The connection a `withConnection` call got: none yet, held since a moment, or given back to the pool.
 private final class ConnectionLease: Sendable {
-    package enum Phase: Equatable { case waiting, held(since: ContinuousClock.Instant), returned }
+    package enum Phase: Equatable {
+        case waiting
+        case held(since: ContinuousClock.Instant)
+        case returned
+    }
     private let state = Mutex<(phase: Phase, connection: PostgresConnection?)>((.waiting, nil))
 
     package var phase: Phase { state.withLock { $0.phase } }
     package func acquired(_ connection: PostgresConnection) { state.withLock { $0 = (.held(since: .now), connection) } }
     package func returned() { state.withLock { $0 = (.returned, nil) } }
 
-    /// Closes the connection if it is still held (under the lock, so it cannot be given back meanwhile); whether it was.
+    /// Closes the connection if it is still held (under the lock, so it cannot be given back meanwhile); whether it
+    /// was.
     package func closeIfHeld() -> Bool {
         state.withLock { state in
             state.connection?.close().whenComplete { _ in }

@@ -9,8 +9,9 @@ extension DatabaseUnavailable {
         if error is DatabaseUnavailable { return true }
         guard let error = error as? PSQLError else { return false }
         switch error.code {
-        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed, .sslUnsupported,
-             .failedToAddSSLHandler:
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
+            .sslUnsupported,
+            .failedToAddSSLHandler:
             return true
         case .server:
             let state = error.serverInfo?[.sqlState] ?? ""

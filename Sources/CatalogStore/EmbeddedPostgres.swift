@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import Synchronization
 
-/// A PostgreSQL cluster of stickerd's own under a data folder: initdb on first use, a Unix socket there and no TCP port.
-/// Run as root, the cluster runs as the unprivileged `postgres` user, since initdb refuses root.
+/// A PostgreSQL cluster of stickerd's own under a data folder: initdb on first use, a Unix socket there and no TCP
+/// port. Run as root, the cluster runs as the unprivileged `postgres` user, since initdb refuses root.
 ///
 /// The process holding the folder's lock file owns the cluster and stops it on exit, including a cluster it found
 /// running (left behind by a stickerd that was killed). Other processes (`stickerd token create` while `serve` runs)
@@ -32,20 +32,25 @@ package final class EmbeddedPostgres: Sendable {
     package func start() throws -> DatabaseEndpoint {
         let tools = try PostgresTools.find()
         guard socketPath.utf8.count < 104 else { throw EmbeddedPostgresError.pathTooLong(socketPath) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let owns = takeOwnership()
         let owner = try tools.clusterOwner(for: directory)
         let fresh = !FileManager.default.fileExists(atPath: cluster.appending(path: "PG_VERSION").path)
         if fresh {
             logger.info("Creating embedded PostgreSQL cluster", metadata: ["directory": "\(cluster.path)"])
-            try tools.run("initdb", as: owner, ["-D", cluster.path, "-U", Self.user, "-A", "trust", "-E", "UTF8", "--no-locale"]
-                + (durable ? [] : ["--no-sync"]))
+            try tools.run(
+                "initdb", as: owner,
+                ["-D", cluster.path, "-U", Self.user, "-A", "trust", "-E", "UTF8", "--no-locale"]
+                    + (durable ? [] : ["--no-sync"]))
         }
         switch ClusterLock(cluster: cluster).state {
         case .running(let pid):
-            logger.info(owns ? "Adopted the embedded PostgreSQL cluster left running; it stops when stickerd does"
-                             : "Using the embedded PostgreSQL cluster of another running stickerd",
-                        metadata: ["socket": "\(socketPath)", "pid": "\(pid)"])
+            logger.info(
+                owns
+                    ? "Adopted the embedded PostgreSQL cluster left running; it stops when stickerd does"
+                    : "Using the embedded PostgreSQL cluster of another running stickerd",
+                metadata: ["socket": "\(socketPath)", "pid": "\(pid)"])
         case .stale(let pid):
             logger.warning("Removing a stale postmaster.pid (process \(pid) is not this cluster's PostgreSQL)")
             ClusterLock(cluster: cluster).removeStale(socketDirectory: directory)
@@ -68,10 +73,16 @@ package final class EmbeddedPostgres: Sendable {
         var settings = "-c listen_addresses='' -c unix_socket_directories='\(directory.path)'"
         // Test clusters serve a whole parallel test suite: many apps at once, each with its pool and two connections of
         // its own (the revision listener's, the scheduler's); 500 ran out at the suite's busiest moment.
-        if !durable { settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000" }
+        if !durable {
+            settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000"
+        }
         // A session of its own keeps Ctrl-C away from the cluster, so stickerd can drain its connections first.
-        try tools.run("pg_ctl", as: owner, ["start", "-w", "-t", "60", "-D", cluster.path, "-l",
-                                            directory.appending(path: "postgres.log").path, "-o", settings], newSession: true)
+        try tools.run(
+            "pg_ctl", as: owner,
+            [
+                "start", "-w", "-t", "60", "-D", cluster.path, "-l",
+                directory.appending(path: "postgres.log").path, "-o", settings,
+            ], newSession: true)
         logger.info("Started embedded PostgreSQL", metadata: ["socket": "\(socketPath)"])
     }
 
@@ -106,7 +117,8 @@ package final class EmbeddedPostgres: Sendable {
         }
         guard case .running = ClusterLock(cluster: cluster).state, let tools = try? PostgresTools.find() else { return }
         do {
-            try tools.run("pg_ctl", as: try tools.clusterOwner(for: directory), ["stop", "-w", "-m", "fast", "-D", cluster.path])
+            try tools.run(
+                "pg_ctl", as: try tools.clusterOwner(for: directory), ["stop", "-w", "-m", "fast", "-D", cluster.path])
             logger.info("Stopped embedded PostgreSQL")
         } catch {
             logger.error("Could not stop embedded PostgreSQL", metadata: ["error": "\(error)"])

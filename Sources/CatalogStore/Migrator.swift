@@ -75,7 +75,9 @@ package struct Migrator: Sendable {
         while true {
             do {
                 return try await migrate(pool, logger: logger)
-            } catch let error as DatabaseUnavailable where ContinuousClock.now < deadline && !Task.isShuttingDownGracefully {
+            } catch let error as DatabaseUnavailable
+                where ContinuousClock.now < deadline && !Task.isShuttingDownGracefully
+            {
                 logger.warning("PostgreSQL is not available yet; trying again", metadata: ["reason": "\(error.reason)"])
                 try await Task.sleep(for: .milliseconds(500))
             }
@@ -94,7 +96,8 @@ package struct Migrator: Sendable {
     }
 
     private func apply(_ connection: PostgresConnection, logger: Logger) async throws -> [Migration] {
-        try await connection.query("""
+        try await connection.query(
+            """
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL,
                 applied_at timestamptz NOT NULL DEFAULT now())
@@ -115,13 +118,18 @@ package struct Migrator: Sendable {
             }
             // The extended protocol takes one statement; a DO block runs the whole file as one, in one transaction.
             try await connection.inTransaction(logger: logger) {
-                try await connection.query(PostgresQuery(unsafeSQL: "DO $stickerd_migration$ BEGIN\n\(migration.sql)\nEND $stickerd_migration$"), logger: logger)
-                try await connection.query("""
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: "DO $stickerd_migration$ BEGIN\n\(migration.sql)\nEND $stickerd_migration$"),
+                    logger: logger)
+                try await connection.query(
+                    """
                     INSERT INTO schema_migrations (version, name, checksum)
                     VALUES (\(migration.version), \(migration.name), \(migration.checksum))
                     """, logger: logger)
             }
-            logger.info("Applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+            logger.info(
+                "Applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
             applied.append(migration)
         }
         return applied

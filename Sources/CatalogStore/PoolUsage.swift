@@ -21,7 +21,10 @@ package final class PoolUsage: Sendable {
         ticket.stage.withLock { stage in
             guard stage == 0 else { return }
             stage = 1
-            counts.withLock { $0.waiting -= 1; $0.inUse += 1 }
+            counts.withLock {
+                $0.waiting -= 1
+                $0.inUse += 1
+            }
         }
     }
 

@@ -7,7 +7,8 @@ extension PostgresCatalog: FilterRepository {
     }
 
     package func upsertFilter(_ connection: PostgresConnection, _ filter: StickerFilter) async throws -> Bool {
-        try await connection.first("""
+        try await connection.first(
+            """
             INSERT INTO filters (name, title, required_flags) VALUES (\(filter.name), \(filter.title), \(filter.flags))
             ON CONFLICT (name) DO UPDATE SET title = EXCLUDED.title, required_flags = EXCLUDED.required_flags, updated_at = now()
             RETURNING (xmax = 0)
@@ -16,7 +17,8 @@ extension PostgresCatalog: FilterRepository {
 
     package func deleteFilter(name: String, keeping answer: IdempotentWrite<Bool>? = nil) async throws -> Bool {
         try await write(keeping: answer) { connection in
-            try await connection.first("DELETE FROM filters WHERE name = \(name) RETURNING name", as: String.self, logger: logger) != nil
+            try await connection.first(
+                "DELETE FROM filters WHERE name = \(name) RETURNING name", as: String.self, logger: logger) != nil
         }
     }
 }

@@ -6,10 +6,14 @@ extension PostgresCatalog: GroupRepository {
     /// Serialises changes to group positions, so that they stay 0..n-1 ("STKG" in ASCII).
     package static let groupOrderLock: Int64 = 0x5354_4B47
 
-    package func createGroup(_ draft: GroupDraft, keeping answer: IdempotentWrite<StickerGroup>? = nil) async throws -> StickerGroup {
+    package func createGroup(
+        _ draft: GroupDraft, keeping answer: IdempotentWrite<StickerGroup>? = nil
+    ) async throws -> StickerGroup {
         try await write(keeping: answer) { connection in
             try await insertGroup(connection, draft)
-            guard let group = try await fetchGroup(connection, id: draft.id) else { throw CatalogError.notFound("Group '\(draft.id)'") }
+            guard let group = try await fetchGroup(connection, id: draft.id) else {
+                throw CatalogError.notFound("Group '\(draft.id)'")
+            }
             return group
         }
     }
@@ -21,8 +25,10 @@ extension PostgresCatalog: GroupRepository {
         let byName = try await connection.count(
             "SELECT count(*) FROM sticker_groups WHERE (name, id) < (\(draft.name), \(draft.id))", logger: logger)
         let position = min(draft.position ?? byName, count)
-        try await connection.query("UPDATE sticker_groups SET position = position + 1 WHERE position >= \(position)", logger: logger)
-        try await connection.query("""
+        try await connection.query(
+            "UPDATE sticker_groups SET position = position + 1 WHERE position >= \(position)", logger: logger)
+        try await connection.query(
+            """
             INSERT INTO sticker_groups (id, name, localized_names, size_class, flags, product_id, position, listed,
                                         publish_at, unpublish_at)
             VALUES (\(draft.id), \(draft.name), \(Self.json((draft.localizedNames ?? [:]).canonicalKeys))::jsonb,
@@ -34,16 +40,20 @@ extension PostgresCatalog: GroupRepository {
     package func groups(limit: Int, offset: Int) async throws -> [(group: StickerGroup, stickerCount: Int)] {
         try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
             var groups: [StickerGroup] = []
-            for try await row in try await connection.query("""
+            for try await row in try await connection.query(
+                """
                 SELECT \(unescaped: Self.groupColumns) FROM sticker_groups g ORDER BY g.position, g.name, g.id
                 LIMIT \(limit) OFFSET \(offset)
-                """, logger: logger) {
+                """, logger: logger)
+            {
                 groups.append(try Self.group(row))
             }
             var counts: [String: Int] = [:]
-            for try await (group, count) in try await connection.query("""
+            for try await (group, count) in try await connection.query(
+                """
                 SELECT group_id, count(*) FROM stickers WHERE group_id = ANY(\(groups.map(\.id))) GROUP BY group_id
-                """, logger: logger).decode((String, Int).self) {
+                """, logger: logger
+            ).decode((String, Int).self) {
                 counts[group] = count
             }
             return groups.map { (group: $0, stickerCount: counts[$0.id] ?? 0) }
@@ -54,15 +64,22 @@ extension PostgresCatalog: GroupRepository {
         try await read { try await fetchGroup($0, id: id) }
     }
 
-    package func updateGroup(id: String, _ patch: GroupPatch,
-                            keeping answer: IdempotentWrite<GroupWithStickers?>? = nil) async throws -> GroupWithStickers? {
+    package func updateGroup(
+        id: String, _ patch: GroupPatch,
+        keeping answer: IdempotentWrite<GroupWithStickers?>? = nil
+    ) async throws -> GroupWithStickers? {
         try await write(keeping: answer) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.groupOrderLock))", logger: logger)
-            guard let current = try await connection.first(
-                "SELECT position FROM sticker_groups WHERE id = \(id) FOR UPDATE", as: Int.self, logger: logger) else { return nil }
+            guard
+                let current = try await connection.first(
+                    "SELECT position FROM sticker_groups WHERE id = \(id) FOR UPDATE", as: Int.self, logger: logger)
+            else { return nil }
             if let cover = patch.coverStickerId.value {
-                let owner = try await connection.first("SELECT group_id FROM stickers WHERE id = \(cover)", as: String.self, logger: logger)
-                guard owner == id else { throw CatalogError.invalid("coverStickerId", "must be a sticker of this group") }
+                let owner = try await connection.first(
+                    "SELECT group_id FROM stickers WHERE id = \(cover)", as: String.self, logger: logger)
+                guard owner == id else {
+                    throw CatalogError.invalid("coverStickerId", "must be a sticker of this group")
+                }
             }
             var position: Int?
             if let wanted = patch.position.value {
@@ -72,7 +89,8 @@ extension PostgresCatalog: GroupRepository {
             }
             let setProduct = patch.productId != .absent
             let setCover = patch.coverStickerId != .absent
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE sticker_groups SET
                     name = COALESCE(\(patch.name.value), name),
                     localized_names = COALESCE(\(patch.localizedNames.value.map { Self.json($0.canonicalKeys) })::jsonb, localized_names),
@@ -95,9 +113,12 @@ extension PostgresCatalog: GroupRepository {
     package func deleteGroup(id: String, keeping answer: IdempotentWrite<Bool>? = nil) async throws -> Bool {
         try await write(keeping: answer) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.groupOrderLock))", logger: logger)
-            guard let position = try await connection.first(
-                "DELETE FROM sticker_groups WHERE id = \(id) RETURNING position", as: Int.self, logger: logger) else { return false }
-            try await connection.query("UPDATE sticker_groups SET position = position - 1 WHERE position > \(position)", logger: logger)
+            guard
+                let position = try await connection.first(
+                    "DELETE FROM sticker_groups WHERE id = \(id) RETURNING position", as: Int.self, logger: logger)
+            else { return false }
+            try await connection.query(
+                "UPDATE sticker_groups SET position = position - 1 WHERE position > \(position)", logger: logger)
             return true
         }
     }
@@ -106,16 +127,20 @@ extension PostgresCatalog: GroupRepository {
         try await read { try await fetchStickers($0, groupId: id) }
     }
 
-    package func orderStickers(inGroup id: String, _ ids: [UUID], keeping answer: IdempotentWrite<[Sticker]>? = nil) async throws -> [Sticker] {
+    package func orderStickers(
+        inGroup id: String, _ ids: [UUID], keeping answer: IdempotentWrite<[Sticker]>? = nil
+    ) async throws -> [Sticker] {
         try await write(keeping: answer) { connection in
             try await connection.query("SELECT id FROM sticker_groups WHERE id = \(id) FOR UPDATE", logger: logger)
             let current = try await connection.query("SELECT id FROM stickers WHERE group_id = \(id)", logger: logger)
             var existing = Set<UUID>()
             for try await sticker in current.decode(UUID.self) { existing.insert(sticker) }
             guard Set(ids) == existing, ids.count == existing.count else {
-                throw CatalogError.invalid("stickerIds", "must list each of the group's \(existing.count) stickers exactly once")
+                throw CatalogError.invalid(
+                    "stickerIds", "must list each of the group's \(existing.count) stickers exactly once")
             }
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE stickers s SET position = o.ord - 1, updated_at = now()
                 FROM unnest(\(ids)::uuid[]) WITH ORDINALITY AS o(id, ord) WHERE s.id = o.id AND s.position <> o.ord - 1
                 """, logger: logger)
@@ -129,19 +154,22 @@ extension PostgresCatalog: GroupRepository {
         guard from != to else { return }
         let (low, high, step) = to < from ? (to, from - 1, 1) : (from + 1, to, -1)
         if let groupId {
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE stickers SET position = position + \(step) WHERE group_id = \(groupId) AND position BETWEEN \(low) AND \(high)
                 """, logger: logger)
         } else {
             try await connection.query(
-                "UPDATE sticker_groups SET position = position + \(step) WHERE position BETWEEN \(low) AND \(high)", logger: logger)
+                "UPDATE sticker_groups SET position = position + \(step) WHERE position BETWEEN \(low) AND \(high)",
+                logger: logger)
         }
     }
 }
 
 extension PostgresConnection {
     /// The first column of the first row of `query`, if any.
-    package func first<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> T? {
+    package func first<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> T?
+    {
         try await self.query(query, logger: logger).decode(T.self).first { _ in true }
     }
 

@@ -8,13 +8,19 @@ extension PostgresCatalog: IdempotencyRepository {
     package func keptAnswer(for key: IdempotencyKey) async throws -> KeptAnswer? {
         try await read { connection in
             // A row without a status is a write still in its transaction: invisible here until it commits.
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT fingerprint, status, content_type, location, body FROM idempotency_keys
                 WHERE token = \(key.token) AND key = \(key.key) AND status IS NOT NULL AND created_at >= now() - interval '24 hours'
                 """, logger: logger)
-            for try await (fingerprint, status, type, location, body) in rows.decode((String, Int, String?, String?, ByteBuffer?).self) {
+            for try await (fingerprint, status, type, location, body) in rows.decode(
+                (String, Int, String?, String?, ByteBuffer?).self)
+            {
                 guard fingerprint == key.fingerprint else { return .reusedForAnotherRequest }
-                return .answered(StoredResponse(status: status, contentType: type, location: location, body: body.map { Array(buffer: $0) } ?? []))
+                return .answered(
+                    StoredResponse(
+                        status: status, contentType: type, location: location,
+                        body: body.map { Array(buffer: $0) } ?? []))
             }
             return nil
         }
@@ -23,13 +29,16 @@ extension PostgresCatalog: IdempotencyRepository {
     /// Runs `body` in the caller's transaction between claiming `write`'s key and keeping its answer, so that the
     /// answer commits with the write or not at all; without `write`, just `body`. Throws `IdempotencyKeyTaken` when
     /// a request with the same key committed first.
-    package func keeping<T: Sendable>(_ write: IdempotentWrite<T>?, _ connection: PostgresConnection,
-                              _ body: () async throws -> T) async throws -> T {
+    package func keeping<T: Sendable>(
+        _ write: IdempotentWrite<T>?, _ connection: PostgresConnection,
+        _ body: () async throws -> T
+    ) async throws -> T {
         guard let write else { return try await body() }
         let key = write.key
         // The inserted row holds the key: a concurrent request with the same key waits here until this transaction
         // ends, then finds it taken (or free, after a rollback). A key is free again after a day.
-        let claimed = try await connection.first("""
+        let claimed = try await connection.first(
+            """
             INSERT INTO idempotency_keys (token, key, fingerprint) VALUES (\(key.token), \(key.key), \(key.fingerprint))
             ON CONFLICT (token, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, status = NULL, content_type = NULL,
                 location = NULL, body = NULL, created_at = now()
@@ -39,14 +48,16 @@ extension PostgresCatalog: IdempotencyRepository {
         guard claimed != nil else { throw IdempotencyKeyTaken(key: key.key) }
         let value = try await body()
         if let answer = try await write.answer(value) {
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE idempotency_keys SET status = \(answer.status), content_type = \(answer.contentType), location = \(answer.location),
                        body = \(ByteBuffer(bytes: answer.body))
                 WHERE token = \(key.token) AND key = \(key.key)
                 """, logger: logger)
         } else {
             // A refusal (nothing to change) keeps nothing: the key stays free for the corrected request.
-            try await connection.query("DELETE FROM idempotency_keys WHERE token = \(key.token) AND key = \(key.key)", logger: logger)
+            try await connection.query(
+                "DELETE FROM idempotency_keys WHERE token = \(key.token) AND key = \(key.key)", logger: logger)
         }
         return value
     }
@@ -54,8 +65,11 @@ extension PostgresCatalog: IdempotencyRepository {
     /// Drops keys older than a day, for `stickerd gc`; how many.
     package func forgetIdempotencyKeys() async throws -> Int {
         try await read { connection in
-            try await connection.query("DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours' RETURNING 1", logger: logger)
-                .collect().count
+            try await connection.query(
+                "DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours' RETURNING 1",
+                logger: logger
+            )
+            .collect().count
         }
     }
 }

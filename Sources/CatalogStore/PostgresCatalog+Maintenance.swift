@@ -7,7 +7,8 @@ extension PostgresCatalog {
     /// How many images stickers show have renditions older than `version` (or none).
     package func countImagesNeedingRenditions(version: Int) async throws -> Int {
         try await read { connection in
-            try await connection.count("""
+            try await connection.count(
+                """
                 SELECT count(*) FROM assets a WHERE a.renditions_version < \(version)
                   AND EXISTS (SELECT 1 FROM stickers s WHERE s.asset_sha256 = a.sha256)
                 """, logger: logger)
@@ -16,15 +17,20 @@ extension PostgresCatalog {
 
     /// The next `limit` such images after digest `after`, in digest order: a batch that survives a restart, since
     /// an image rebuilt has the current version and is not listed again.
-    package func imagesNeedingRenditions(version: Int, after: String, limit: Int) async throws -> [(sha256: String, bytes: [UInt8])] {
+    package func imagesNeedingRenditions(
+        version: Int, after: String, limit: Int
+    ) async throws -> [(sha256: String, bytes: [UInt8])] {
         try await read { connection in
             var images: [(String, [UInt8])] = []
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT a.sha256, a.bytes FROM assets a WHERE a.renditions_version < \(version) AND a.sha256 > \(after)
                   AND EXISTS (SELECT 1 FROM stickers s WHERE s.asset_sha256 = a.sha256)
                 ORDER BY a.sha256 LIMIT \(limit)
                 """, logger: logger)
-            for try await (sha, bytes) in rows.decode((String, ByteBuffer).self) { images.append((sha, Array(buffer: bytes))) }
+            for try await (sha, bytes) in rows.decode((String, ByteBuffer).self) {
+                images.append((sha, Array(buffer: bytes)))
+            }
             return images
         }
     }
@@ -34,13 +40,15 @@ extension PostgresCatalog {
         try await write { try await storeRenditions($0, source: source, renditions) }
     }
 
-    /// Deletes up to `limit` images (originals and renditions) that no sticker has shown for `grace` and no kept release
-    /// shows (`pruneReleases` first): one batch, in a transaction of its own. Images in use by a transaction (an upload bringing one back) are skipped.
+    /// Deletes up to `limit` images (originals and renditions) that no sticker has shown for `grace` and no kept
+    /// release shows (`pruneReleases` first): one batch, in a transaction of its own. Images in use by a transaction
+    /// (an upload bringing one back) are skipped.
     package func collectGarbage(unusedFor grace: Duration, limit: Int) async throws -> (images: Int, bytes: Int) {
         let seconds = Double(grace.components.seconds)
         return try await write { connection in
             var (images, bytes) = (0, 0)
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 WITH doomed AS (
                     SELECT a.sha256 FROM assets a
                     WHERE a.unreferenced_since < now() - make_interval(secs => \(seconds))

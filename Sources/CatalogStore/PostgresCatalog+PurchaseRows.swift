@@ -11,37 +11,54 @@ extension PostgresCatalog {
         """
 
     /// `purchaseColumns`, and whether an admin's revocation withholds the product from the owner.
-    package static let purchaseSelection = purchaseColumns + """
-        , EXISTS (SELECT 1 FROM entitlement_holds h WHERE h.user_id = purchases.user_id AND h.product_id = purchases.product_id)
-        """
+    package static let purchaseSelection =
+        purchaseColumns + """
+            , EXISTS (SELECT 1 FROM entitlement_holds h WHERE h.user_id = purchases.user_id AND h.product_id = purchases.product_id)
+            """
 
     /// Decodes rows selected with `purchaseSelection`.
     package func purchaseRecords(_ rows: PostgresRowSequence) async throws -> [PurchaseRecord] {
         var records: [PurchaseRecord] = []
-        for try await (source, environment, transaction, original, product, user, token, purchased, expires, expiryAsOf, revoked,
-                       revocationAsOf, asOf, withheld) in rows.decode(
-            (String, String, String, String, String, String?, UUID?, Date, Date?, Date?, Date?, Date, Date, Bool).self) {
-            records.append(PurchaseRecord(source: source, environment: environment, record: TransactionRecord(
-                transactionId: transaction, originalTransactionId: original, productId: product, userId: user, appAccountToken: token,
-                purchasedAt: purchased.millis, expiresAt: expires?.millis, expiryAsOf: expiryAsOf?.millis, revokedAt: revoked?.millis,
-                revocationAsOf: revocationAsOf.millis, asOf: asOf.millis), withheld: withheld))
+        for try await (
+            source, environment, transaction, original, product, user, token, purchased, expires, expiryAsOf, revoked,
+            revocationAsOf, asOf, withheld
+        ) in rows.decode(
+            (String, String, String, String, String, String?, UUID?, Date, Date?, Date?, Date?, Date, Date, Bool).self)
+        {
+            records.append(
+                PurchaseRecord(
+                    source: source, environment: environment,
+                    record: TransactionRecord(
+                        transactionId: transaction, originalTransactionId: original, productId: product, userId: user,
+                        appAccountToken: token,
+                        purchasedAt: purchased.millis, expiresAt: expires?.millis, expiryAsOf: expiryAsOf?.millis,
+                        revokedAt: revoked?.millis,
+                        revocationAsOf: revocationAsOf.millis, asOf: asOf.millis), withheld: withheld))
         }
         return records
     }
 
     /// The stored record of one transaction, locked for the caller's transaction.
-    package func purchaseRecord(source: String, transactionId: String, _ connection: PostgresConnection) async throws -> PurchaseRecord? {
-        try await purchaseRecords(try await connection.query("""
-            SELECT \(unescaped: Self.purchaseSelection) FROM purchases WHERE source = \(source) AND transaction_id = \(transactionId) FOR UPDATE
-            """, logger: logger)).first
+    package func purchaseRecord(
+        source: String, transactionId: String, _ connection: PostgresConnection
+    ) async throws -> PurchaseRecord? {
+        try await purchaseRecords(
+            try await connection.query(
+                """
+                SELECT \(unescaped: Self.purchaseSelection) FROM purchases WHERE source = \(source) AND transaction_id = \(transactionId) FOR UPDATE
+                """, logger: logger)
+        ).first
     }
 
     /// In one statement: the transaction's record inserted or replaced (when `changed`), the audit line, and the
     /// status of delivery `webhookId`.
-    package func finish(_ stored: PurchaseRecord, changed: Bool, audit line: AuditLine, webhookId: Int64?, status: WebhookStatus,
-                _ connection: PostgresConnection) async throws {
+    package func finish(
+        _ stored: PurchaseRecord, changed: Bool, audit line: AuditLine, webhookId: Int64?, status: WebhookStatus,
+        _ connection: PostgresConnection
+    ) async throws {
         let r = stored.record
-        try await connection.query("""
+        try await connection.query(
+            """
             WITH stored AS (
                 INSERT INTO purchases (\(unescaped: Self.purchaseColumns))
                 SELECT \(stored.source), \(stored.environment), \(r.transactionId), \(r.originalTransactionId), \(r.productId), \(r.userId),

@@ -8,15 +8,21 @@ import Purchases
 /// anyone can send them and a flood of one kind must not evict a genuine delivery refused as another.
 extension PostgresCatalog {
     /// The bytes a row keeps that a sender chooses (migration 0010 counts stored rows the same way).
-    package static let storedBytesSQL = "octet_length(body) + coalesce(octet_length(signature), 0) + coalesce(octet_length(event_id), 0)"
+    package static let storedBytesSQL =
+        "octet_length(body) + coalesce(octet_length(signature), 0) + coalesce(octet_length(event_id), 0)"
 
     package static func storedBytes(body: [UInt8], signature: String?, eventId: String?) -> Int {
         body.count + (signature?.utf8.count ?? 0) + (eventId?.utf8.count ?? 0)
     }
 
     /// Stores a refused delivery apart from the inbox.
-    package func quarantine(_ delivery: Delivery, eventId: String?, status: WebhookStatus, detail: String?) async throws -> Int64 {
-        guard let id = try await insertDelivery(delivery, eventId: eventId, quarantined: true, status: status, detail: detail, inbox: false) else {
+    package func quarantine(
+        _ delivery: Delivery, eventId: String?, status: WebhookStatus, detail: String?
+    ) async throws -> Int64 {
+        guard
+            let id = try await insertDelivery(
+                delivery, eventId: eventId, quarantined: true, status: status, detail: detail, inbox: false)
+        else {
             throw DatabaseUnavailable(reason: "INSERT ... RETURNING returned no row")
         }
         let signature = delivery.source == .generic ? delivery.credential : nil
@@ -38,7 +44,8 @@ extension PostgresCatalog {
         let slice = max(1, quarantineBytes / 100)
         guard id % interval == 0 || Int.random(in: 0..<slice) < bytes else { return }
         let dropped = try await read { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 DELETE FROM webhook_events w WHERE quarantined AND source = \(source) AND status = \(status.rawValue) AND id <= (
                     SELECT id FROM (
                         SELECT id, row_number() OVER newest AS kept, sum(stored_bytes) OVER newest AS bytes FROM webhook_events
@@ -47,12 +54,15 @@ extension PostgresCatalog {
                     WHERE kept > \(quarantineLimit) OR bytes > \(quarantineBytes) ORDER BY id DESC LIMIT 1)
                   AND NOT EXISTS (SELECT 1 FROM entitlement_audit a WHERE a.webhook_event_id = w.id)
                 RETURNING id
-                """, logger: logger).collect().count
+                """, logger: logger
+            ).collect().count
         }
         guard dropped > 0 else { return }
         quarantineTally.adjust(by: -dropped)
         Counter(label: "webhook_quarantine_dropped_total").increment(by: dropped)
-        logger.debug("Quarantine full: dropped the oldest", metadata: ["dropped": "\(dropped)", "source": "\(source)", "status": "\(status.rawValue)"])
+        logger.debug(
+            "Quarantine full: dropped the oldest",
+            metadata: ["dropped": "\(dropped)", "source": "\(source)", "status": "\(status.rawValue)"])
     }
 }
 

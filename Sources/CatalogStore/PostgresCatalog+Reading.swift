@@ -13,11 +13,13 @@ extension PostgresCatalog: CatalogReader {
                 return snapshot
             } catch let behind as StandbyBehind {
                 replicas.count("snapshot", .behind)
-                logger.debug("A standby is behind: reading the catalog from the primary",
-                             metadata: ["standby": "\(behind.standby)", "wanted": "\(behind.wanted)"])
+                logger.debug(
+                    "A standby is behind: reading the catalog from the primary",
+                    metadata: ["standby": "\(behind.standby)", "wanted": "\(behind.wanted)"])
             } catch {
                 replicas.count("snapshot", .failed)
-                logger.warning("A standby failed: reading the catalog from the primary", metadata: ["error": "\(error)"])
+                logger.warning(
+                    "A standby failed: reading the catalog from the primary", metadata: ["error": "\(error)"])
             }
         }
         return try await snapshot(reusing: previous, on: pool, atLeast: nil)
@@ -32,15 +34,20 @@ extension PostgresCatalog: CatalogReader {
     /// and the revision are read every time (a few hundred rows); stickers only for the groups whose stickers changed
     /// since `previous` (their `content_version`), the others' are kept from it. Throws `StandbyBehind` when the
     /// revision is under `atLeast`, before reading anything else. `moment`: what would be visible then instead of now.
-    private func snapshot(reusing previous: CatalogSnapshot?, on pool: DatabasePool, atLeast wanted: Int64?,
-                          at moment: Date? = nil) async throws -> CatalogSnapshot {
+    private func snapshot(
+        reusing previous: CatalogSnapshot?, on pool: DatabasePool, atLeast wanted: Int64?,
+        at moment: Date? = nil
+    ) async throws -> CatalogSnapshot {
         let started = ContinuousClock.now
-        let (snapshot, read) = try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", on: pool) { connection in
+        let (snapshot, read) = try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", on: pool) {
+            connection in
             // The catalog's big reads are simple scans: JIT compiling them cost 200 ms and saved nothing.
             try await connection.query("SET LOCAL jit = off", logger: logger)
-            let revision = try await connection.first("SELECT revision FROM catalog_revision", as: Int64.self, logger: logger) ?? 0
+            let revision =
+                try await connection.first("SELECT revision FROM catalog_revision", as: Int64.self, logger: logger) ?? 0
             if let wanted, revision < wanted { throw StandbyBehind(standby: revision, wanted: wanted) }
-            var groups: [StickerGroup] = [], versions: [String: Int64] = [:]
+            var groups: [StickerGroup] = []
+            var versions: [String: Int64] = [:]
             for try await row in try await connection.query(Self.visibleGroups(at: moment), logger: logger) {
                 var group = try Self.group(row)
                 // Positions among the visible groups: stored ones count drafts and scheduled groups, whose gaps would
@@ -51,21 +58,35 @@ extension PostgresCatalog: CatalogReader {
             }
             let changed = groups.map(\.id).filter { previous?.contentVersions[$0] != versions[$0] }
             let all = changed.count == groups.count
-            var stickers = changed.isEmpty ? [:] : Dictionary(grouping: try await fetchStickers(
-                connection, Self.visibleStickers(at: moment, ofGroups: all ? nil : changed)), by: \.groupId)
+            var stickers =
+                changed.isEmpty
+                ? [:]
+                : Dictionary(
+                    grouping: try await fetchStickers(
+                        connection, Self.visibleStickers(at: moment, ofGroups: all ? nil : changed)), by: \.groupId)
             if let previous {
-                for group in groups where !changed.contains(group.id) { stickers[group.id] = previous.stickers[group.id] }
+                for group in groups where !changed.contains(group.id) {
+                    stickers[group.id] = previous.stickers[group.id]
+                }
             }
             var filters: [String: StickerFilter] = [:]
             for try await (name, title, flags) in try await connection.query(
-                "SELECT name, title, required_flags FROM filters", logger: logger).decode((String, String, [String]).self) {
+                "SELECT name, title, required_flags FROM filters", logger: logger
+            ).decode((String, String, [String]).self) {
                 filters[name] = StickerFilter(name: name, title: title, flags: flags)
             }
-            return (CatalogSnapshot(revision: revision, groups: groups, stickers: stickers, filters: filters, contentVersions: versions),
-                    changed.count)
+            return (
+                CatalogSnapshot(
+                    revision: revision, groups: groups, stickers: stickers, filters: filters, contentVersions: versions),
+                changed.count
+            )
         }
-        logger.debug("Read the catalog", metadata: ["revision": "\(snapshot.revision)", "groups": "\(snapshot.groups.count)",
-                                                    "groups read": "\(read)", "ms": "\((ContinuousClock.now - started).milliseconds)"])
+        logger.debug(
+            "Read the catalog",
+            metadata: [
+                "revision": "\(snapshot.revision)", "groups": "\(snapshot.groups.count)",
+                "groups read": "\(read)", "ms": "\((ContinuousClock.now - started).milliseconds)",
+            ])
         return snapshot
     }
 
@@ -73,7 +94,8 @@ extension PostgresCatalog: CatalogReader {
     /// `moment`, as the admin's choices and the schedules say.
     private static func visibleGroups(at moment: Date?) -> PostgresQuery {
         guard let moment else {
-            return "SELECT \(unescaped: groupColumns), g.content_version FROM sticker_groups g WHERE g.published ORDER BY g.position, g.name, g.id"
+            return
+                "SELECT \(unescaped: groupColumns), g.content_version FROM sticker_groups g WHERE g.published ORDER BY g.position, g.name, g.id"
         }
         return """
             SELECT \(unescaped: groupColumns), g.content_version FROM sticker_groups g
@@ -83,7 +105,8 @@ extension PostgresCatalog: CatalogReader {
 
     /// Visible stickers of visible groups (of `ids` only, when given), now or at `moment` as `visibleGroups`.
     private static func visibleStickers(at moment: Date?, ofGroups ids: [String]?) -> PostgresQuery {
-        let all = ids == nil, ids = ids ?? []
+        let all = ids == nil
+        let ids = ids ?? []
         guard let moment else {
             return """
                 SELECT \(unescaped: stickerColumns) FROM stickers s JOIN assets a ON a.sha256 = s.asset_sha256
@@ -118,8 +141,10 @@ extension PostgresCatalog: CatalogReader {
 
     private func assetBytes(sha256: String, on pool: DatabasePool) async throws -> [UInt8]? {
         try await read(on: pool) { connection in
-            try await connection.first("SELECT bytes FROM assets WHERE sha256 = \(sha256)", as: ByteBuffer.self, logger: logger)
-                .map { Array(buffer: $0) }
+            try await connection.first(
+                "SELECT bytes FROM assets WHERE sha256 = \(sha256)", as: ByteBuffer.self, logger: logger
+            )
+            .map { Array(buffer: $0) }
         }
     }
 }

@@ -5,10 +5,13 @@ import StickerImage
 
 extension PostgresCatalog {
     /// The renditions of the images `sources`, by source digest.
-    package func fetchRenditions(_ connection: PostgresConnection, sources: [String]) async throws -> [String: [StickerRendition]] {
+    package func fetchRenditions(
+        _ connection: PostgresConnection, sources: [String]
+    ) async throws -> [String: [StickerRendition]] {
         guard !sources.isEmpty else { return [:] }
         var found: [String: [StickerRendition]] = [:]
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             SELECT r.source_sha256, r.edge, r.still, r.format, a.sha256, a.width, a.height, octet_length(a.bytes), a.animated, a.frames,
                    a.duration_ms, a.loops, a.format
             FROM renditions r JOIN assets a ON a.sha256 = r.asset_sha256
@@ -17,8 +20,9 @@ extension PostgresCatalog {
         for try await row in rows {
             var cells = PostgresCells(row)
             let source = try cells.next(String.self)
-            let rendition = StickerRendition(edge: try cells.next(), still: try cells.next(), format: try Self.format(&cells),
-                                             asset: try Self.asset(&cells))
+            let rendition = StickerRendition(
+                edge: try cells.next(), still: try cells.next(), format: try Self.format(&cells),
+                asset: try Self.asset(&cells))
             found[source, default: []].append(rendition)
         }
         return found
@@ -27,33 +31,40 @@ extension PostgresCatalog {
     /// Stores the renditions of image `source` (their bytes as assets, then their rows), replacing older ones, and
     /// records the version of the code that made them. The source's row is locked first, so that a sticker going away
     /// meanwhile is seen (and the new renditions are dated unused with it), whichever commits first.
-    package func storeRenditions(_ connection: PostgresConnection, source: String, _ renditions: [Rendition]) async throws {
+    package func storeRenditions(
+        _ connection: PostgresConnection, source: String, _ renditions: [Rendition]
+    ) async throws {
         try await connection.query("SELECT 1 FROM assets WHERE sha256 = \(source) FOR UPDATE", logger: logger)
         var replaced: [String] = []
         for try await sha in try await connection.query(
-            "SELECT asset_sha256 FROM renditions WHERE source_sha256 = \(source)", logger: logger).decode(String.self) {
+            "SELECT asset_sha256 FROM renditions WHERE source_sha256 = \(source)", logger: logger
+        ).decode(String.self) {
             replaced.append(sha)
         }
         var made: [String] = []
         for rendition in renditions {
             let sha = sha256Hex(rendition.bytes)
             made.append(sha)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops, format)
                 VALUES (\(sha), \(ByteBuffer(bytes: rendition.bytes)), \(rendition.width), \(rendition.height), \(rendition.animated),
                         \(rendition.frames), \(rendition.durationMs), \(rendition.loops), \(rendition.format.rawValue))
                 ON CONFLICT (sha256) DO UPDATE SET unreferenced_since = NULL
                 """, logger: logger)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO renditions (source_sha256, edge, still, format, asset_sha256)
                 VALUES (\(source), \(rendition.edge), \(rendition.still), \(rendition.format.rawValue), \(sha))
                 ON CONFLICT (source_sha256, edge, still, format) DO UPDATE SET asset_sha256 = EXCLUDED.asset_sha256
                 """, logger: logger)
         }
-        try await connection.query("UPDATE assets SET renditions_version = \(Renditions.version) WHERE sha256 = \(source)", logger: logger)
+        try await connection.query(
+            "UPDATE assets SET renditions_version = \(Renditions.version) WHERE sha256 = \(source)", logger: logger)
         // Renditions replaced by new ones are garbage from now on, unless something else still shows them; so are new
         // ones of an image no sticker shows any more (a rebuild that finished after its last sticker went away).
-        try await connection.query("""
+        try await connection.query(
+            """
             UPDATE assets a SET unreferenced_since = now()
             WHERE a.sha256 = ANY(\(replaced + made)) AND a.unreferenced_since IS NULL
               AND NOT EXISTS (SELECT 1 FROM stickers s WHERE s.asset_sha256 = a.sha256)
@@ -65,7 +76,8 @@ extension PostgresCatalog {
     /// are current does not make them again.
     package func renditionsVersion(sha256: String) async throws -> Int? {
         try await read { connection in
-            try await connection.first("SELECT renditions_version FROM assets WHERE sha256 = \(sha256)", as: Int.self, logger: logger)
+            try await connection.first(
+                "SELECT renditions_version FROM assets WHERE sha256 = \(sha256)", as: Int.self, logger: logger)
         }
     }
 }

@@ -17,11 +17,13 @@ extension PostgresCatalog {
         s.created_at, s.updated_at, s.publish_at, s.unpublish_at
         """
 
-    /// An image's columns, in `stickerColumns`' order: sha256, width, height, bytes, animated, frames, duration, loops, format.
+    /// An image's columns, in `stickerColumns`' order: sha256, width, height, bytes, animated, frames, duration, loops,
+    /// format.
     package static func asset(_ cells: inout PostgresCells) throws -> Asset {
-        Asset(sha256: try cells.next(), width: try cells.next(), height: try cells.next(), bytes: try cells.next(),
-              animated: try cells.next(), frames: try cells.next(), durationMs: try cells.next(), loops: try cells.next(),
-              format: try format(&cells))
+        Asset(
+            sha256: try cells.next(), width: try cells.next(), height: try cells.next(), bytes: try cells.next(),
+            animated: try cells.next(), frames: try cells.next(), durationMs: try cells.next(), loops: try cells.next(),
+            format: try format(&cells))
     }
 
     /// A `format` column: the CHECK constraint allows only the formats the service stores.
@@ -31,28 +33,34 @@ extension PostgresCatalog {
 
     package static func group(_ row: PostgresRow) throws -> StickerGroup {
         var cells = PostgresCells(row)
-        return StickerGroup(id: try cells.next(), name: try cells.next(), localizedNames: dictionary(try cells.next()),
-                            sizeClass: SizeClass(rawValue: try cells.next(String.self)) ?? .medium, flags: try cells.next(),
-                            productId: try cells.next(), position: try cells.next(), published: try cells.next(),
-                            coverStickerId: try cells.next(), createdAt: try cells.next(), updatedAt: try cells.next(),
-                            publishAt: try cells.next(), unpublishAt: try cells.next())
+        return StickerGroup(
+            id: try cells.next(), name: try cells.next(), localizedNames: dictionary(try cells.next()),
+            sizeClass: SizeClass(rawValue: try cells.next(String.self)) ?? .medium, flags: try cells.next(),
+            productId: try cells.next(), position: try cells.next(), published: try cells.next(),
+            coverStickerId: try cells.next(), createdAt: try cells.next(), updatedAt: try cells.next(),
+            publishAt: try cells.next(), unpublishAt: try cells.next())
     }
 
     package static func sticker(_ row: PostgresRow) throws -> Sticker {
         var cells = PostgresCells(row)
-        return Sticker(id: try cells.next(UUID.self), groupId: try cells.next(), name: try cells.next(), description: try cells.next(),
-                       localizedDescriptions: dictionary(try cells.next()), flags: try cells.next(), keywords: try cells.next(),
-                       emoji: try cells.next(), position: try cells.next(), asset: try asset(&cells),
-                       createdAt: try cells.next(), updatedAt: try cells.next(), publishAt: try cells.next(), unpublishAt: try cells.next())
+        return Sticker(
+            id: try cells.next(UUID.self), groupId: try cells.next(), name: try cells.next(),
+            description: try cells.next(),
+            localizedDescriptions: dictionary(try cells.next()), flags: try cells.next(), keywords: try cells.next(),
+            emoji: try cells.next(), position: try cells.next(), asset: try asset(&cells),
+            createdAt: try cells.next(), updatedAt: try cells.next(), publishAt: try cells.next(),
+            unpublishAt: try cells.next())
     }
 
     package func fetchGroup(_ connection: PostgresConnection, id: String) async throws -> StickerGroup? {
-        let rows = try await connection.query("SELECT \(unescaped: Self.groupColumns) FROM sticker_groups g WHERE g.id = \(id)", logger: logger)
+        let rows = try await connection.query(
+            "SELECT \(unescaped: Self.groupColumns) FROM sticker_groups g WHERE g.id = \(id)", logger: logger)
         for try await row in rows { return try Self.group(row) }
         return nil
     }
 
-    /// Stickers with their asset and its renditions, for a query selecting `stickerColumns` `FROM stickers s JOIN assets a`.
+    /// Stickers with their asset and its renditions, for a query selecting `stickerColumns` `FROM stickers s JOIN
+    /// assets a`.
     package func fetchStickers(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [Sticker] {
         var stickers: [Sticker] = []
         for try await row in try await connection.query(query, logger: logger) {
@@ -67,16 +75,21 @@ extension PostgresCatalog {
     }
 
     package func fetchStickers(_ connection: PostgresConnection, groupId: String) async throws -> [Sticker] {
-        try await fetchStickers(connection, """
+        try await fetchStickers(
+            connection,
+            """
             SELECT \(unescaped: Self.stickerColumns) FROM stickers s JOIN assets a ON a.sha256 = s.asset_sha256
             WHERE s.group_id = \(groupId) ORDER BY s.position, s.created_at, s.id
             """)
     }
 
     package func fetchSticker(_ connection: PostgresConnection, id: UUID) async throws -> Sticker? {
-        try await fetchStickers(connection, """
+        try await fetchStickers(
+            connection,
+            """
             SELECT \(unescaped: Self.stickerColumns) FROM stickers s JOIN assets a ON a.sha256 = s.asset_sha256
             WHERE s.id = \(id)
-            """).first
+            """
+        ).first
     }
 }

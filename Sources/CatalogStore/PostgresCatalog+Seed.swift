@@ -10,14 +10,18 @@ extension PostgresCatalog: CatalogSeeding {
     package func loadIfEmpty(_ seed: CatalogSeed) async throws -> Bool {
         try await write(timeout: .seconds(120)) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Migrator.lockKey))", logger: logger)
-            guard try await connection.first("SELECT NOT EXISTS (SELECT 1 FROM sticker_groups)", as: Bool.self, logger: logger) == true else {
+            guard
+                try await connection.first(
+                    "SELECT NOT EXISTS (SELECT 1 FROM sticker_groups)", as: Bool.self, logger: logger) == true
+            else {
                 return false
             }
             for group in seed.groups {
                 try await insertGroup(connection, group.draft)
                 for item in group.items {
-                    _ = try await insertSticker(connection, into: group.draft.id, item.draft, image: item.info.storedBytes, info: item.info,
-                                                renditions: item.renditions)
+                    _ = try await insertSticker(
+                        connection, into: group.draft.id, item.draft, image: item.info.storedBytes, info: item.info,
+                        renditions: item.renditions)
                 }
             }
             for filter in seed.filters { _ = try await upsertFilter(connection, filter) }

@@ -16,26 +16,35 @@ extension PostgresCatalog: PurchaseRepository {
             event = verified
         }
         let sha = sha256Hex(delivery.body)
-        if let id = try await insertDelivery(delivery, eventId: event.eventId, quarantined: false, status: .received, detail: nil, inbox: true) {
+        if let id = try await insertDelivery(
+            delivery, eventId: event.eventId, quarantined: false, status: .received, detail: nil, inbox: true)
+        {
             return try await applyStored(id: id, event, user: delivery.user, force: false)
         }
         // The id is taken: the same body is a duplicate (applied again only if its first apply never finished).
         let existing = try await read { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT id, body_sha256, status, user_id FROM webhook_events
                 WHERE source = \(delivery.source.rawValue) AND environment = \(delivery.environment) AND event_id = \(event.eventId)
                   AND NOT quarantined
-                """, logger: logger).decode((Int64, String, String, String?).self).first { _ in true }
+                """, logger: logger
+            ).decode((Int64, String, String, String?).self).first { _ in true }
         }
-        guard let (id, storedSha, status, storedUser) = existing else { return try await receive(delivery, verdict: verdict) }
+        guard let (id, storedSha, status, storedUser) = existing else {
+            return try await receive(delivery, verdict: verdict)
+        }
         // A client's transaction posted by another user is not a duplicate either.
         guard storedSha == sha, storedUser == delivery.user else {
-            let quarantined = try await quarantine(delivery, eventId: event.eventId, status: .conflict,
-                                                   detail: "event id already used by webhook event \(id) with a different body or user")
+            let quarantined = try await quarantine(
+                delivery, eventId: event.eventId, status: .conflict,
+                detail: "event id already used by webhook event \(id) with a different body or user")
             return .conflict(id: quarantined, existing: id)
         }
         let stored = WebhookStatus(rawValue: status) ?? .received
-        return stored == .received ? try await applyStored(id: id, event, user: delivery.user, force: false) : .duplicate(id: id, status: stored)
+        return stored == .received
+            ? try await applyStored(id: id, event, user: delivery.user, force: false)
+            : .duplicate(id: id, status: stored)
     }
 
     package func replay(id: Int64, verdict: Result<PurchaseEvent, PurchaseError>) async throws -> Receipt {
@@ -45,14 +54,17 @@ extension PostgresCatalog: PurchaseRepository {
         case .success(let verified): event = verified
         }
         let row = try await read { connection in
-            try await connection.query("SELECT source, quarantined, user_id, body_sha256 FROM webhook_events WHERE id = \(id)", logger: logger)
-                .decode((String, Bool, String?, String).self).first { _ in true }
+            try await connection.query(
+                "SELECT source, quarantined, user_id, body_sha256 FROM webhook_events WHERE id = \(id)", logger: logger
+            )
+            .decode((String, Bool, String?, String).self).first { _ in true }
         }
         guard let (source, quarantined, user, sha) = row else { throw CatalogError.notFound("Webhook event \(id)") }
         guard quarantined else { return try await applyStored(id: id, event, user: user, force: true) }
         // A quarantined delivery that now passes enters the inbox, unless its event id was taken meanwhile.
         let entered = try await read { connection in
-            try await connection.first("""
+            try await connection.first(
+                """
                 UPDATE webhook_events SET quarantined = false, status = 'received', environment = \(event.environment),
                        event_id = \(event.eventId), detail = 'replayed from quarantine'
                 WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM webhook_events WHERE source = \(source)
@@ -62,21 +74,29 @@ extension PostgresCatalog: PurchaseRepository {
         }
         if entered != nil { return try await applyStored(id: id, event, user: user, force: true) }
         let taken = try await read { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT id, body_sha256, status FROM webhook_events
                 WHERE source = \(source) AND environment = \(event.environment) AND event_id = \(event.eventId) AND NOT quarantined
-                """, logger: logger).decode((Int64, String, String).self).first { _ in true }
+                """, logger: logger
+            ).decode((Int64, String, String).self).first { _ in true }
         }
-        guard let (existing, existingSha, status) = taken else { throw CatalogError.conflict("The event was stored meanwhile; replay again.") }
-        return existingSha == sha ? .duplicate(id: existing, status: WebhookStatus(rawValue: status) ?? .received) : .conflict(id: id, existing: existing)
+        guard let (existing, existingSha, status) = taken else {
+            throw CatalogError.conflict("The event was stored meanwhile; replay again.")
+        }
+        return existingSha == sha
+            ? .duplicate(id: existing, status: WebhookStatus(rawValue: status) ?? .received)
+            : .conflict(id: id, existing: existing)
     }
 
     package func stalledDeliveries(receivedBefore date: Date, limit: Int) async throws -> [Int64] {
         try await read { connection in
             var ids: [Int64] = []
-            for try await id in try await connection.query("""
+            for try await id in try await connection.query(
+                """
                 SELECT id FROM webhook_events WHERE status = 'received' AND NOT quarantined AND received_at < \(date) ORDER BY id LIMIT \(limit)
-                """, logger: logger).decode(Int64.self) { ids.append(id) }
+                """, logger: logger
+            ).decode(Int64.self) { ids.append(id) }
             return ids
         }
     }
@@ -85,12 +105,14 @@ extension PostgresCatalog: PurchaseRepository {
         switch verdict {
         case .success(let event):
             let user = try await read { connection in
-                try await connection.first("SELECT user_id FROM webhook_events WHERE id = \(id)", as: String?.self, logger: logger)
+                try await connection.first(
+                    "SELECT user_id FROM webhook_events WHERE id = \(id)", as: String?.self, logger: logger)
             }
             return try await applyStored(id: id, event, user: user ?? nil, force: false)
         case .failure(let error):
             _ = try await read { connection in
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE webhook_events SET quarantined = true, status = \(WebhookStatus(error).rawValue), detail = \(error.reason), processed_at = now(),
                            stored_bytes = \(unescaped: Self.storedBytesSQL)
                     WHERE id = \(id) AND status = 'received' AND NOT quarantined
@@ -111,7 +133,8 @@ extension PostgresCatalog: PurchaseRepository {
             return .stored(id: id, status: status)
         } catch let error as EntitlementError {
             _ = try await read { connection in
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE webhook_events SET quarantined = true, status = 'rejected', detail = \(String(describing: error)), processed_at = now(),
                            stored_bytes = \(unescaped: Self.storedBytesSQL)
                     WHERE id = \(id)
@@ -123,12 +146,16 @@ extension PostgresCatalog: PurchaseRepository {
     }
 
     /// Stores a delivery; with `inbox`, nil when its event id is already in the inbox.
-    package func insertDelivery(_ delivery: Delivery, eventId: String?, quarantined: Bool, status: WebhookStatus, detail: String?,
-                        inbox: Bool) async throws -> Int64? {
-        let conflict: PostgresQuery = inbox ? "ON CONFLICT (source, environment, event_id) WHERE NOT quarantined DO NOTHING" : ""
+    package func insertDelivery(
+        _ delivery: Delivery, eventId: String?, quarantined: Bool, status: WebhookStatus, detail: String?,
+        inbox: Bool
+    ) async throws -> Int64? {
+        let conflict: PostgresQuery =
+            inbox ? "ON CONFLICT (source, environment, event_id) WHERE NOT quarantined DO NOTHING" : ""
         let signature = delivery.source == .generic ? delivery.credential : nil
         return try await read { connection in
-            try await connection.first("""
+            try await connection.first(
+                """
                 INSERT INTO webhook_events (source, environment, event_id, body, body_sha256, signature, user_id, quarantined, status, detail,
                                             processed_at, stored_bytes)
                 VALUES (\(delivery.source.rawValue), \(delivery.environment), \(eventId), \(ByteBuffer(bytes: delivery.body)),

@@ -11,7 +11,8 @@ package struct PostgresCatalog: Sendable {
     package let revision: CatalogRevision
     /// Told the users whose entitlements a committed write changed.
     package let entitlementChanges: EntitlementChanges
-    /// How many refused deliveries of each source and status quarantine keeps, dropping the oldest: anyone can send them.
+    /// How many refused deliveries of each source and status quarantine keeps, dropping the oldest: anyone can send
+    /// them.
     package let quarantineLimit: Int
     /// How many bytes of bodies and signatures each kind of refused delivery may keep, dropping the oldest.
     package let quarantineBytes: Int
@@ -20,8 +21,11 @@ package struct PostgresCatalog: Sendable {
     /// The quarantine's size for `/metrics`, counted at most once a minute.
     package let quarantineTally = QuarantineTally()
 
-    package init(pool: DatabasePool, revision: CatalogRevision, logger: Logger, entitlementChanges: EntitlementChanges = EntitlementChanges(),
-                quarantineLimit: Int = 10_000, quarantineBytes: Int = 64 << 20, replicas: ReadReplicas? = nil) {
+    package init(
+        pool: DatabasePool, revision: CatalogRevision, logger: Logger,
+        entitlementChanges: EntitlementChanges = EntitlementChanges(),
+        quarantineLimit: Int = 10_000, quarantineBytes: Int = 64 << 20, replicas: ReadReplicas? = nil
+    ) {
         (self.quarantineLimit, self.quarantineBytes) = (quarantineLimit, quarantineBytes)
         self.replicas = replicas
         self.pool = pool
@@ -32,8 +36,10 @@ package struct PostgresCatalog: Sendable {
 
     /// Runs `body` in a transaction that `begin` opens, rolling back on any error; PostgreSQL's refusals of client
     /// data come out as `CatalogError`s.
-    package func transaction<T: Sendable>(_ begin: PostgresQuery = "BEGIN", on pool: DatabasePool? = nil, timeout: Duration? = nil,
-                                  _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    package func transaction<T: Sendable>(
+        _ begin: PostgresQuery = "BEGIN", on pool: DatabasePool? = nil, timeout: Duration? = nil,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         try await read(on: pool, timeout: timeout) { connection in
             try await connection.inTransaction(begin, logger: logger) { try await body(connection) }
         }
@@ -41,8 +47,10 @@ package struct PostgresCatalog: Sendable {
 
     /// Runs `body` on a connection of its own (of `pool`, else the primary's), outside any transaction.
     /// `timeout`: how long the work may hold its connection, when not the pool's statement timeout.
-    package func read<T: Sendable>(on pool: DatabasePool? = nil, timeout: Duration? = nil,
-                           _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    package func read<T: Sendable>(
+        on pool: DatabasePool? = nil, timeout: Duration? = nil,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         let pool = pool ?? self.pool
         do {
             return try await pool.withConnection(timeout: timeout ?? pool.statementTimeout, body)
@@ -54,17 +62,21 @@ package struct PostgresCatalog: Sendable {
     /// A write transaction: afterwards the in-memory revision moves to what the write produced. With `answer`, the
     /// transaction also claims its idempotency key and keeps its answer (`keeping`). `exclusive`: no other catalog
     /// write runs beside this one (a restore, which rewrites the whole catalog).
-    package func write<T: Sendable>(keeping answer: IdempotentWrite<T>? = nil, exclusive: Bool = false, timeout: Duration? = nil,
-                            _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    package func write<T: Sendable>(
+        keeping answer: IdempotentWrite<T>? = nil, exclusive: Bool = false, timeout: Duration? = nil,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         let logger = self.logger
         let (value, newRevision) = try await transaction(timeout: timeout) { connection in
             // First, before any row lock: the schedule triggers take this lock too, and taking it after a row lock
-            // that `apply_schedule` (which holds it exclusively) then waits for would deadlock (sql/0013_schedules.sql).
-            // The release this write may make is the admin's (`ReleaseAuthor`), else the service's own.
+            // that `apply_schedule` (which holds it exclusively) then waits for would deadlock
+            // (sql/0013_schedules.sql). The release this write may make is the admin's (`ReleaseAuthor`), else the
+            // service's own.
             let author = ReleaseAuthor.name ?? "stickerd"
-            try await connection.query(exclusive
-                ? "SELECT pg_advisory_xact_lock(\(Self.scheduleLock)), set_config('stickercatalog.author', \(author), true)"
-                : "SELECT pg_advisory_xact_lock_shared(\(Self.scheduleLock)), set_config('stickercatalog.author', \(author), true)",
+            try await connection.query(
+                exclusive
+                    ? "SELECT pg_advisory_xact_lock(\(Self.scheduleLock)), set_config('stickercatalog.author', \(author), true)"
+                    : "SELECT pg_advisory_xact_lock_shared(\(Self.scheduleLock)), set_config('stickercatalog.author', \(author), true)",
                 logger: logger)
             let value = try await keeping(answer, connection) { try await body(connection) }
             let rows = try await connection.query("SELECT revision FROM catalog_revision", logger: logger)

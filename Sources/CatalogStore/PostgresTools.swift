@@ -14,9 +14,13 @@ package struct PostgresTools {
     }
 
     /// The first of `directories` holding initdb and pg_ctl.
-    package static func find(in directories: [String] = searchDirectories) throws(EmbeddedPostgresError) -> PostgresTools {
-        for directory in directories where FileManager.default.isExecutableFile(atPath: directory + "/initdb")
-            && FileManager.default.isExecutableFile(atPath: directory + "/pg_ctl") {
+    package static func find(
+        in directories: [String] = searchDirectories
+    ) throws(EmbeddedPostgresError) -> PostgresTools {
+        for directory in directories
+        where FileManager.default.isExecutableFile(atPath: directory + "/initdb")
+            && FileManager.default.isExecutableFile(atPath: directory + "/pg_ctl")
+        {
             // Follow links such as /usr/local/bin/initdb to the folder that also holds createdb.
             let real = URL(fileURLWithPath: directory + "/initdb").resolvingSymlinksInPath().deletingLastPathComponent()
             return PostgresTools(binDirectory: real.path)
@@ -29,7 +33,9 @@ package struct PostgresTools {
         guard geteuid() == 0 else { return nil }
         guard let account = getpwnam("postgres") else { throw EmbeddedPostgresError.noUnprivilegedUser }
         let (uid, gid) = (account.pointee.pw_uid, account.pointee.pw_gid)
-        for path in [directory.path] + (FileManager.default.subpaths(atPath: directory.path) ?? []).map({ directory.path + "/" + $0 }) {
+        for path in [directory.path]
+            + (FileManager.default.subpaths(atPath: directory.path) ?? []).map({ directory.path + "/" + $0 })
+        {
             chown(path, uid, gid)
         }
         return "postgres"
@@ -37,7 +43,9 @@ package struct PostgresTools {
 
     /// Runs `program` from the PostgreSQL bin folder, as `user` when given, throwing with its output on failure.
     @discardableResult
-    package func run(_ program: String, as user: String?, _ arguments: [String], newSession: Bool = false) throws -> String {
+    package func run(
+        _ program: String, as user: String?, _ arguments: [String], newSession: Bool = false
+    ) throws -> String {
         var command = [binDirectory + "/" + program] + arguments
         if let user { command = ["/usr/sbin/runuser", "-u", user, "--"] + command }
         if newSession { command = ["/usr/bin/setsid", "-w"] + command }

@@ -8,11 +8,15 @@ package final class QuarantineTally: Sendable {
     private let now: @Sendable () -> ContinuousClock.Instant
     private let state = Mutex<(size: Int, counted: ContinuousClock.Instant)?>(nil)
 
-    package init(recount: Duration = .seconds(60), now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+    package init(
+        recount: Duration = .seconds(60),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
         (self.recount, self.now) = (recount, now)
     }
 
-    /// The size: the last count moved by what this replica did since, or a new `count` when that is older than `recount`.
+    /// The size: the last count moved by what this replica did since, or a new `count` when that is older than
+    /// `recount`.
     package func size(count: () async throws -> Int) async throws -> Int {
         let now = now()
         if let known = state.withLock({ $0 }), known.counted + recount > now { return known.size }

@@ -4,8 +4,10 @@ import Synchronization
 /// (a watchdog that returns leaves `work` to finish). The loser is cancelled and never awaited, unlike a task
 /// group's children, so a library call that ignores cancellation (a lease on a pool stopped by a PostgreSQL restart)
 /// cannot hold the request that made it. Cancelling the caller ends the race with `CancellationError`.
-package func race<T: Sendable>(_ work: @escaping @Sendable () async throws -> T,
-                       watchdog: @escaping @Sendable () async throws -> Void) async throws -> T {
+package func race<T: Sendable>(
+    _ work: @escaping @Sendable () async throws -> T,
+    watchdog: @escaping @Sendable () async throws -> Void
+) async throws -> T {
     let race = Race<T>()
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
@@ -47,7 +49,8 @@ private final class Race<T: Sendable>: Sendable {
 
     /// The first call decides; later ones are ignored.
     package func finish(_ result: Result<T, any Error>) {
-        let (continuation, tasks) = state.withLock { state -> (CheckedContinuation<T, any Error>?, [Task<Void, Never>]) in
+        let (continuation, tasks) = state.withLock {
+            state -> (CheckedContinuation<T, any Error>?, [Task<Void, Never>]) in
             guard state.result == nil else { return (nil, []) }
             state.result = result
             defer { state.continuation = nil }

@@ -18,7 +18,9 @@ package final class ReadReplicas: Sendable {
             for result in Result.allCases {
                 counters[read + "." + result.rawValue] = registry?.makeCounter(
                     name: "standby_reads_total", labels: [("read", read), ("result", result.rawValue)],
-                    help: "Reads sent to a standby: used, or passed to the primary because it was behind, lacked the row or failed.")
+                    help:
+                        "Reads sent to a standby: used, or passed to the primary because it was behind, lacked the row or failed."
+                )
             }
         }
         self.counters = counters

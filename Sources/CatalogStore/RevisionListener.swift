@@ -24,9 +24,14 @@ package final class RevisionListener: Service, Sendable {
     /// that started before a commit whose NOTIFY came first).
     private let behind = Mutex<Int64?>(nil)
 
-    package init(endpoint: DatabaseEndpoint, revision: CatalogRevision, logger: Logger, entitlementChanges: EntitlementChanges? = nil,
-         pollInterval: Duration = .seconds(2), pollTimeout: Duration = .seconds(2)) {
-        (self.endpoint, self.revision, self.logger, self.entitlementChanges) = (endpoint, revision, logger, entitlementChanges)
+    package init(
+        endpoint: DatabaseEndpoint, revision: CatalogRevision, logger: Logger,
+        entitlementChanges: EntitlementChanges? = nil,
+        pollInterval: Duration = .seconds(2), pollTimeout: Duration = .seconds(2)
+    ) {
+        (self.endpoint, self.revision, self.logger, self.entitlementChanges) = (
+            endpoint, revision, logger, entitlementChanges
+        )
         (self.pollInterval, self.pollTimeout) = (pollInterval, pollTimeout)
     }
 
@@ -36,8 +41,13 @@ package final class RevisionListener: Service, Sendable {
                 do {
                     try await listenAndPoll()
                 } catch {
-                    guard !Task.isCancelled else { logger.debug("Revision listener stopped"); return }
-                    logger.warning("Revision listener lost its connection; reconnecting", metadata: ["error": "\(String(reflecting: error))"])
+                    guard !Task.isCancelled else {
+                        logger.debug("Revision listener stopped")
+                        return
+                    }
+                    logger.warning(
+                        "Revision listener lost its connection; reconnecting",
+                        metadata: ["error": "\(String(reflecting: error))"])
                     try? await Task.sleep(for: reconnectDelay)
                 }
             }
@@ -55,7 +65,8 @@ package final class RevisionListener: Service, Sendable {
         logger.debug("Revision listener connected")
         do {
             // A shutdown closes the connection at once, which ends LISTEN and any poll under way whatever state the
-            // driver is in: waiting on them to unwind by cancellation alone, a full test suite's app once never stopped.
+            // driver is in: waiting on them to unwind by cancellation alone, a full test suite's app once never
+            // stopped.
             try await withTaskCancellationHandler {
                 try await listenAndPoll(on: connection)
             } onCancel: { [logger] in
@@ -88,7 +99,9 @@ package final class RevisionListener: Service, Sendable {
                         // Notifications sent while no listener was connected are lost: everyone's are read
                         // again, spread over EntitlementChanges.refreshWindow (not all at once).
                         entitlementChanges.changed(user: nil)
-                        for try await notification in notifications { entitlementChanges.changed(user: notification.payload) }
+                        for try await notification in notifications {
+                            entitlementChanges.changed(user: notification.payload)
+                        }
                     }
                     logger.debug("Revision listener stopped listening on entitlements")
                 }
@@ -114,17 +127,20 @@ package final class RevisionListener: Service, Sendable {
     /// writes it without a promise), and a group waiting for it held test apps' shutdowns for good (in full suites).
     private func poll(_ connection: PostgresConnection) async throws {
         do {
-            try await race({ [self] in
-                do {
-                    let rows = try await connection.query("SELECT revision FROM catalog_revision", logger: logger)
-                    for try await current in rows.decode(Int64.self) { observe(stored: current) }
-                } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P01" {
-                    // Not migrated yet: nothing to catch up on.
-                }
-            }, watchdog: { [pollTimeout] in
-                try await Task.sleep(for: pollTimeout)
-                throw DatabaseUnavailable(reason: "the revision listener's connection did not answer within \(pollTimeout)")
-            })
+            try await race(
+                { [self] in
+                    do {
+                        let rows = try await connection.query("SELECT revision FROM catalog_revision", logger: logger)
+                        for try await current in rows.decode(Int64.self) { observe(stored: current) }
+                    } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P01" {
+                        // Not migrated yet: nothing to catch up on.
+                    }
+                },
+                watchdog: { [pollTimeout] in
+                    try await Task.sleep(for: pollTimeout)
+                    throw DatabaseUnavailable(
+                        reason: "the revision listener's connection did not answer within \(pollTimeout)")
+                })
         } catch {
             try? await connection.close()
             throw error
@@ -146,8 +162,9 @@ package final class RevisionListener: Service, Sendable {
             return behind != nil
         }
         guard confirmed else { return }
-        logger.warning("The catalog revision went back; reading the catalog again",
-                       metadata: ["known": "\(revision.current)", "stored": "\(stored)"])
+        logger.warning(
+            "The catalog revision went back; reading the catalog again",
+            metadata: ["known": "\(revision.current)", "stored": "\(stored)"])
         revision.rewind(to: stored)
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 // Usage: EmbedFilesTool migrations OUTPUT.swift MIGRATION.sql...
 //        EmbedFilesTool console ROOT OUTPUT.swift FILE...
-// Writes text files as a Swift array literal, sorted by name, so the binary needs no sql/ or console/ folder at run time.
+// Writes text files as a Swift array literal, sorted by name, so the binary needs no sql/ or console/ folder at run
+// time.
 var arguments = Array(CommandLine.arguments.dropFirst())
 
 func fail(_ message: String) -> Never {
@@ -17,7 +18,9 @@ func literal(_ text: String) -> String {
     return "\(hashes)\"\"\"\n\(text)\n\"\"\"\(hashes)"
 }
 
-guard arguments.count >= 2 else { fail("usage: EmbedFilesTool migrations OUTPUT.swift FILE... | console ROOT OUTPUT.swift FILE...") }
+guard arguments.count >= 2 else {
+    fail("usage: EmbedFilesTool migrations OUTPUT.swift FILE... | console ROOT OUTPUT.swift FILE...")
+}
 let kind = arguments.removeFirst()
 var source = "// Generated at build time by the EmbedFiles plugin. Do not edit.\n"
 switch kind {
@@ -26,20 +29,25 @@ case "migrations":
     source += "let embeddedMigrations: [(file: String, sql: String)] = [\n"
     for path in arguments.sorted(by: { ($0 as NSString).lastPathComponent < ($1 as NSString).lastPathComponent }) {
         let name = (path as NSString).lastPathComponent
-        guard name.wholeMatch(of: /[0-9]{4}_[a-z0-9_]+\.sql/) != nil else { fail("\(path): migrations are named NNNN_name.sql") }
+        guard name.wholeMatch(of: /[0-9]{4}_[a-z0-9_]+\.sql/) != nil else {
+            fail("\(path): migrations are named NNNN_name.sql")
+        }
         source += "    (file: \"\(name)\", sql: \(literal(try String(contentsOfFile: path, encoding: .utf8)))),\n"
     }
     source += "]\n"
     try source.write(toFile: output, atomically: true, encoding: .utf8)
 case "console":
     guard arguments.count >= 2 else { fail("usage: EmbedFilesTool console ROOT OUTPUT.swift FILE...") }
-    let root = arguments.removeFirst(), output = arguments.removeFirst()
+    let root = arguments.removeFirst()
+    let output = arguments.removeFirst()
     source += "let embeddedConsoleFiles: [(path: String, text: String)] = [\n"
     for path in arguments.sorted() {
         guard path.hasPrefix(root + "/") else { fail("\(path) is not under \(root)") }
         let name = String(path.dropFirst(root.count + 1))
         // Names become URL paths under /admin/: keep them to one plain segment.
-        guard name.wholeMatch(of: /[a-z0-9][a-z0-9-]*\.(html|css|js|svg)/) != nil else { fail("\(path): console files are named like app.js") }
+        guard name.wholeMatch(of: /[a-z0-9][a-z0-9-]*\.(html|css|js|svg)/) != nil else {
+            fail("\(path): console files are named like app.js")
+        }
         source += "    (path: \"\(name)\", text: \(literal(try String(contentsOfFile: path, encoding: .utf8)))),\n"
     }
     source += "]\n"

@@ -7,7 +7,9 @@ public struct Boundary: Sendable, Equatable {
     /// Checks `value` (already unquoted) against RFC 2046's `boundary` rule.
     public init(_ value: String) throws(FormDataError) {
         let bytes = Array(value.utf8)
-        guard (1...70).contains(bytes.count), bytes.last != UInt8(ascii: " "), bytes.allSatisfy(Self.isBoundaryCharacter) else {
+        guard (1...70).contains(bytes.count), bytes.last != UInt8(ascii: " "),
+            bytes.allSatisfy(Self.isBoundaryCharacter)
+        else {
             throw .invalidBoundary
         }
         self.value = value
@@ -17,7 +19,9 @@ public struct Boundary: Sendable, Equatable {
     /// bchars: DIGIT / ALPHA / ' ( ) + _ , - . / : = ? and space.
     static func isBoundaryCharacter(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            true
         default: Array("'()+_,-./:=? ".utf8).contains(byte)
         }
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The limits of one multipart/form-data body.
@@ -34,7 +34,9 @@ public struct FormPart: Sendable, Equatable {
     public var isFile: Bool
 
     public init(name: String, filename: String?, contentType: String? = nil, body: [UInt8], isFile: Bool) {
-        (self.name, self.filename, self.contentType, self.body, self.isFile) = (name, filename, contentType, body, isFile)
+        (self.name, self.filename, self.contentType, self.body, self.isFile) = (
+            name, filename, contentType, body, isFile
+        )
     }
 }
 
@@ -70,13 +72,17 @@ public struct FormReader: Sendable {
         }
         var parts: [FormPart] = []
         while true {
-            if starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")], at: position) { return parts }  // the close delimiter
-            while position < bytes.count, bytes[position] == UInt8(ascii: " ") || bytes[position] == UInt8(ascii: "\t") { position += 1 }
+            // the close delimiter
+            if starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")], at: position) { return parts }
+            while position < bytes.count, bytes[position] == UInt8(ascii: " ") || bytes[position] == UInt8(ascii: "\t")
+            { position += 1 }
             guard starts(with: Self.crlf, at: position) else { throw .malformed("a delimiter is not followed by CRLF") }
             position += 2
             guard parts.count < limits.parts else { throw .tooManyParts(limit: limits.parts) }
             let (headers, bodyStart) = try headerSection(from: position)
-            guard let end = find(boundary.delimiter, from: bodyStart) else { throw .malformed("part \(parts.count + 1) is not closed by a delimiter") }
+            guard let end = find(boundary.delimiter, from: bodyStart) else {
+                throw .malformed("part \(parts.count + 1) is not closed by a delimiter")
+            }
             parts.append(try part(headers: headers, body: bodyStart..<end))
             position = end + boundary.delimiter.count
         }
@@ -88,13 +94,15 @@ public struct FormReader: Sendable {
         let window = min(bytes.count, start + limits.headerBytesPerPart)
         guard let end = find(Self.crlf + Self.crlf, from: start, before: window) else {
             throw bytes.count - start > limits.headerBytesPerPart
-                ? .tooLarge(limit: limits.headerBytesPerPart) : .malformed("a part's headers do not end with an empty line")
+                ? .tooLarge(limit: limits.headerBytesPerPart)
+                : .malformed("a part's headers do not end with an empty line")
         }
         var headers: [(String, String)] = []
         for line in bytes[start..<end].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             let line = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-                  line.first != UInt8(ascii: " "), line.first != UInt8(ascii: "\t") else {
+                line.first != UInt8(ascii: " "), line.first != UInt8(ascii: "\t")
+            else {
                 throw .malformed("a part header line is not 'Name: value'")
             }
             guard headers.count < limits.headersPerPart else { throw .tooManyHeaders(limit: limits.headersPerPart) }
@@ -108,8 +116,10 @@ public struct FormReader: Sendable {
     /// A part from its headers: Content-Disposition `form-data` with a `name` is required.
     private func part(headers: [(String, String)], body: Range<Int>) throws(FormDataError) -> FormPart {
         guard let disposition = headers.first(where: { $0.0 == "content-disposition" })?.1,
-              let parameters = HeaderParameters(disposition, backslashEscapes: false), parameters.value.lowercased() == "form-data",
-              let name = parameters["name"] else {
+            let parameters = HeaderParameters(disposition, backslashEscapes: false),
+            parameters.value.lowercased() == "form-data",
+            let name = parameters["name"]
+        else {
             throw .malformed("a part has no 'Content-Disposition: form-data; name=...' header")
         }
         let filename = parameters["filename"]
@@ -117,7 +127,8 @@ public struct FormReader: Sendable {
         let limit = isFile ? limits.fileBytes : limits.fieldBytes
         guard body.count <= limit else { throw .partTooLarge(name: name, limit: limit) }
         let contentType = headers.first { $0.0 == "content-type" }?.1
-        return FormPart(name: name, filename: filename, contentType: contentType, body: Array(bytes[body]), isFile: isFile)
+        return FormPart(
+            name: name, filename: filename, contentType: contentType, body: Array(bytes[body]), isFile: isFile)
     }
 
     private static let crlf: [UInt8] = [13, 10]
@@ -136,7 +147,9 @@ public struct FormReader: Sendable {
                 let base = hay.baseAddress!
                 var offset = start
                 while offset <= end - needle.count {
-                    guard let hit = memchr(base + offset, Int32(first), end - needle.count + 1 - offset) else { return nil }
+                    guard let hit = memchr(base + offset, Int32(first), end - needle.count + 1 - offset) else {
+                        return nil
+                    }
                     offset = base.distance(to: UnsafeRawPointer(hit))
                     if memcmp(base + offset, needle.baseAddress!, needle.count) == 0 { return offset }
                     offset += 1

@@ -17,7 +17,8 @@ public struct HeaderParameters: Sendable, Equatable {
             scalars.removeFirst()
             Self.skipSpaces(&scalars)
             if scalars.isEmpty { break }
-            let name = String(String.UnicodeScalarView(Self.take(&scalars) { $0 != "=" && $0 != ";" })).trimmingSpaces.lowercased()
+            let name = String(String.UnicodeScalarView(Self.take(&scalars) { $0 != "=" && $0 != ";" })).trimmingSpaces
+                .lowercased()
             guard !name.isEmpty, scalars.first == "=" else { return nil }
             scalars.removeFirst()
             Self.skipSpaces(&scalars)
@@ -27,8 +28,15 @@ public struct HeaderParameters: Sendable, Equatable {
                 scalars.removeFirst()
                 var closed = false
                 while let scalar = scalars.popFirst() {
-                    if scalar == "\"" { closed = true; break }
-                    if backslashEscapes, scalar == "\\", let escaped = scalars.popFirst() { parameter.append(escaped) } else { parameter.append(scalar) }
+                    if scalar == "\"" {
+                        closed = true
+                        break
+                    }
+                    if backslashEscapes, scalar == "\\", let escaped = scalars.popFirst() {
+                        parameter.append(escaped)
+                    } else {
+                        parameter.append(scalar)
+                    }
                 }
                 guard closed else { return nil }
                 Self.skipSpaces(&scalars)
@@ -36,7 +44,9 @@ public struct HeaderParameters: Sendable, Equatable {
                 parameter.append(contentsOf: Self.take(&scalars) { $0 != ";" })
             }
             // A quoted value is kept exactly, spaces included (a boundary may hold spaces, though not at its end).
-            if parameters[name] == nil { parameters[name] = quoted ? String(parameter) : String(parameter).trimmingSpaces }
+            if parameters[name] == nil {
+                parameters[name] = quoted ? String(parameter) : String(parameter).trimmingSpaces
+            }
         }
         guard scalars.isEmpty else { return nil }
         self.parameters = parameters
@@ -44,7 +54,9 @@ public struct HeaderParameters: Sendable, Equatable {
 
     public subscript(name: String) -> String? { parameters[name] }
 
-    private static func take(_ scalars: inout Substring.UnicodeScalarView.SubSequence, while keep: (Unicode.Scalar) -> Bool) -> Substring.UnicodeScalarView.SubSequence {
+    private static func take(
+        _ scalars: inout Substring.UnicodeScalarView.SubSequence, while keep: (Unicode.Scalar) -> Bool
+    ) -> Substring.UnicodeScalarView.SubSequence {
         let end = scalars.firstIndex { !keep($0) } ?? scalars.endIndex
         defer { scalars = scalars[end...] }
         return scalars[..<end]

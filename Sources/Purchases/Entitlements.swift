@@ -32,15 +32,17 @@ public enum Entitlements {
         let active = records.filter { counts($0, sandbox: sandbox) && TransactionState.isActive($0.record, at: date) }
         return Dictionary(grouping: active, by: \.record.productId).map { product, granting in
             let ends = granting.map(\.record.expiresAt)
-            return Entitlement(productId: product, expiresAt: ends.contains(nil) ? nil : ends.compactMap { $0 }.max(),
-                               grantedBy: granting.sorted { $0.record.transactionId < $1.record.transactionId })
+            return Entitlement(
+                productId: product, expiresAt: ends.contains(nil) ? nil : ends.compactMap { $0 }.max(),
+                grantedBy: granting.sorted { $0.record.transactionId < $1.record.transactionId })
         }.sorted { $0.productId < $1.productId }
     }
 
     /// The first moment after `date` at which what `records` entitle to can change without any event: an active
     /// transaction expiring. Nil when nothing will change by itself.
     public static func nextChange(_ records: [PurchaseRecord], after date: Date, sandbox: Bool) -> Date? {
-        records.filter { counts($0, sandbox: sandbox) && $0.record.revokedAt == nil }.compactMap(\.record.expiresAt).filter { $0 > date }.min()
+        records.filter { counts($0, sandbox: sandbox) && $0.record.revokedAt == nil }.compactMap(\.record.expiresAt)
+            .filter { $0 > date }.min()
     }
 
     static func counts(_ stored: PurchaseRecord, sandbox: Bool) -> Bool {
@@ -57,7 +59,9 @@ public enum AuditAction: String, Sendable, Codable, CaseIterable {
 
 extension TransactionState {
     /// The audit's name for going from `before` to `after` (`changed` as `merge` said), judged at `date`.
-    public static func action(before: TransactionRecord?, after: TransactionRecord, changed: Bool, at date: Date) -> AuditAction {
+    public static func action(
+        before: TransactionRecord?, after: TransactionRecord, changed: Bool, at date: Date
+    ) -> AuditAction {
         guard let before else {
             if after.revokedAt != nil { return .revoke }
             return isActive(after, at: date) ? .grant : .expire

@@ -59,13 +59,19 @@ public struct TransactionSnapshot: Sendable, Equatable, Codable {
     /// What the event was, for the audit ("REFUND", "purchase", ...).
     public var reason: String
 
-    public init(transactionId: String, originalTransactionId: String, productId: String, userId: String? = nil,
-                appAccountToken: UUID? = nil, purchasedAt: Date, expiresAt: Date? = nil, statesExpiry: Bool = true,
-                revokedAt: Date? = nil, asOf: Date, reason: String) {
-        (self.transactionId, self.originalTransactionId, self.productId, self.userId) = (transactionId, originalTransactionId, productId, userId)
+    public init(
+        transactionId: String, originalTransactionId: String, productId: String, userId: String? = nil,
+        appAccountToken: UUID? = nil, purchasedAt: Date, expiresAt: Date? = nil, statesExpiry: Bool = true,
+        revokedAt: Date? = nil, asOf: Date, reason: String
+    ) {
+        (self.transactionId, self.originalTransactionId, self.productId, self.userId) = (
+            transactionId, originalTransactionId, productId, userId
+        )
         // Whole milliseconds (what every source sends, and what PostgreSQL keeps exactly): a replayed event compares
         // equal to what it stored.
-        (self.appAccountToken, self.purchasedAt, self.expiresAt, self.statesExpiry) = (appAccountToken, purchasedAt.millis, expiresAt?.millis, statesExpiry)
+        (self.appAccountToken, self.purchasedAt, self.expiresAt, self.statesExpiry) = (
+            appAccountToken, purchasedAt.millis, expiresAt?.millis, statesExpiry
+        )
         (self.revokedAt, self.asOf, self.reason) = (revokedAt?.millis, asOf.millis, reason)
     }
 }
@@ -75,7 +81,9 @@ extension PurchaseEvent {
     /// product ids 1 to 100 letters, digits, dots, dashes or underscores, no control characters anywhere.
     public func checked() throws(PurchaseError) -> PurchaseEvent {
         func check(_ value: String, _ name: String, max: Int) throws(PurchaseError) {
-            guard (1...max).contains(value.count), !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            guard (1...max).contains(value.count),
+                !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
                 throw .malformed("\(name) must be 1 to \(max) characters without control characters")
             }
         }
@@ -86,17 +94,25 @@ extension PurchaseEvent {
             try check(s.transactionId, "transactionId", max: 200)
             try check(s.originalTransactionId, "originalTransactionId", max: 200)
             guard (1...100).contains(s.productId.utf8.count),
-                  s.productId.utf8.allSatisfy({ $0 < 128 && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber || "._-".utf8.contains($0)) }) else {
+                s.productId.utf8.allSatisfy({
+                    $0 < 128
+                        && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber
+                            || "._-".utf8.contains($0))
+                })
+            else {
                 throw .malformed("productId must be 1 to 100 letters, digits, dots, dashes or underscores")
             }
             if let user = s.userId { try check(user, "the user id", max: 255) }
             guard [s.purchasedAt, s.asOf].allSatisfy(Date.purchaseTimes.contains),
-                  [s.expiresAt, s.revokedAt].allSatisfy({ $0.map(Date.purchaseTimes.contains) ?? true }) else {
+                [s.expiresAt, s.revokedAt].allSatisfy({ $0.map(Date.purchaseTimes.contains) ?? true })
+            else {
                 throw .malformed("times must lie between 1970 and the end of 9999")
             }
             try check(s.reason, "the event type", max: 200)
         case .transfer(let from, let to):
-            guard from.count <= 100, to.count <= 100 else { throw .malformed("a transfer names at most 100 users each way") }
+            guard from.count <= 100, to.count <= 100 else {
+                throw .malformed("a transfer names at most 100 users each way")
+            }
             for user in from + to { try check(user, "a transferred user id", max: 255) }
         case .ignored:
             break
@@ -114,7 +130,9 @@ extension PurchaseEvent {
     /// quarantine, where a replay checks it again once its time has come).
     public func dated(notAfter received: Date) throws(PurchaseError) -> PurchaseEvent {
         if case .snapshot(let snapshot) = kind, snapshot.asOf > received + Self.clockSkew {
-            throw .malformed("the event is dated \(snapshot.asOf.formatted(.iso8601)), after its arrival (more than \(Int(Self.clockSkew)) s ahead)")
+            throw .malformed(
+                "the event is dated \(snapshot.asOf.formatted(.iso8601)), after its arrival (more than \(Int(Self.clockSkew)) s ahead)"
+            )
         }
         return self
     }

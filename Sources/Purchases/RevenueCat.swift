@@ -11,26 +11,41 @@ public enum RevenueCat {
     }
 
     public static func event(body: [UInt8]) throws(PurchaseError) -> PurchaseEvent {
-        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(body)), let event = envelope.event else {
+        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(body)), let event = envelope.event
+        else {
             throw .malformed("the body must be a JSON object with an event object")
         }
-        guard let id = event.id, !id.isEmpty, let type = event.type else { throw .malformed("the event has no id or type") }
+        guard let id = event.id, !id.isEmpty, let type = event.type else {
+            throw .malformed("the event has no id or type")
+        }
         let environment = (event.environment ?? "PRODUCTION").lowercased()
-        guard environment == "production" || environment == "sandbox" else { throw .malformed("environment must be PRODUCTION or SANDBOX") }
+        guard environment == "production" || environment == "sandbox" else {
+            throw .malformed("environment must be PRODUCTION or SANDBOX")
+        }
         func snapshot(revoked: Bool) throws(PurchaseError) -> PurchaseEvent {
-            guard let transaction = event.transaction_id, let product = event.product_id, let purchased = event.purchased_at_ms,
-                  let at = event.event_timestamp_ms else {
-                throw .malformed("a \(type) event needs transaction_id, product_id, purchased_at_ms and event_timestamp_ms")
+            guard let transaction = event.transaction_id, let product = event.product_id,
+                let purchased = event.purchased_at_ms,
+                let at = event.event_timestamp_ms
+            else {
+                throw .malformed(
+                    "a \(type) event needs transaction_id, product_id, purchased_at_ms and event_timestamp_ms")
             }
             let asOf = Date(millis: at)
-            return PurchaseEvent(source: .revenueCat, environment: environment, eventId: id, kind: .snapshot(TransactionSnapshot(
-                transactionId: transaction, originalTransactionId: event.original_transaction_id ?? transaction, productId: product,
-                userId: event.app_user_id, purchasedAt: Date(millis: purchased), expiresAt: expiry(event).map(Date.init(millis:)),
-                revokedAt: revoked ? asOf : nil, asOf: asOf, reason: type + (event.cancel_reason.map { "/" + $0 } ?? ""))))
+            return PurchaseEvent(
+                source: .revenueCat, environment: environment, eventId: id,
+                kind: .snapshot(
+                    TransactionSnapshot(
+                        transactionId: transaction, originalTransactionId: event.original_transaction_id ?? transaction,
+                        productId: product,
+                        userId: event.app_user_id, purchasedAt: Date(millis: purchased),
+                        expiresAt: expiry(event).map(Date.init(millis:)),
+                        revokedAt: revoked ? asOf : nil, asOf: asOf,
+                        reason: type + (event.cancel_reason.map { "/" + $0 } ?? ""))))
         }
         switch type {
-        case "INITIAL_PURCHASE", "RENEWAL", "NON_RENEWING_PURCHASE", "PRODUCT_CHANGE", "UNCANCELLATION", "REFUND_REVERSED", "EXPIRATION",
-             "SUBSCRIPTION_EXTENDED", "TEMPORARY_ENTITLEMENT_GRANT", "BILLING_ISSUE":
+        case "INITIAL_PURCHASE", "RENEWAL", "NON_RENEWING_PURCHASE", "PRODUCT_CHANGE", "UNCANCELLATION",
+            "REFUND_REVERSED", "EXPIRATION",
+            "SUBSCRIPTION_EXTENDED", "TEMPORARY_ENTITLEMENT_GRANT", "BILLING_ISSUE":
             return try snapshot(revoked: false)
         case "CANCELLATION":
             // A refund by customer support takes the entitlement away; any other cancellation only stops renewal,
@@ -38,10 +53,15 @@ public enum RevenueCat {
             return try snapshot(revoked: event.cancel_reason == "CUSTOMER_SUPPORT")
         case "TRANSFER":
             let (from, to) = (event.transferred_from ?? [], event.transferred_to ?? [])
-            guard !from.isEmpty, !to.isEmpty else { throw .malformed("a TRANSFER needs transferred_from and transferred_to") }
-            return PurchaseEvent(source: .revenueCat, environment: environment, eventId: id, kind: .transfer(from: from, to: to))
+            guard !from.isEmpty, !to.isEmpty else {
+                throw .malformed("a TRANSFER needs transferred_from and transferred_to")
+            }
+            return PurchaseEvent(
+                source: .revenueCat, environment: environment, eventId: id, kind: .transfer(from: from, to: to))
         default:
-            return PurchaseEvent(source: .revenueCat, environment: environment, eventId: id, kind: .ignored(reason: "\(type) has no effect"))
+            return PurchaseEvent(
+                source: .revenueCat, environment: environment, eventId: id,
+                kind: .ignored(reason: "\(type) has no effect"))
         }
     }
 

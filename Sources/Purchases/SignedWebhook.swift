@@ -12,10 +12,16 @@ public enum SignedWebhook {
 
     /// Refuses a header over `maxHeaderBytes` or with more than `maxSignatures` entries before any HMAC, then computes
     /// one HMAC per secret and compares it with each entry: what an unauthenticated sender can cost stays bounded.
-    public static func verify(header: String?, body: [UInt8], secrets: [[UInt8]], now: Date, window: TimeInterval) throws(PurchaseError) {
-        guard !secrets.isEmpty else { throw .unauthorized("the generic webhook is not configured (STICKER_WEBHOOK_SECRETS)") }
+    public static func verify(
+        header: String?, body: [UInt8], secrets: [[UInt8]], now: Date, window: TimeInterval
+    ) throws(PurchaseError) {
+        guard !secrets.isEmpty else {
+            throw .unauthorized("the generic webhook is not configured (STICKER_WEBHOOK_SECRETS)")
+        }
         guard let header else { throw .unauthorized("no Sticker-Signature header") }
-        guard header.utf8.count <= maxHeaderBytes else { throw .unauthorized("Sticker-Signature is longer than \(maxHeaderBytes) bytes") }
+        guard header.utf8.count <= maxHeaderBytes else {
+            throw .unauthorized("Sticker-Signature is longer than \(maxHeaderBytes) bytes")
+        }
         var timestamp: Int64?
         var signatures: [[UInt8]] = []
         var entries = 0
@@ -26,7 +32,9 @@ public enum SignedWebhook {
             case "t": timestamp = Int64(pair[1])
             case "v1":
                 entries += 1
-                guard entries <= maxSignatures else { throw .unauthorized("Sticker-Signature has more than \(maxSignatures) v1 entries") }
+                guard entries <= maxSignatures else {
+                    throw .unauthorized("Sticker-Signature has more than \(maxSignatures) v1 entries")
+                }
                 if let bytes = hex(pair[1]), bytes.count == 32 { signatures.append(bytes) }
             default: break
             }
@@ -44,35 +52,52 @@ public enum SignedWebhook {
     }
 
     public static func event(body: [UInt8]) throws(PurchaseError) -> PurchaseEvent {
-        guard let event = try? JSONDecoder().decode(Body.self, from: Data(body)) else { throw .malformed("the body is not the expected JSON") }
-        guard let id = event.id, !id.isEmpty, let type = event.type else { throw .malformed("the event has no id or type") }
+        guard let event = try? JSONDecoder().decode(Body.self, from: Data(body)) else {
+            throw .malformed("the body is not the expected JSON")
+        }
+        guard let id = event.id, !id.isEmpty, let type = event.type else {
+            throw .malformed("the event has no id or type")
+        }
         let environment = event.environment ?? "production"
-        guard environment == "production" || environment == "sandbox" else { throw .malformed("environment must be production or sandbox") }
+        guard environment == "production" || environment == "sandbox" else {
+            throw .malformed("environment must be production or sandbox")
+        }
         let known = ["purchase", "renewal", "refund", "refund_reversed", "revoke", "expire"]
         guard known.contains(type) else {
-            return PurchaseEvent(source: .generic, environment: environment, eventId: id, kind: .ignored(reason: "\(type) has no effect"))
+            return PurchaseEvent(
+                source: .generic, environment: environment, eventId: id, kind: .ignored(reason: "\(type) has no effect")
+            )
         }
-        guard let user = event.userId, !user.isEmpty, let product = event.productId, let transaction = event.transactionId,
-              let occurred = event.occurredAt?.date else {
+        guard let user = event.userId, !user.isEmpty, let product = event.productId,
+            let transaction = event.transactionId,
+            let occurred = event.occurredAt?.date
+        else {
             throw .malformed("a \(type) event needs userId, productId, transactionId and occurredAt")
         }
         let expires = event.expiresAt?.date
         // Purchases and renewals say the whole period (no expiresAt: it never expires); an expiry says when it ended;
         // refunds, revocations and reversals say nothing of the period unless they carry expiresAt.
         let statesExpiry = ["purchase", "renewal", "expire"].contains(type) || event.expiresAt != nil
-        return PurchaseEvent(source: .generic, environment: environment, eventId: id, kind: .snapshot(TransactionSnapshot(
-            transactionId: transaction, originalTransactionId: transaction, productId: product, userId: user, purchasedAt: occurred,
-            expiresAt: type == "expire" ? (expires ?? occurred) : expires, statesExpiry: statesExpiry,
-            revokedAt: ["refund", "revoke"].contains(type) ? occurred : nil, asOf: occurred, reason: type)))
+        return PurchaseEvent(
+            source: .generic, environment: environment, eventId: id,
+            kind: .snapshot(
+                TransactionSnapshot(
+                    transactionId: transaction, originalTransactionId: transaction, productId: product, userId: user,
+                    purchasedAt: occurred,
+                    expiresAt: type == "expire" ? (expires ?? occurred) : expires, statesExpiry: statesExpiry,
+                    revokedAt: ["refund", "revoke"].contains(type) ? occurred : nil, asOf: occurred, reason: type)))
     }
 
     /// The header a sender computes, for tests and for senders written in Swift.
     public static func signatureHeader(body: [UInt8], secret: [UInt8], at timestamp: Int64) -> String {
-        "t=\(timestamp),v1=" + authenticationCode(body: body, secret: secret, at: timestamp).map { String(format: "%02x", $0) }.joined()
+        "t=\(timestamp),v1="
+            + authenticationCode(body: body, secret: secret, at: timestamp).map { String(format: "%02x", $0) }.joined()
     }
 
     /// HMAC-SHA256 of `t + "." + body`, without copying the body.
-    static func authenticationCode(body: [UInt8], secret: [UInt8], at timestamp: Int64) -> HashedAuthenticationCode<SHA256> {
+    static func authenticationCode(
+        body: [UInt8], secret: [UInt8], at timestamp: Int64
+    ) -> HashedAuthenticationCode<SHA256> {
         var hmac = HMAC<SHA256>(key: SymmetricKey(data: secret))
         hmac.update(data: Array("\(timestamp).".utf8))
         hmac.update(data: body)
@@ -84,7 +109,9 @@ public enum SignedWebhook {
         guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
         for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[index..<(index + 2)], as: UTF8.self), radix: 16) else { return nil }
+            guard let byte = UInt8(String(decoding: digits[index..<(index + 2)], as: UTF8.self), radix: 16) else {
+                return nil
+            }
             bytes.append(byte)
         }
         return bytes

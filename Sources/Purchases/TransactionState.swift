@@ -17,10 +17,17 @@ public struct TransactionRecord: Sendable, Equatable, Codable {
     /// The newest event's time.
     public var asOf: Date
 
-    public init(transactionId: String, originalTransactionId: String, productId: String, userId: String?, appAccountToken: UUID?,
-                purchasedAt: Date, expiresAt: Date?, expiryAsOf: Date?, revokedAt: Date?, revocationAsOf: Date, asOf: Date) {
-        (self.transactionId, self.originalTransactionId, self.productId, self.userId) = (transactionId, originalTransactionId, productId, userId)
-        (self.appAccountToken, self.purchasedAt, self.expiresAt, self.expiryAsOf) = (appAccountToken, purchasedAt, expiresAt, expiryAsOf)
+    public init(
+        transactionId: String, originalTransactionId: String, productId: String, userId: String?,
+        appAccountToken: UUID?,
+        purchasedAt: Date, expiresAt: Date?, expiryAsOf: Date?, revokedAt: Date?, revocationAsOf: Date, asOf: Date
+    ) {
+        (self.transactionId, self.originalTransactionId, self.productId, self.userId) = (
+            transactionId, originalTransactionId, productId, userId
+        )
+        (self.appAccountToken, self.purchasedAt, self.expiresAt, self.expiryAsOf) = (
+            appAccountToken, purchasedAt, expiresAt, expiryAsOf
+        )
         (self.revokedAt, self.revocationAsOf, self.asOf) = (revokedAt, revocationAsOf, asOf)
     }
 }
@@ -35,13 +42,20 @@ public struct TransactionRecord: Sendable, Equatable, Codable {
 /// expiry, then the reason text), never by arrival.
 public enum TransactionState {
     /// `record` with `snapshot` applied, and whether anything changed (false: the event is stale or a duplicate).
-    public static func merge(_ record: TransactionRecord?, _ snapshot: TransactionSnapshot) -> (TransactionRecord, changed: Bool) {
+    public static func merge(
+        _ record: TransactionRecord?, _ snapshot: TransactionSnapshot
+    ) -> (TransactionRecord, changed: Bool) {
         guard var merged = record else {
-            return (TransactionRecord(
-                transactionId: snapshot.transactionId, originalTransactionId: snapshot.originalTransactionId, productId: snapshot.productId,
-                userId: snapshot.userId, appAccountToken: snapshot.appAccountToken, purchasedAt: snapshot.purchasedAt,
-                expiresAt: snapshot.statesExpiry ? snapshot.expiresAt : nil, expiryAsOf: snapshot.statesExpiry ? snapshot.asOf : nil,
-                revokedAt: snapshot.revokedAt, revocationAsOf: snapshot.asOf, asOf: snapshot.asOf), true)
+            return (
+                TransactionRecord(
+                    transactionId: snapshot.transactionId, originalTransactionId: snapshot.originalTransactionId,
+                    productId: snapshot.productId,
+                    userId: snapshot.userId, appAccountToken: snapshot.appAccountToken,
+                    purchasedAt: snapshot.purchasedAt,
+                    expiresAt: snapshot.statesExpiry ? snapshot.expiresAt : nil,
+                    expiryAsOf: snapshot.statesExpiry ? snapshot.asOf : nil,
+                    revokedAt: snapshot.revokedAt, revocationAsOf: snapshot.asOf, asOf: snapshot.asOf), true
+            )
         }
         let before = merged
         // The product follows the newest event: a sender that keeps one subscription id across plan changes (Stripe's
@@ -55,10 +69,14 @@ public enum TransactionState {
         // do; should two say different things, the smaller wins, whatever the order.
         if let user = snapshot.userId { merged.userId = merged.userId.map { min($0, user) } ?? user }
         if let token = snapshot.appAccountToken {
-            merged.appAccountToken = merged.appAccountToken.map { $0.uuidString < token.uuidString ? $0 : token } ?? token
+            merged.appAccountToken =
+                merged.appAccountToken.map { $0.uuidString < token.uuidString ? $0 : token } ?? token
         }
         merged.purchasedAt = min(merged.purchasedAt, snapshot.purchasedAt)
-        if wins(snapshot.asOf, revoked: snapshot.revokedAt != nil, over: merged.revocationAsOf, revoked: merged.revokedAt != nil) {
+        if wins(
+            snapshot.asOf, revoked: snapshot.revokedAt != nil, over: merged.revocationAsOf,
+            revoked: merged.revokedAt != nil)
+        {
             (merged.revokedAt, merged.revocationAsOf) = (snapshot.revokedAt, snapshot.asOf)
         } else if snapshot.asOf == merged.revocationAsOf, let a = snapshot.revokedAt, let b = merged.revokedAt, a < b {
             merged.revokedAt = a

@@ -66,7 +66,9 @@ public struct APNGCompositor {
                             let da = Int(target[t + 3])
                             let outA = sa * 255 + da * (255 - sa)  // alpha x 255
                             for k in 0..<3 {
-                                let value = (Int(source[s + k]) * sa * 255 + Int(target[t + k]) * da * (255 - sa) + outA / 2) / outA
+                                let value =
+                                    (Int(source[s + k]) * sa * 255 + Int(target[t + k]) * da * (255 - sa) + outA / 2)
+                                    / outA
                                 target[t + k] = UInt8(min(255, value))
                             }
                             target[t + 3] = UInt8((outA + 127) / 255)
@@ -81,8 +83,9 @@ public struct APNGCompositor {
 extension Animation.Frame {
     /// The same frame with another dispose op.
     init(copying frame: Animation.Frame, dispose: UInt8) {
-        self.init(width: frame.width, height: frame.height, x: frame.x, y: frame.y, delayMs: frame.delayMs,
-                  delayNumerator: frame.delayNumerator, delayDenominator: frame.delayDenominator, dispose: dispose,
-                  blend: frame.blend, isDefaultImage: frame.isDefaultImage, data: frame.data)
+        self.init(
+            width: frame.width, height: frame.height, x: frame.x, y: frame.y, delayMs: frame.delayMs,
+            delayNumerator: frame.delayNumerator, delayDenominator: frame.delayDenominator, dispose: dispose,
+            blend: frame.blend, isDefaultImage: frame.isDefaultImage, data: frame.data)
     }
 }

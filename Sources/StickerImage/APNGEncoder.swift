@@ -11,9 +11,13 @@ public enum APNGEncoder {
         public var dispose: UInt8
         public var blend: UInt8
 
-        public init(image: RGBAImage, x: Int = 0, y: Int = 0, delayNumerator: UInt16 = 1, delayDenominator: UInt16 = 10,
-                    dispose: UInt8 = 0, blend: UInt8 = 0) {
-            (self.image, self.x, self.y, self.delayNumerator, self.delayDenominator) = (image, x, y, delayNumerator, delayDenominator)
+        public init(
+            image: RGBAImage, x: Int = 0, y: Int = 0, delayNumerator: UInt16 = 1, delayDenominator: UInt16 = 10,
+            dispose: UInt8 = 0, blend: UInt8 = 0
+        ) {
+            (self.image, self.x, self.y, self.delayNumerator, self.delayDenominator) = (
+                image, x, y, delayNumerator, delayDenominator
+            )
             (self.dispose, self.blend) = (dispose, blend)
         }
     }
@@ -31,11 +35,14 @@ public enum APNGEncoder {
         public var blend: UInt8 = 0
 
         public init(data: [UInt8], width: Int, height: Int, delayNumerator: UInt16, delayDenominator: UInt16) {
-            (self.data, self.width, self.height, self.delayNumerator, self.delayDenominator) = (data, width, height, delayNumerator, delayDenominator)
+            (self.data, self.width, self.height, self.delayNumerator, self.delayDenominator) = (
+                data, width, height, delayNumerator, delayDenominator
+            )
         }
     }
 
-    /// An APNG of the first frame's size playing `frames` `loops` times (0: forever). Equal pictures are compressed once.
+    /// An APNG of the first frame's size playing `frames` `loops` times (0: forever). Equal pictures are compressed
+    /// once.
     public static func encode(frames: [Frame], loops: UInt32 = 0) throws(PNGWriter.Failure) -> [UInt8] {
         var compressed: [[UInt8]: [UInt8]] = [:]
         var encoded: [EncodedFrame] = []
@@ -47,12 +54,15 @@ public enum APNGEncoder {
                 data = try PNGWriter.imageData(frame.image)
                 compressed[frame.image.pixels] = data
             }
-            var out = EncodedFrame(data: data, width: frame.image.width, height: frame.image.height,
-                                   delayNumerator: frame.delayNumerator, delayDenominator: frame.delayDenominator)
+            var out = EncodedFrame(
+                data: data, width: frame.image.width, height: frame.image.height,
+                delayNumerator: frame.delayNumerator, delayDenominator: frame.delayDenominator)
             (out.x, out.y, out.dispose, out.blend) = (frame.x, frame.y, frame.dispose, frame.blend)
             encoded.append(out)
         }
-        return assemble(width: frames.first?.image.width ?? 1, height: frames.first?.image.height ?? 1, frames: encoded, loops: loops)
+        return assemble(
+            width: frames.first?.image.width ?? 1, height: frames.first?.image.height ?? 1, frames: encoded,
+            loops: loops)
     }
 
     /// The APNG file around frames compressed already: IHDR (8-bit RGBA), acTL, then fcTL and IDAT for the first frame
@@ -68,10 +78,15 @@ public enum APNGEncoder {
             return bigEndian(sequence)
         }
         for (index, frame) in frames.enumerated() {
-            append("fcTL", next() + bigEndian(UInt32(frame.width)) + bigEndian(UInt32(frame.height))
-                + bigEndian(UInt32(frame.x)) + bigEndian(UInt32(frame.y))
-                + [UInt8(frame.delayNumerator >> 8), UInt8(frame.delayNumerator & 0xFF),
-                   UInt8(frame.delayDenominator >> 8), UInt8(frame.delayDenominator & 0xFF), frame.dispose, frame.blend])
+            append(
+                "fcTL",
+                next() + bigEndian(UInt32(frame.width)) + bigEndian(UInt32(frame.height))
+                    + bigEndian(UInt32(frame.x)) + bigEndian(UInt32(frame.y))
+                    + [
+                        UInt8(frame.delayNumerator >> 8), UInt8(frame.delayNumerator & 0xFF),
+                        UInt8(frame.delayDenominator >> 8), UInt8(frame.delayDenominator & 0xFF), frame.dispose,
+                        frame.blend,
+                    ])
             // Large streams are split into chunks of 1 MiB, as libpng does with IDAT.
             var start = 0
             repeat {

@@ -7,8 +7,10 @@ enum AncillaryRules {
     static let known: [String: (repeats: Bool, position: Position)] = [
         "cHRM": (false, .beforePalette), "gAMA": (false, .beforePalette), "iCCP": (false, .beforePalette),
         "sBIT": (false, .beforePalette), "sRGB": (false, .beforePalette), "cICP": (false, .beforePalette),
-        "bKGD": (false, .betweenPaletteAndData), "hIST": (false, .betweenPaletteAndData), "tRNS": (false, .betweenPaletteAndData),
-        "pHYs": (false, .beforeData), "sPLT": (true, .beforeData), "oFFs": (false, .beforeData), "pCAL": (false, .beforeData),
+        "bKGD": (false, .betweenPaletteAndData), "hIST": (false, .betweenPaletteAndData),
+        "tRNS": (false, .betweenPaletteAndData),
+        "pHYs": (false, .beforeData), "sPLT": (true, .beforeData), "oFFs": (false, .beforeData),
+        "pCAL": (false, .beforeData),
         "sCAL": (false, .beforeData), "sTER": (false, .beforeData),
         "tIME": (false, .anywhere), "tEXt": (true, .anywhere), "zTXt": (true, .anywhere), "iTXt": (true, .anywhere),
         "eXIf": (false, .anywhere),
@@ -28,18 +30,19 @@ enum AncillaryRules {
         }
         let data = Array(bytes[chunk.data])
         let header = order.header
-        let expectedLength: Int? = switch name {
-        case "cHRM": 32
-        case "gAMA": 4
-        case "sRGB", "sTER": 1
-        case "pHYs", "oFFs": 9
-        case "tIME": 7
-        case "cICP": 4
-        case "sBIT": [0: 1, 2: 3, 3: 3, 4: 2, 6: 4][header.colorType]
-        case "bKGD": [0: 2, 4: 2, 2: 6, 6: 6, 3: 1][header.colorType]
-        case "hIST": 2 * order.paletteEntries
-        default: nil
-        }
+        let expectedLength: Int? =
+            switch name {
+            case "cHRM": 32
+            case "gAMA": 4
+            case "sRGB", "sTER": 1
+            case "pHYs", "oFFs": 9
+            case "tIME": 7
+            case "cICP": 4
+            case "sBIT": [0: 1, 2: 3, 3: 3, 4: 2, 6: 4][header.colorType]
+            case "bKGD": [0: 2, 4: 2, 2: 6, 6: 6, 3: 1][header.colorType]
+            case "hIST": 2 * order.paletteEntries
+            default: nil
+            }
         if let expectedLength, data.count != expectedLength {
             throw .corrupt("\(name) holds \(data.count) bytes; it must hold \(expectedLength)")
         }
@@ -50,13 +53,18 @@ enum AncillaryRules {
             throw .corrupt("sRGB rendering intent \(data[0]) does not exist")
         case "sBIT":
             let depth = header.colorType == 3 ? 8 : header.bitDepth
-            guard data.allSatisfy({ (1...depth).contains(Int($0)) }) else { throw .corrupt("sBIT values must be 1 to \(depth)") }
+            guard data.allSatisfy({ (1...depth).contains(Int($0)) }) else {
+                throw .corrupt("sBIT values must be 1 to \(depth)")
+            }
         case "hIST" where order.paletteEntries == 0, "bKGD" where header.colorType == 3 && order.paletteEntries == 0:
             throw .corrupt("\(name) needs PLTE before it")
         case "tRNS":
             let allowed = [0: 2, 2: 6][header.colorType] ?? (header.colorType == 3 ? order.paletteEntries : -1)
             guard allowed >= 0 else { throw .corrupt("tRNS is not allowed with an alpha channel") }
-            guard header.colorType == 3 ? (1...max(1, allowed)).contains(data.count) && order.paletteEntries > 0 : data.count == allowed else {
+            guard
+                header.colorType == 3
+                    ? (1...max(1, allowed)).contains(data.count) && order.paletteEntries > 0 : data.count == allowed
+            else {
                 throw .corrupt("tRNS holds \(data.count) bytes, which does not fit colour type \(header.colorType)")
             }
         case "tEXt", "zTXt", "iTXt", "iCCP", "sPLT", "pCAL":
@@ -79,22 +87,28 @@ enum AncillaryRules {
         var start: Int
         switch name {
         case "zTXt", "iCCP":
-            guard data.count > keyEnd + 1, data[keyEnd + 1] == 0 else { throw .corrupt("\(name) uses an unknown compression method") }
+            guard data.count > keyEnd + 1, data[keyEnd + 1] == 0 else {
+                throw .corrupt("\(name) uses an unknown compression method")
+            }
             start = keyEnd + 2
         case "iTXt":
             guard data.count > keyEnd + 2 else { throw .corrupt("iTXt is truncated") }
-            guard data[keyEnd + 1] <= 1, data[keyEnd + 2] == 0 else { throw .corrupt("iTXt uses an unknown compression") }
+            guard data[keyEnd + 1] <= 1, data[keyEnd + 2] == 0 else {
+                throw .corrupt("iTXt uses an unknown compression")
+            }
             guard data[keyEnd + 1] == 1 else { return }
             // Language tag and translated keyword, each ended by a zero byte, precede the text.
             guard let language = data[(keyEnd + 3)...].firstIndex(of: 0),
-                  let translated = data[(language + 1)...].firstIndex(of: 0) else { throw .corrupt("iTXt is truncated") }
+                let translated = data[(language + 1)...].firstIndex(of: 0)
+            else { throw .corrupt("iTXt is truncated") }
             start = translated + 1
         default:
             return
         }
         switch Inflate.measure(data, segments: [start..<data.count], limit: rules.maxInflatedMetadataBytes) {
         case .complete: return
-        case .overLimit: throw .corrupt("\(name) inflates past \(rules.maxInflatedMetadataBytes) bytes (a decompression bomb)")
+        case .overLimit:
+            throw .corrupt("\(name) inflates past \(rules.maxInflatedMetadataBytes) bytes (a decompression bomb)")
         case .corrupt(let reason): throw .corrupt("\(name) holds broken zlib data: \(reason)")
         }
     }

@@ -66,31 +66,41 @@ struct AnimatedRenditions {
             for index in targets.indices {
                 guard let picture = previous[index] else { continue }
                 if targets[index].png {
-                    append(index, region: (0, 0, 1, 1), data: try PNGWriter.imageData(Self.crop(picture, (0, 0, 1, 1))), control: control)
+                    append(
+                        index, region: (0, 0, 1, 1), data: try PNGWriter.imageData(Self.crop(picture, (0, 0, 1, 1))),
+                        control: control)
                 }
                 if targets[index].webp { webp[index].append(unchanged) }
             }
             return
         }
-        let linear = targets.contains { $0.width != canvas.width || $0.height != canvas.height } ? LinearImage(canvas) : nil
+        let linear =
+            targets.contains { $0.width != canvas.width || $0.height != canvas.height } ? LinearImage(canvas) : nil
         let (targets, previous, settings) = (self.targets, self.previous, self.settings)
         // Resize, find what changed and compress it: each size on a core of its own.
         let made = try Renditions.parallel(targets.count) { index in
             let target = targets[index]
-            let resized = target.width == canvas.width && target.height == canvas.height
+            let resized =
+                target.width == canvas.width && target.height == canvas.height
                 ? canvas : Lanczos.resize(linear!, width: target.width, height: target.height).rgba
-            let region = previous[index].flatMap { Self.changed(from: $0, to: resized) }
+            let region =
+                previous[index].flatMap { Self.changed(from: $0, to: resized) }
                 ?? (first ? (0, 0, resized.width, resized.height) : (0, 0, 1, 1))
             let data = target.png ? try PNGWriter.imageData(Self.crop(resized, region)) : []
             // WebP frames sit at even offsets: the region grows left and up by a pixel where it must.
-            let even = (x: region.x & ~1, y: region.y & ~1, width: region.width + region.x % 2, height: region.height + region.y % 2)
+            let even = (
+                x: region.x & ~1, y: region.y & ~1, width: region.width + region.x % 2,
+                height: region.height + region.y % 2
+            )
             let frame = target.webp ? try WebPCodec.encode(Self.crop(resized, even), settings) : []
             return (resized, region, data, even, frame)
         }
         for (index, (resized, region, data, even, frame)) in made.enumerated() {
             self.previous[index] = resized
             if targets[index].png { append(index, region: region, data: data, control: control) }
-            if targets[index].webp { webp[index].append(.init(data: frame, x: even.x, y: even.y, durationMs: durationMs)) }
+            if targets[index].webp {
+                webp[index].append(.init(data: frame, x: even.x, y: even.y, durationMs: durationMs))
+            }
         }
         lastCanvas = canvas.pixels
     }
@@ -99,20 +109,28 @@ struct AnimatedRenditions {
     mutating func finish() {
         guard minFrameMs > 0, keptDurationMs < minFrameMs, kept.count > 1 else { return }
         for index in targets.indices {
-            if webp[index].count > 1 { webp[index][webp[index].count - 2].durationMs += webp[index].removeLast().durationMs }
+            if webp[index].count > 1 {
+                webp[index][webp[index].count - 2].durationMs += webp[index].removeLast().durationMs
+            }
             if png[index].count > 1 {
                 let last = png[index].removeLast()
-                png[index][png[index].count - 1].delayNumerator = UInt16(clamping: Int(png[index][png[index].count - 1].delayMs.rounded()) + Int(last.delayMs.rounded()))
+                png[index][png[index].count - 1].delayNumerator = UInt16(
+                    clamping: Int(png[index][png[index].count - 1].delayMs.rounded()) + Int(last.delayMs.rounded()))
                 png[index][png[index].count - 1].delayDenominator = 1000
             }
         }
         kept.removeLast()
     }
 
-    private mutating func append(_ index: Int, region: (x: Int, y: Int, width: Int, height: Int), data: [UInt8], control: Animation.Frame) {
-        var frame = APNGEncoder.EncodedFrame(data: data, width: region.width, height: region.height,
-                                             delayNumerator: control.delayNumerator, delayDenominator: control.delayDenominator)
-        if stride > 1 || minFrameMs > 0 { (frame.delayNumerator, frame.delayDenominator) = (UInt16(clamping: Int(control.delayMs.rounded())), 1000) }
+    private mutating func append(
+        _ index: Int, region: (x: Int, y: Int, width: Int, height: Int), data: [UInt8], control: Animation.Frame
+    ) {
+        var frame = APNGEncoder.EncodedFrame(
+            data: data, width: region.width, height: region.height,
+            delayNumerator: control.delayNumerator, delayDenominator: control.delayDenominator)
+        if stride > 1 || minFrameMs > 0 {
+            (frame.delayNumerator, frame.delayDenominator) = (UInt16(clamping: Int(control.delayMs.rounded())), 1000)
+        }
         (frame.x, frame.y) = (region.x, region.y)
         png[index].append(frame)
     }
@@ -120,8 +138,9 @@ struct AnimatedRenditions {
     /// The file of `format` at target `index`, playing `loops` times.
     func assemble(_ index: Int, format: ImageFormat, loops: Int) throws -> [UInt8] {
         let (width, height) = (targets[index].width, targets[index].height)
-        return format == .webp ? try WebPAnimation.assemble(width: width, height: height, frames: webp[index], loops: loops)
-                               : APNGEncoder.assemble(width: width, height: height, frames: png[index], loops: UInt32(loops))
+        return format == .webp
+            ? try WebPAnimation.assemble(width: width, height: height, frames: webp[index], loops: loops)
+            : APNGEncoder.assemble(width: width, height: height, frames: png[index], loops: UInt32(loops))
     }
 
     /// The smallest rectangle holding every pixel that differs between `old` and `new`; nil when none does.
@@ -134,7 +153,8 @@ struct AnimatedRenditions {
                     let row = y * width * 4
                     guard !a[row..<(row + width * 4)].elementsEqual(b[row..<(row + width * 4)]) else { continue }
                     (top, bottom) = (min(top, y), y)
-                    for x in 0..<width where a[row + x * 4..<row + x * 4 + 4].elementsEqual(b[row + x * 4..<row + x * 4 + 4]) == false {
+                    for x in 0..<width
+                    where a[row + x * 4..<row + x * 4 + 4].elementsEqual(b[row + x * 4..<row + x * 4 + 4]) == false {
                         (left, right) = (min(left, x), max(right, x))
                     }
                 }

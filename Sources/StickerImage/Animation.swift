@@ -73,7 +73,8 @@ struct AnimationReader {
         }
         try closeFrame()
         guard frames.count == control.frames else {
-            throw .invalidAnimation("acTL announces \(control.frames) frames but the file has \(frames.count) fcTL chunks")
+            throw .invalidAnimation(
+                "acTL announces \(control.frames) frames but the file has \(frames.count) fcTL chunks")
         }
         return Animation(frames: frames, loops: control.loops)
     }
@@ -94,14 +95,22 @@ struct AnimationReader {
         }
     }
 
-    private func frame(_ bytes: [UInt8], at offset: Int, isDefaultImage: Bool) throws(StickerRejection) -> Animation.Frame {
+    private func frame(
+        _ bytes: [UInt8], at offset: Int, isDefaultImage: Bool
+    ) throws(StickerRejection) -> Animation.Frame {
         let value = { (at: Int) in Int(PNGChunkWalker.bigEndian32(bytes, offset + at)) }
         let (width, height, x, y) = (value(4), value(8), value(12), value(16))
-        let (numerator, denominator) = (PNGChunkWalker.bigEndian16(bytes, offset + 20), PNGChunkWalker.bigEndian16(bytes, offset + 22))
+        let (numerator, denominator) = (
+            PNGChunkWalker.bigEndian16(bytes, offset + 20), PNGChunkWalker.bigEndian16(bytes, offset + 22)
+        )
         let (dispose, blend) = (bytes[offset + 24], bytes[offset + 25])
-        guard width > 0, height > 0 else { throw .invalidAnimation("frame \(frames.count) is empty (\(width) x \(height))") }
+        guard width > 0, height > 0 else {
+            throw .invalidAnimation("frame \(frames.count) is empty (\(width) x \(height))")
+        }
         guard x + width <= header.width, y + height <= header.height else {
-            throw .invalidAnimation("frame \(frames.count) (\(width) x \(height) at \(x),\(y)) lies outside the \(header.width) x \(header.height) canvas")
+            throw .invalidAnimation(
+                "frame \(frames.count) (\(width) x \(height) at \(x),\(y)) lies outside the \(header.width) x \(header.height) canvas"
+            )
         }
         guard dispose <= 2 else { throw .invalidAnimation("frame \(frames.count) has dispose_op \(dispose)") }
         guard blend <= 1 else { throw .invalidAnimation("frame \(frames.count) has blend_op \(blend)") }
@@ -110,8 +119,9 @@ struct AnimationReader {
         }
         // A zero denominator means hundredths of a second (APNG specification).
         let delayMs = Double(numerator) * 1000 / Double(denominator == 0 ? 100 : denominator)
-        return Animation.Frame(width: width, height: height, x: x, y: y, delayMs: delayMs, delayNumerator: UInt16(numerator),
-                               delayDenominator: UInt16(denominator == 0 ? 100 : denominator), dispose: dispose, blend: blend,
-                               isDefaultImage: isDefaultImage, data: [])
+        return Animation.Frame(
+            width: width, height: height, x: x, y: y, delayMs: delayMs, delayNumerator: UInt16(numerator),
+            delayDenominator: UInt16(denominator == 0 ? 100 : denominator), dispose: dispose, blend: blend,
+            isDefaultImage: isDefaultImage, data: [])
     }
 }

@@ -19,7 +19,8 @@ enum BitmapFont {
 
     /// Whether the pixel at (column, row) of `letter` is set; anything but A-Z is blank.
     static func isSet(_ letter: Character, column: Int, row: Int) -> Bool {
-        guard let ascii = letter.asciiValue, (65...90).contains(ascii), (0..<5).contains(column), (0..<7).contains(row) else {
+        guard let ascii = letter.asciiValue, (65...90).contains(ascii), (0..<5).contains(column), (0..<7).contains(row)
+        else {
             return false
         }
         return glyphs[Int(ascii - 65) * 7 + row] >> (4 - column) & 1 == 1

@@ -26,7 +26,9 @@ public struct Canvas: Sendable {
     }
 
     /// Paints `shader` (nil where the shape is absent) over the canvas inside `bounds`, source-over.
-    public mutating func paint(_ bounds: (x0: Double, y0: Double, x1: Double, y1: Double), _ shader: (Double, Double) -> RGBA?) {
+    public mutating func paint(
+        _ bounds: (x0: Double, y0: Double, x1: Double, y1: Double), _ shader: (Double, Double) -> RGBA?
+    ) {
         let offsets = [0.25, 0.75]
         for y in max(0, Int(bounds.y0))..<min(height, Int(bounds.y1.rounded(.up))) {
             for x in max(0, Int(bounds.x0))..<min(width, Int(bounds.x1.rounded(.up))) {
@@ -65,7 +67,9 @@ public enum Shape {
         { x, y in ((x - cx) / rx) * ((x - cx) / rx) + ((y - cy) / ry) * ((y - cy) / ry) <= 1 }
     }
 
-    public static func roundedRect(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, radius: Double) -> (Double, Double) -> Bool {
+    public static func roundedRect(
+        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, radius: Double
+    ) -> (Double, Double) -> Bool {
         { x, y in
             let dx = max(x0 + radius - x, 0, x - (x1 - radius))
             let dy = max(y0 + radius - y, 0, y - (y1 - radius))
@@ -74,7 +78,9 @@ public enum Shape {
     }
 
     /// A thick line from (ax, ay) to (bx, by) with round caps.
-    public static func stroke(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, width: Double) -> (Double, Double) -> Bool {
+    public static func stroke(
+        _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, width: Double
+    ) -> (Double, Double) -> Bool {
         { x, y in
             let (vx, vy) = (bx - ax, by - ay)
             let t = max(0, min(1, ((x - ax) * vx + (y - ay) * vy) / (vx * vx + vy * vy)))

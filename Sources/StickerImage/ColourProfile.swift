@@ -10,12 +10,16 @@ final class SRGBConversion {
     /// The conversion from `profile` (an ICC profile's bytes) to sRGB; nil for a profile Little CMS cannot read or that
     /// is not an RGB one (such files are read as sRGB, as before).
     init?(profile: [UInt8]) {
-        guard let input = profile.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }) else { return nil }
+        guard let input = profile.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) })
+        else { return nil }
         defer { cmsCloseProfile(input) }
         guard cmsGetColorSpace(input) == cmsSigRgbData, let output = cmsCreate_sRGBProfile() else { return nil }
         defer { cmsCloseProfile(output) }
-        guard let transform = cmsCreateTransform(input, STICKER_TYPE_RGBA_8, output, STICKER_TYPE_RGBA_8, cmsUInt32Number(INTENT_PERCEPTUAL),
-                                                 cmsUInt32Number(cmsFLAGS_COPY_ALPHA)) else { return nil }
+        guard
+            let transform = cmsCreateTransform(
+                input, STICKER_TYPE_RGBA_8, output, STICKER_TYPE_RGBA_8, cmsUInt32Number(INTENT_PERCEPTUAL),
+                cmsUInt32Number(cmsFLAGS_COPY_ALPHA))
+        else { return nil }
         self.transform = transform
     }
 
@@ -28,7 +32,8 @@ final class SRGBConversion {
         var out = [UInt8](repeating: 0, count: image.pixels.count)
         image.pixels.withUnsafeBytes { source in
             out.withUnsafeMutableBytes { target in
-                cmsDoTransform(transform, source.baseAddress, target.baseAddress, cmsUInt32Number(image.width * image.height))
+                cmsDoTransform(
+                    transform, source.baseAddress, target.baseAddress, cmsUInt32Number(image.width * image.height))
             }
         }
         return RGBAImage(width: image.width, height: image.height, pixels: out)

@@ -15,7 +15,9 @@ enum Inflate {
     /// Inflates the concatenation of `segments` of `bytes` (a zlib stream split over chunks).
     static func measure(_ bytes: [UInt8], segments: [Range<Int>], limit: Int) -> Outcome {
         var stream = z_stream()
-        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return .corrupt("zlib failed to start") }
+        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            return .corrupt("zlib failed to start")
+        }
         defer { inflateEnd(&stream) }
         var scratch = [UInt8](repeating: 0, count: 64 * 1024)
         var total = 0
@@ -37,7 +39,10 @@ enum Inflate {
                     filled = stream.avail_out == 0
                     total += scratch.count - Int(stream.avail_out)
                     if total > limit { return .overLimit }
-                    if status == Z_STREAM_END { ended = true; break }
+                    if status == Z_STREAM_END {
+                        ended = true
+                        break
+                    }
                     if status == Z_BUF_ERROR { break }  // no progress possible until more input comes
                     guard status == Z_OK else {
                         return .corrupt(stream.msg.map { String(cString: $0) } ?? "zlib error \(status)")

@@ -54,7 +54,10 @@ public enum Lanczos {
             let scale = Double(input) / Double(output)
             // Shrinking widens the kernel by the factor, so that it averages every pixel it covers.
             let support = 3 * max(scale, 1)
-            var first: [Int] = [], count: [Int] = [], offset: [Int] = [], weights: [Float] = []
+            var first: [Int] = []
+            var count: [Int] = []
+            var offset: [Int] = []
+            var weights: [Float] = []
             for position in 0..<output {
                 let center = (Double(position) + 0.5) * scale - 0.5
                 let low = max(0, Int((center - support).rounded(.up)))
@@ -72,7 +75,9 @@ public enum Lanczos {
 
         /// The weighted sum for output `position` from the consecutive inputs at `source`.
         @inline(__always)
-        func apply(_ position: Int, _ source: UnsafePointer<SIMD4<Float>>, weights: UnsafeBufferPointer<Float>) -> SIMD4<Float> {
+        func apply(
+            _ position: Int, _ source: UnsafePointer<SIMD4<Float>>, weights: UnsafeBufferPointer<Float>
+        ) -> SIMD4<Float> {
             var sum = SIMD4<Float>.zero
             let input = source + first[position]
             let weight = weights.baseAddress! + offset[position]

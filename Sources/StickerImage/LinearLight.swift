@@ -26,8 +26,9 @@ public struct LinearImage: Sendable {
             image.pixels.withUnsafeBufferPointer { bytes in
                 for index in 0..<(image.width * image.height) {
                     let alpha = Float(bytes[index * 4 + 3]) * (1 / 255)
-                    out[index] = SIMD4(table[Int(bytes[index * 4])] * alpha, table[Int(bytes[index * 4 + 1])] * alpha,
-                                       table[Int(bytes[index * 4 + 2])] * alpha, alpha)
+                    out[index] = SIMD4(
+                        table[Int(bytes[index * 4])] * alpha, table[Int(bytes[index * 4 + 1])] * alpha,
+                        table[Int(bytes[index * 4 + 2])] * alpha, alpha)
                 }
             }
             count = image.width * image.height

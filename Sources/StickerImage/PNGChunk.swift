@@ -34,7 +34,8 @@ public enum PNGChunkWalker {
             }
             let type = String(decoding: typeBytes, as: UTF8.self)
             guard length <= 0x7FFF_FFFF, length <= bytes.count - offset - 12 else {
-                return .failure(.corrupt("chunk \(type) at byte \(offset) claims \(length) bytes, past the end of the file"))
+                return .failure(
+                    .corrupt("chunk \(type) at byte \(offset) claims \(length) bytes, past the end of the file"))
             }
             let stored = bigEndian32(bytes, offset + 8 + length)
             let computed = bytes.withUnsafeBufferPointer { buffer in
@@ -68,7 +69,8 @@ public enum PNGChunkWalker {
 
     /// Reads a big-endian 32-bit value at `offset`.
     static func bigEndian32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
+            | UInt32(bytes[offset + 3])
     }
 
     static func bigEndian16(_ bytes: [UInt8], _ offset: Int) -> Int {

@@ -27,7 +27,8 @@ public enum PNGCodec {
         let began = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
         guard began != 0 else { throw .corrupt(message(of: &image)) }
         defer { png_image_free(&image) }
-        let width = Int(image.width), height = Int(image.height)
+        let width = Int(image.width)
+        let height = Int(image.height)
         guard width > 0, height > 0, width * height <= maxPixels else {
             throw .corrupt("the image claims \(width) x \(height) pixels")
         }

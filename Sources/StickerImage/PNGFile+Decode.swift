@@ -10,8 +10,10 @@ extension PNGFile {
     /// picture goes to `each`, in file order, and is not kept.
     /// `maxPixels` bounds a single frame, `rules.maxDecodedBytes` all frames together. With `sRGB`, pictures of a file
     /// with an embedded ICC profile are converted to sRGB (`SRGBConversion`), as renditions need them.
-    public func decodeAllFrames(maxPixels: Int, rules: StickerRules, sRGB: Bool = false,
-                                each: (Decoded) -> Void = { _ in }) throws(StickerRejection) {
+    public func decodeAllFrames(
+        maxPixels: Int, rules: StickerRules, sRGB: Bool = false,
+        each: (Decoded) -> Void = { _ in }
+    ) throws(StickerRejection) {
         let conversion = sRGB ? srgbConversion : nil
         func deliver(_ decoded: Decoded) {
             guard let conversion else { return each(decoded) }
@@ -23,7 +25,8 @@ extension PNGFile {
         let frames = animation?.frames ?? []
         let decodedBytes = frames.isEmpty ? width * height * 4 : frames.reduce(0) { $0 + $1.width * $1.height * 4 }
         guard decodedBytes <= rules.maxDecodedBytes else {
-            throw .tooManyFrames("its \(frameCount) frames decode to \(decodedBytes) bytes; the limit is \(rules.maxDecodedBytes)")
+            throw .tooManyFrames(
+                "its \(frameCount) frames decode to \(decodedBytes) bytes; the limit is \(rules.maxDecodedBytes)")
         }
         try checkImageData(imageData, width: width, height: height, what: "the image")
         let defaultImage = try PNGCodec.decode(bytes, maxPixels: maxPixels)
@@ -43,11 +46,14 @@ extension PNGFile {
     }
 
     /// The zlib stream must inflate to exactly the bytes a `width` x `height` image needs.
-    private func checkImageData(_ segments: [Range<Int>], width: Int, height: Int, what: String) throws(StickerRejection) {
+    private func checkImageData(
+        _ segments: [Range<Int>], width: Int, height: Int, what: String
+    ) throws(StickerRejection) {
         let expected = header.rawSize(width: width, height: height)
         switch Inflate.measure(bytes, segments: segments, limit: expected) {
         case .complete(let size) where size == expected: return
-        case .complete(let size): throw .corrupt("\(what) holds \(size) bytes of pixel data where \(expected) are needed")
+        case .complete(let size):
+            throw .corrupt("\(what) holds \(size) bytes of pixel data where \(expected) are needed")
         case .overLimit: throw .corrupt("\(what) inflates past the \(expected) bytes it needs (a decompression bomb)")
         case .corrupt(let reason): throw .corrupt("\(what): \(reason)")
         }

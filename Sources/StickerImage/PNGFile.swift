@@ -69,15 +69,22 @@ struct ChunkOrder {
             guard index == 0 else { throw .corrupt("IHDR appears more than once") }
         case "PLTE":
             guard count == 0, !seenImageData else { throw .corrupt("PLTE must appear once, before IDAT") }
-            guard header.colorType != 0, header.colorType != 4 else { throw .corrupt("a greyscale image cannot have PLTE") }
+            guard header.colorType != 0, header.colorType != 4 else {
+                throw .corrupt("a greyscale image cannot have PLTE")
+            }
             paletteEntries = chunk.length / 3
             guard chunk.length % 3 == 0, (1...256).contains(paletteEntries),
-                  header.colorType != 3 || paletteEntries <= 1 << header.bitDepth else {
-                throw .corrupt("PLTE holds \(chunk.length) bytes, not 1 to \(header.colorType == 3 ? 1 << header.bitDepth : 256) RGB entries")
+                header.colorType != 3 || paletteEntries <= 1 << header.bitDepth
+            else {
+                throw .corrupt(
+                    "PLTE holds \(chunk.length) bytes, not 1 to \(header.colorType == 3 ? 1 << header.bitDepth : 256) RGB entries"
+                )
             }
         case "IDAT":
             guard !imageDataEnded else { throw .corrupt("IDAT chunks must be consecutive") }
-            guard header.colorType != 3 || seen["PLTE"] != nil else { throw .corrupt("a palette image needs PLTE before IDAT") }
+            guard header.colorType != 3 || seen["PLTE"] != nil else {
+                throw .corrupt("a palette image needs PLTE before IDAT")
+            }
             imageData.append(chunk.data)
         case "IEND":
             guard chunk.length == 0 else { throw .corrupt("IEND must be empty") }
@@ -85,7 +92,9 @@ struct ChunkOrder {
             if seenImageData { imageDataEnded = true }
             guard !chunk.isCritical else { return }
             guard chunk.type == "fdAT" || chunk.length <= rules.maxAncillaryChunkBytes else {
-                throw .corrupt("ancillary chunk \(chunk.type) is \(chunk.length) bytes; the limit is \(rules.maxAncillaryChunkBytes)")
+                throw .corrupt(
+                    "ancillary chunk \(chunk.type) is \(chunk.length) bytes; the limit is \(rules.maxAncillaryChunkBytes)"
+                )
             }
             try AncillaryRules.check(chunk, bytes: bytes, order: self, repeatCount: count)
             if chunk.type == "tRNS" { hasTransparency = true }

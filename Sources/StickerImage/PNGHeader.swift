@@ -18,7 +18,9 @@ public struct PNGHeader: Sendable, Equatable {
         }
         let depths: [Int: [Int]] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
         guard let allowed = depths[colorType] else { throw .corrupt("IHDR colour type \(colorType) does not exist") }
-        guard allowed.contains(bitDepth) else { throw .corrupt("IHDR bit depth \(bitDepth) is not allowed for colour type \(colorType)") }
+        guard allowed.contains(bitDepth) else {
+            throw .corrupt("IHDR bit depth \(bitDepth) is not allowed for colour type \(colorType)")
+        }
         guard b[10] == 0, b[11] == 0 else { throw .corrupt("IHDR compression and filter methods must be 0") }
         guard b[12] <= 1 else { throw .corrupt("IHDR interlace method \(b[12]) does not exist") }
         interlaced = b[12] == 1

@@ -1,6 +1,7 @@
 import CStickerPNG
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes PNGs as small as libpng makes them: the fewest channels that hold the picture exactly (RGB without alpha
@@ -31,12 +32,14 @@ public enum PNGWriter {
         let status = layout.pixels.withUnsafeBufferPointer { pixels in
             layout.palette.withUnsafeBufferPointer { palette in
                 options.palette = palette.baseAddress
-                return sticker_png_encode(pixels.baseAddress, UInt32(image.width), UInt32(image.height), options, &output, &size,
-                                          &error, error.count)
+                return sticker_png_encode(
+                    pixels.baseAddress, UInt32(image.width), UInt32(image.height), options, &output, &size,
+                    &error, error.count)
             }
         }
         guard status == 0, let output else {
-            throw Failure(message: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw Failure(
+                message: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         defer { free(output) }
         return Array(UnsafeBufferPointer(start: output, count: size))
@@ -45,7 +48,9 @@ public enum PNGWriter {
     /// The zlib stream of the RGBA image data libpng writes for `image`: what an APNG frame's IDAT or fdAT carries.
     public static func imageData(_ image: RGBAImage, level: Int32 = 9) throws(Failure) -> [UInt8] {
         let png = try encode(image, level: level, reduce: false)
-        guard let chunks = try? PNGChunkWalker.chunks(of: png).get() else { throw Failure(message: "libpng wrote an unreadable PNG") }
+        guard let chunks = try? PNGChunkWalker.chunks(of: png).get() else {
+            throw Failure(message: "libpng wrote an unreadable PNG")
+        }
         return chunks.filter { $0.type == "IDAT" }.flatMap { png[$0.data] }
     }
 
@@ -84,9 +89,13 @@ public enum PNGWriter {
                 let ordered = colours.keys.sorted { ($0 & 0xFF, $0) < ($1 & 0xFF, $1) }
                 let index = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($1, UInt8($0)) })
                 channels = 0
-                palette = ordered.flatMap { [UInt8($0 >> 24), UInt8($0 >> 16 & 0xFF), UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF)] }
+                palette = ordered.flatMap {
+                    [UInt8($0 >> 24), UInt8($0 >> 16 & 0xFF), UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF)]
+                }
                 pixels = (0..<count).map { i in
-                    index[UInt32(source[i * 4]) << 24 | UInt32(source[i * 4 + 1]) << 16 | UInt32(source[i * 4 + 2]) << 8 | UInt32(source[i * 4 + 3])] ?? 0
+                    index[
+                        UInt32(source[i * 4]) << 24 | UInt32(source[i * 4 + 1]) << 16 | UInt32(source[i * 4 + 2]) << 8
+                            | UInt32(source[i * 4 + 3])] ?? 0
                 }
                 return
             }

@@ -12,7 +12,9 @@ public struct PackAnimation: Sendable {
     public var loops: Int?
 
     public init(placement: PackPlacement, format: ImageFormat, budget: Int, minFrameMs: Int = 0, loops: Int? = nil) {
-        (self.placement, self.format, self.budget, self.minFrameMs, self.loops) = (placement, format, budget, minFrameMs, loops)
+        (self.placement, self.format, self.budget, self.minFrameMs, self.loops) = (
+            placement, format, budget, minFrameMs, loops
+        )
     }
 
     /// The animation of `source` that fits: a WebP at quality 80, or at the highest quality that fits, or, when none
@@ -25,7 +27,9 @@ public struct PackAnimation: Sendable {
         while stride < max(2, frameCount) {
             if format == .png {
                 let made = try pass(source, rules: rules, stride: stride, quality: 100)
-                if made.bytes.count <= budget { return try picture(made, source: source, rules: rules, stride: stride, quality: nil) }
+                if made.bytes.count <= budget {
+                    return try picture(made, source: source, rules: rules, stride: stride, quality: nil)
+                }
             } else if let (made, quality) = try bestQuality(source, rules: rules, stride: stride) {
                 return try picture(made, source: source, rules: rules, stride: stride, quality: quality)
             }
@@ -42,7 +46,11 @@ public struct PackAnimation: Sendable {
         while low <= high {
             let quality = (low + high) / 2
             let made = try pass(source, rules: rules, stride: stride, quality: Float(quality))
-            if made.bytes.count <= budget { (best, low) = ((made, Float(quality)), quality + 1) } else { high = quality - 1 }
+            if made.bytes.count <= budget {
+                (best, low) = ((made, Float(quality)), quality + 1)
+            } else {
+                high = quality - 1
+            }
         }
         return best
     }
@@ -57,8 +65,10 @@ public struct PackAnimation: Sendable {
     /// One encoding of the whole animation: played, placed, encoded frame by frame.
     private func pass(_ source: StickerSource, rules: StickerRules, stride: Int, quality: Float) throws -> Pass {
         let canvas = placement.sizes(width: source.width, height: source.height).canvas
-        let target = AnimatedRenditions.Target(width: canvas.width, height: canvas.height, png: format == .png, webp: format == .webp)
-        var animated = AnimatedRenditions(targets: [target], stride: stride, minFrameMs: minFrameMs, settings: .init(quality: quality))
+        let target = AnimatedRenditions.Target(
+            width: canvas.width, height: canvas.height, png: format == .png, webp: format == .webp)
+        var animated = AnimatedRenditions(
+            targets: [target], stride: stride, minFrameMs: minFrameMs, settings: .init(quality: quality))
         var failure: (any Error)?
         try source.play(rules: rules, still: { _ in }) { _, image, frame in
             guard failure == nil else { return }
@@ -71,8 +81,16 @@ public struct PackAnimation: Sendable {
     }
 
     /// What `made` is, with its PSNR over every kept frame against the source frame it shows (played once more).
-    private func picture(_ made: Pass, source: StickerSource, rules: StickerRules, stride: Int, quality: Float?) throws -> PackPicture {
-        let file = try StickerSource(made.bytes, rules: { var rules = rules; rules.sideRange = 1...4096; return rules }())
+    private func picture(
+        _ made: Pass, source: StickerSource, rules: StickerRules, stride: Int, quality: Float?
+    ) throws -> PackPicture {
+        let file = try StickerSource(
+            made.bytes,
+            rules: {
+                var rules = rules
+                rules.sideRange = 1...4096
+                return rules
+            }())
         let frames = file.animation?.frames.count ?? 1
         let duration = file.animation?.durationMs ?? 0
         var psnr = Double.infinity
@@ -90,8 +108,10 @@ public struct PackAnimation: Sendable {
             }
             psnr = squared == 0 ? .infinity : 10 * log10(255 * 255 / (squared / Double(max(1, samples))))
         }
-        return PackPicture(bytes: made.bytes, format: format, width: made.width, height: made.height, frames: frames, durationMs: duration,
-                           psnr: psnr, quality: quality, droppedFrames: (source.animation?.frames.count ?? 1) - frames)
+        return PackPicture(
+            bytes: made.bytes, format: format, width: made.width, height: made.height, frames: frames,
+            durationMs: duration,
+            psnr: psnr, quality: quality, droppedFrames: (source.animation?.frames.count ?? 1) - frames)
     }
 }
 

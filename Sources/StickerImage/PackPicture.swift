@@ -12,7 +12,8 @@ public struct PackPicture: Sendable, Equatable {
     public let psnr: Double
     /// The lossy WebP quality used; nil for a lossless file.
     public let quality: Float?
-    /// Frames of the source left out (to meet a minimum frame time or a byte budget); their time goes to the frame before.
+    /// Frames of the source left out (to meet a minimum frame time or a byte budget); their time goes to the frame
+    /// before.
     public let droppedFrames: Int
 }
 
@@ -23,14 +24,19 @@ public enum PackPlacement: Sendable, Equatable {
     case longestSide(Int)
 
     /// The size of the picture placed from a `width` x `height` source, and of the whole image.
-    public func sizes(width: Int, height: Int) -> (picture: (width: Int, height: Int), canvas: (width: Int, height: Int)) {
+    public func sizes(
+        width: Int, height: Int
+    ) -> (picture: (width: Int, height: Int), canvas: (width: Int, height: Int)) {
         switch self {
         case .centered(let side):
             let picture = RenditionEdge.fitted(width: width, height: height, edge: side)
             return (picture, (side, side))
         case .longestSide(let length):
             let scale = Double(length) / Double(max(width, height))
-            let picture = (min(length, max(1, Int((Double(width) * scale).rounded()))), min(length, max(1, Int((Double(height) * scale).rounded()))))
+            let picture = (
+                min(length, max(1, Int((Double(width) * scale).rounded()))),
+                min(length, max(1, Int((Double(height) * scale).rounded())))
+            )
             return (picture, picture)
         }
     }
@@ -38,14 +44,18 @@ public enum PackPlacement: Sendable, Equatable {
     /// `image` placed: resized in linear light (Lanczos-3), then centred on a transparent canvas.
     public func apply(_ image: RGBAImage) -> RGBAImage {
         let (picture, canvas) = sizes(width: image.width, height: image.height)
-        let resized = picture == (image.width, image.height) ? image
+        let resized =
+            picture == (image.width, image.height)
+            ? image
             : Lanczos.resize(LinearImage(image), width: picture.width, height: picture.height).rgba
         guard canvas != picture else { return resized }
         var pixels = [UInt8](repeating: 0, count: canvas.width * canvas.height * 4)
         let (left, top) = ((canvas.width - picture.width) / 2, (canvas.height - picture.height) / 2)
         for row in 0..<picture.height {
-            let from = row * picture.width * 4, to = ((top + row) * canvas.width + left) * 4
-            pixels.replaceSubrange(to..<(to + picture.width * 4), with: resized.pixels[from..<(from + picture.width * 4)])
+            let from = row * picture.width * 4
+            let to = ((top + row) * canvas.width + left) * 4
+            pixels.replaceSubrange(
+                to..<(to + picture.width * 4), with: resized.pixels[from..<(from + picture.width * 4)])
         }
         return RGBAImage(width: canvas.width, height: canvas.height, pixels: pixels)
     }
@@ -53,10 +63,13 @@ public enum PackPlacement: Sendable, Equatable {
 
 extension PackPicture {
     /// The still picture of `source` placed by `placement`, in the first of `formats` that fits `budget` bytes: a
-    /// lossless PNG or WebP when one fits (exact: sticker art with flat colours usually does), otherwise a lossy WebP at
-    /// the highest quality that fits (a binary search over libwebp's quality, alpha lossless). Nil when nothing fits.
-    public static func still(_ source: StickerSource, placement: PackPlacement, budget: Int, formats: [ImageFormat],
-                             rules: StickerRules = StickerRules()) throws -> PackPicture? {
+    /// lossless PNG or WebP when one fits (exact: sticker art with flat colours usually does), otherwise a lossy WebP
+    /// at the highest quality that fits (a binary search over libwebp's quality, alpha lossless). Nil when nothing
+    /// fits.
+    public static func still(
+        _ source: StickerSource, placement: PackPlacement, budget: Int, formats: [ImageFormat],
+        rules: StickerRules = StickerRules()
+    ) throws -> PackPicture? {
         var picture: RGBAImage?
         try source.play(rules: rules, still: { picture = $0 }, canvas: { _, _, _ in })
         guard let picture else { throw PNGWriter.Failure(message: "the image did not decode") }
@@ -67,11 +80,14 @@ extension PackPicture {
     public static func still(_ image: RGBAImage, budget: Int, formats: [ImageFormat]) throws -> PackPicture? {
         func made(_ bytes: [UInt8], _ format: ImageFormat, quality: Float?) -> PackPicture {
             let decoded = quality == nil ? nil : WebPCodec.decode(bytes)
-            return PackPicture(bytes: bytes, format: format, width: image.width, height: image.height, frames: 1, durationMs: 0,
-                               psnr: decoded.map(image.psnr) ?? .infinity, quality: quality, droppedFrames: 0)
+            return PackPicture(
+                bytes: bytes, format: format, width: image.width, height: image.height, frames: 1, durationMs: 0,
+                psnr: decoded.map(image.psnr) ?? .infinity, quality: quality, droppedFrames: 0)
         }
         for format in formats {
-            let lossless = format == .webp ? try WebPCodec.encode(image, .init(quality: 75, lossless: true)) : try PNGWriter.encode(image)
+            let lossless =
+                format == .webp
+                ? try WebPCodec.encode(image, .init(quality: 75, lossless: true)) : try PNGWriter.encode(image)
             if lossless.count <= budget { return made(lossless, format, quality: nil) }
         }
         guard formats.contains(.webp) else { return nil }
@@ -81,7 +97,11 @@ extension PackPicture {
         while low <= high {
             let quality = (low + high) / 2
             let bytes = try WebPCodec.encode(image, .init(quality: Float(quality)))
-            if bytes.count <= budget { (best, bestQuality, low) = (bytes, quality, quality + 1) } else { high = quality - 1 }
+            if bytes.count <= budget {
+                (best, bestQuality, low) = (bytes, quality, quality + 1)
+            } else {
+                high = quality - 1
+            }
         }
         return best.map { made($0, .webp, quality: Float(bestQuality)) }
     }

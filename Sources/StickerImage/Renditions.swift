@@ -36,7 +36,8 @@ public enum Renditions {
     /// The formats every sticker is served in.
     public static let formats: [ImageFormat] = [.png, .webp]
 
-    /// How many renditions `make` gives an image: a still at every edge in each format, and an animation too when it moves.
+    /// How many renditions `make` gives an image: a still at every edge in each format, and an animation too when it
+    /// moves.
     public static func count(animated: Bool) -> Int {
         RenditionEdge.all.count * formats.count * (animated ? 2 : 1)
     }
@@ -49,7 +50,9 @@ public enum Renditions {
         let isFull: Bool
     }
 
-    public static func make(_ file: StickerSource, stored: [UInt8], rules: StickerRules = StickerRules()) throws -> [Rendition] {
+    public static func make(
+        _ file: StickerSource, stored: [UInt8], rules: StickerRules = StickerRules()
+    ) throws -> [Rendition] {
         let edges = RenditionEdge.all
         let sizes = edges.map { RenditionEdge.fitted(width: file.width, height: file.height, edge: $0) }
         var pictures: [Picture] = []
@@ -58,7 +61,10 @@ public enum Renditions {
         }
         let animation = file.animation
         let needs = { (picture: Picture, format: ImageFormat) in !(picture.isFull && format == file.format) }
-        var animated = AnimatedRenditions(targets: pictures.map { .init(width: $0.width, height: $0.height, png: needs($0, .png), webp: needs($0, .webp)) })
+        var animated = AnimatedRenditions(
+            targets: pictures.map {
+                .init(width: $0.width, height: $0.height, png: needs($0, .png), webp: needs($0, .webp))
+            })
         var stillPicture: RGBAImage?
         var failure: (any Error)?
         try file.play(rules: rules, still: { stillPicture = $0 }) { _, canvas, frame in
@@ -67,8 +73,12 @@ public enum Renditions {
         }
         if let failure { throw failure }
         guard let stillPicture else { throw PNGWriter.Failure(message: "the image did not decode") }
-        let stills = try makeStills(stillPicture, pictures: pictures, keepStored: animation == nil ? file.format : nil, stored: stored)
-        let moving = try animation.map { try fit(animated, file: file, rules: rules, loops: $0.loops, frameCount: $0.frames.count) } ?? [:]
+        let stills = try makeStills(
+            stillPicture, pictures: pictures, keepStored: animation == nil ? file.format : nil, stored: stored)
+        let moving =
+            try animation.map {
+                try fit(animated, file: file, rules: rules, loops: $0.loops, frameCount: $0.frames.count)
+            } ?? [:]
         var renditions: [Rendition] = []
         for format in formats {
             for (index, edge) in edges.enumerated() {
@@ -79,17 +89,23 @@ public enum Renditions {
                 guard still.count <= rules.maxBytes else {
                     throw StickerRejection.renditionTooLarge(edge: edge, bytes: still.count, limit: rules.maxBytes)
                 }
-                renditions.append(Rendition(edge: edge, still: true, format: format, bytes: still, width: width, height: height, frames: 1,
-                                            durationMs: 0, loops: 0, isOriginal: animation == nil && !needs(pictures[at], format)))
+                renditions.append(
+                    Rendition(
+                        edge: edge, still: true, format: format, bytes: still, width: width, height: height, frames: 1,
+                        durationMs: 0, loops: 0, isOriginal: animation == nil && !needs(pictures[at], format)))
                 guard let animation else { continue }
-                var (bytes, frames, durationMs, loops) = (stored, animation.frames.count, animation.durationMs, animation.loops)
+                var (bytes, frames, durationMs, loops) = (
+                    stored, animation.frames.count, animation.durationMs, animation.loops
+                )
                 if needs(pictures[at], format) {
                     // Past a single frame, an animation that fits nowhere at this size plays as its still picture.
                     (bytes, frames) = moving[Key(at, format)] ?? (still, 1)
                     if frames == 1 { (durationMs, loops) = (0, 0) }
                 }
-                renditions.append(Rendition(edge: edge, still: false, format: format, bytes: bytes, width: width, height: height,
-                                            frames: frames, durationMs: durationMs, loops: loops, isOriginal: !needs(pictures[at], format)))
+                renditions.append(
+                    Rendition(
+                        edge: edge, still: false, format: format, bytes: bytes, width: width, height: height,
+                        frames: frames, durationMs: durationMs, loops: loops, isOriginal: !needs(pictures[at], format)))
             }
         }
         return renditions
@@ -104,7 +120,9 @@ public enum Renditions {
 
     /// The still picture at every size in both formats, encoded on all cores; at full size in `keepStored`'s format
     /// (a still upload's own) it is the stored file.
-    static func makeStills(_ picture: RGBAImage, pictures: [Picture], keepStored: ImageFormat?, stored: [UInt8]) throws -> [Key: [UInt8]] {
+    static func makeStills(
+        _ picture: RGBAImage, pictures: [Picture], keepStored: ImageFormat?, stored: [UInt8]
+    ) throws -> [Key: [UInt8]] {
         let linear = LinearImage(picture)
         let jobs = pictures.indices.flatMap { index in formats.map { Key(index, $0) } }
             .filter { !(pictures[$0.picture].isFull && $0.format == keepStored) }
@@ -121,14 +139,20 @@ public enum Renditions {
     /// The animated rendition of each target and format of `animated` that fits the size limit: as made, or, where it
     /// is too big, keeping every other frame (then every fourth...), each shown for the frames it stands for, so it
     /// plays as long at a lower frame rate. All the files still too big share one more pass of the file per try.
-    static func fit(_ animated: AnimatedRenditions, file: StickerSource, rules: StickerRules, loops: Int,
-                    frameCount: Int) throws -> [Key: (bytes: [UInt8], frames: Int)] {
+    static func fit(
+        _ animated: AnimatedRenditions, file: StickerSource, rules: StickerRules, loops: Int,
+        frameCount: Int
+    ) throws -> [Key: (bytes: [UInt8], frames: Int)] {
         var fitted: [Key: (bytes: [UInt8], frames: Int)] = [:]
         var pending: [Key] = []
         for (target, description) in animated.targets.enumerated() {
             for format in formats where format == .webp ? description.webp : description.png {
                 let bytes = try animated.assemble(target, format: format, loops: loops)
-                if bytes.count <= rules.maxBytes { fitted[Key(target, format)] = (bytes, frameCount) } else { pending.append(Key(target, format)) }
+                if bytes.count <= rules.maxBytes {
+                    fitted[Key(target, format)] = (bytes, frameCount)
+                } else {
+                    pending.append(Key(target, format))
+                }
             }
         }
         var stride = 1
@@ -136,11 +160,15 @@ public enum Renditions {
             stride *= 2
             guard stride < frameCount else { break }
             let targets = Array(Set(pending.map(\.picture))).sorted()
-            let fewer = try animate(file, rules: rules, stride: stride, targets: targets.map { index in
-                var target = animated.targets[index]
-                (target.png, target.webp) = (pending.contains(Key(index, .png)), pending.contains(Key(index, .webp)))
-                return target
-            })
+            let fewer = try animate(
+                file, rules: rules, stride: stride,
+                targets: targets.map { index in
+                    var target = animated.targets[index]
+                    (target.png, target.webp) = (
+                        pending.contains(Key(index, .png)), pending.contains(Key(index, .webp))
+                    )
+                    return target
+                })
             pending = try pending.filter { key in
                 let offset = targets.firstIndex(of: key.picture)!
                 let bytes = try fewer.assemble(offset, format: key.format, loops: loops)
@@ -153,7 +181,9 @@ public enum Renditions {
     }
 
     /// The animation at `targets` keeping every `stride`-th frame: the file decoded and played again.
-    static func animate(_ file: StickerSource, rules: StickerRules, stride: Int, targets: [AnimatedRenditions.Target]) throws -> AnimatedRenditions {
+    static func animate(
+        _ file: StickerSource, rules: StickerRules, stride: Int, targets: [AnimatedRenditions.Target]
+    ) throws -> AnimatedRenditions {
         var animated = AnimatedRenditions(targets: targets, stride: stride)
         var failure: (any Error)?
         try file.play(rules: rules, still: { _ in }) { _, canvas, frame in

@@ -36,7 +36,8 @@ public enum StickerRejection: Error, Sendable, Equatable {
         case .unsupportedFormat(let format):
             switch format {
             case .png, .webp, .unknown: "The file is not a PNG, APNG or WebP image; only those stickers are accepted."
-            default: "The file is a \(format.rawValue.uppercased()) image; only PNG, APNG and WebP stickers are accepted."
+            default:
+                "The file is a \(format.rawValue.uppercased()) image; only PNG, APNG and WebP stickers are accepted."
             }
         case .dimensionsOutOfRange(let width, let height, let range):
             "The image is \(width) x \(height) pixels; each side must be \(range.lowerBound) to \(range.upperBound) pixels."

@@ -68,7 +68,9 @@ public enum StickerSource: Sendable {
 
     /// Plays the sticker in sRGB: first its still picture (an APNG's default image, an animated WebP's first canvas),
     /// then, for an animation, each canvas as shown with the frame it shows for. Nothing is kept between calls.
-    public func play(rules: StickerRules, still: (RGBAImage) -> Void, canvas: (Int, RGBAImage, Animation.Frame) -> Void) throws(StickerRejection) {
+    public func play(
+        rules: StickerRules, still: (RGBAImage) -> Void, canvas: (Int, RGBAImage, Animation.Frame) -> Void
+    ) throws(StickerRejection) {
         let side = rules.sideRange.upperBound
         switch self {
         case .png(let file):

@@ -21,16 +21,19 @@ public struct StickerValidator: Sendable {
     }
 
     private func info(_ file: StickerSource, stored: [UInt8]) -> StickerImageInfo {
-        StickerImageInfo(width: file.width, height: file.height, animated: file.animation != nil, frames: file.frameCount,
-                         durationMs: file.animation?.durationMs ?? 0, loops: file.animation?.loops ?? 0,
-                         hasAlpha: file.hasAlpha, format: file.format, storedBytes: stored)
+        StickerImageInfo(
+            width: file.width, height: file.height, animated: file.animation != nil, frames: file.frameCount,
+            durationMs: file.animation?.durationMs ?? 0, loops: file.animation?.loops ?? 0,
+            hasAlpha: file.hasAlpha, format: file.format, storedBytes: stored)
     }
 
     /// Validates an upload as `validate` does and makes its renditions in the same decoding pass (every frame is
     /// decoded once, for both). Throws `StickerRejection` for a refused image, `PNGWriter.Failure` if encoding fails.
     public func validateRendering(_ bytes: [UInt8]) throws -> (StickerImageInfo, [Rendition]) {
         guard !bytes.isEmpty else { throw StickerRejection.empty }
-        guard bytes.count <= rules.maxBytes else { throw StickerRejection.tooLarge(bytes: bytes.count, limit: rules.maxBytes) }
+        guard bytes.count <= rules.maxBytes else {
+            throw StickerRejection.tooLarge(bytes: bytes.count, limit: rules.maxBytes)
+        }
         let file = try StickerSource(bytes, rules: rules)
         try checkStickerLimits(file)
         let stored = file.strippedBytes
@@ -55,15 +58,21 @@ public struct StickerValidator: Sendable {
     public func warnings(for info: StickerImageInfo, in sizeClass: SizeClass) -> [StickerWarning] {
         var warnings: [StickerWarning] = []
         if !info.hasAlpha {
-            warnings.append(.init(
-                code: "no_alpha_channel",
-                detail: "The image has no transparency; stickers are laid over message bubbles, so a transparent background is recommended."))
+            warnings.append(
+                .init(
+                    code: "no_alpha_channel",
+                    detail:
+                        "The image has no transparency; stickers are laid over message bubbles, so a transparent background is recommended."
+                ))
         }
         let expected = sizeClass.pixels(scale: 3)
         if info.width != expected || info.height != expected {
-            warnings.append(.init(
-                code: "not_size_class_exact",
-                detail: "The group is \(sizeClass.rawValue) (\(expected) x \(expected) px at @3x); this \(info.width) x \(info.height) image will be scaled."))
+            warnings.append(
+                .init(
+                    code: "not_size_class_exact",
+                    detail:
+                        "The group is \(sizeClass.rawValue) (\(expected) x \(expected) px at @3x); this \(info.width) x \(info.height) image will be scaled."
+                ))
         }
         return warnings
     }

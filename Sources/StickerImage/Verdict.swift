@@ -1,4 +1,5 @@
-/// `stickerd validate`'s judgement of one file: first as a PNG/APNG or WebP whatever its size, then against the sticker rules.
+/// `stickerd validate`'s judgement of one file: first as a PNG/APNG or WebP whatever its size, then against the sticker
+/// rules.
 public struct Verdict: Sendable, Equatable, Encodable {
     public var file: String
     /// The file is a well-formed PNG, APNG or WebP that decodes completely.
@@ -49,11 +50,14 @@ extension StickerValidator {
             verdict.format = file.format == .webp ? "webp" : file.animation == nil ? "png" : "apng"
             (verdict.width, verdict.height, verdict.frames) = (file.width, file.height, file.frameCount)
             guard file.width * file.height <= Self.maxJudgedPixels else {
-                throw StickerRejection.corrupt("\(file.width) x \(file.height) is more than \(Self.maxJudgedPixels) pixels, too large to decode")
+                throw StickerRejection.corrupt(
+                    "\(file.width) x \(file.height) is more than \(Self.maxJudgedPixels) pixels, too large to decode")
             }
             try file.decodeAll(maxPixels: Self.maxJudgedPixels, rules: rules)
             verdict.valid = true
-            if bytes.count > rules.maxBytes { throw StickerRejection.tooLarge(bytes: bytes.count, limit: rules.maxBytes) }
+            if bytes.count > rules.maxBytes {
+                throw StickerRejection.tooLarge(bytes: bytes.count, limit: rules.maxBytes)
+            }
             try checkStickerLimits(file)
             verdict.sticker = "ok"
         } catch {

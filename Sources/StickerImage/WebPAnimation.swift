@@ -20,7 +20,8 @@ public enum WebPAnimation {
     /// A frame that shows nothing new for `durationMs`: one transparent pixel drawn over the canvas. Keeps the
     /// animation's frame count and timing where the picture does not move.
     public static func unchanged(durationMs: Int) throws(PNGWriter.Failure) -> EncodedFrame {
-        let pixel = try WebPCodec.encode(RGBAImage(width: 1, height: 1, pixels: [0, 0, 0, 0]), .init(quality: 100, lossless: true))
+        let pixel = try WebPCodec.encode(
+            RGBAImage(width: 1, height: 1, pixels: [0, 0, 0, 0]), .init(quality: 100, lossless: true))
         return EncodedFrame(data: pixel, durationMs: durationMs, blend: true)
     }
 
@@ -29,11 +30,15 @@ public enum WebPAnimation {
 
     /// The animated WebP of a `width` x `height` canvas (transparent) playing `frames` `loops` times (0: forever; more
     /// than `maxLoops` plays `maxLoops` times, which no one watches to the end).
-    public static func assemble(width: Int, height: Int, frames: [EncodedFrame], loops: Int) throws(PNGWriter.Failure) -> [UInt8] {
+    public static func assemble(
+        width: Int, height: Int, frames: [EncodedFrame], loops: Int
+    ) throws(PNGWriter.Failure) -> [UInt8] {
         guard let mux = WebPMuxNew() else { throw PNGWriter.Failure(message: "libwebpmux is unavailable") }
         defer { WebPMuxDelete(mux) }
         guard WebPMuxSetCanvasSize(mux, Int32(width), Int32(height)) == WEBP_MUX_OK,
-              WebPMuxSetAnimationParams(mux, [WebPMuxAnimParams(bgcolor: 0, loop_count: Int32(min(max(0, loops), maxLoops)))]) == WEBP_MUX_OK else {
+            WebPMuxSetAnimationParams(
+                mux, [WebPMuxAnimParams(bgcolor: 0, loop_count: Int32(min(max(0, loops), maxLoops)))]) == WEBP_MUX_OK
+        else {
             throw PNGWriter.Failure(message: "libwebpmux refused the canvas \(width) x \(height)")
         }
         for (index, frame) in frames.enumerated() {
@@ -47,10 +52,14 @@ public enum WebPAnimation {
                 info.blend_method = frame.blend ? WEBP_MUX_BLEND : WEBP_MUX_NO_BLEND
                 return WebPMuxPushFrame(mux, &info, 1)
             }
-            guard status == WEBP_MUX_OK else { throw PNGWriter.Failure(message: "libwebpmux refused frame \(index) (\(status.rawValue))") }
+            guard status == WEBP_MUX_OK else {
+                throw PNGWriter.Failure(message: "libwebpmux refused frame \(index) (\(status.rawValue))")
+            }
         }
         var out = WebPData()
-        guard WebPMuxAssemble(mux, &out) == WEBP_MUX_OK else { throw PNGWriter.Failure(message: "libwebpmux could not assemble the animation") }
+        guard WebPMuxAssemble(mux, &out) == WEBP_MUX_OK else {
+            throw PNGWriter.Failure(message: "libwebpmux could not assemble the animation")
+        }
         defer { WebPDataClear(&out) }
         return Array(UnsafeBufferPointer(start: out.bytes, count: out.size))
     }

@@ -40,6 +40,7 @@ final class WebPAnimationReader {
         var canvas: UnsafeMutablePointer<UInt8>?
         var timestamp: Int32 = 0
         guard WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else { return nil }
-        return RGBAImage(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: canvas, count: width * height * 4)))
+        return RGBAImage(
+            width: width, height: height, pixels: Array(UnsafeBufferPointer(start: canvas, count: width * height * 4)))
     }
 }

@@ -21,7 +21,9 @@ public enum WebPCodec {
     }
 
     /// `image` as a still WebP file.
-    public static func encode(_ image: RGBAImage, _ settings: Settings = .rendition) throws(PNGWriter.Failure) -> [UInt8] {
+    public static func encode(
+        _ image: RGBAImage, _ settings: Settings = .rendition
+    ) throws(PNGWriter.Failure) -> [UInt8] {
         var config = WebPConfig()
         guard WebPConfigInit(&config) != 0 else { throw PNGWriter.Failure(message: "libwebp's encoder is unavailable") }
         config.quality = settings.quality
@@ -30,13 +32,19 @@ public enum WebPCodec {
         config.alpha_quality = 100
         config.thread_level = 1
         var picture = WebPPicture()
-        guard WebPPictureInit(&picture) != 0 else { throw PNGWriter.Failure(message: "libwebp's encoder is unavailable") }
+        guard WebPPictureInit(&picture) != 0 else {
+            throw PNGWriter.Failure(message: "libwebp's encoder is unavailable")
+        }
         picture.width = Int32(image.width)
         picture.height = Int32(image.height)
         picture.use_argb = settings.lossless ? 1 : 0
         defer { WebPPictureFree(&picture) }
-        let imported = image.pixels.withUnsafeBufferPointer { WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(image.width * 4)) }
-        guard imported != 0 else { throw PNGWriter.Failure(message: "libwebp could not take the picture (out of memory)") }
+        let imported = image.pixels.withUnsafeBufferPointer {
+            WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(image.width * 4))
+        }
+        guard imported != 0 else {
+            throw PNGWriter.Failure(message: "libwebp could not take the picture (out of memory)")
+        }
         var writer = WebPMemoryWriter()
         WebPMemoryWriterInit(&writer)
         defer { WebPMemoryWriterClear(&writer) }
@@ -45,17 +53,22 @@ public enum WebPCodec {
             picture.custom_ptr = UnsafeMutableRawPointer(writer)
             return WebPEncode(&config, &picture)
         }
-        guard encoded != 0, let memory = writer.mem else { throw PNGWriter.Failure(message: "libwebp could not encode (error \(picture.error_code.rawValue))") }
+        guard encoded != 0, let memory = writer.mem else {
+            throw PNGWriter.Failure(message: "libwebp could not encode (error \(picture.error_code.rawValue))")
+        }
         return Array(UnsafeBufferPointer(start: memory, count: writer.size))
     }
 
     /// Decodes a still WebP (or an animation's first frame) to RGBA; nil when libwebp cannot.
     public static func decode(_ bytes: [UInt8]) -> RGBAImage? {
         bytes.withUnsafeBufferPointer { buffer -> RGBAImage? in
-            var width: Int32 = 0, height: Int32 = 0
+            var width: Int32 = 0
+            var height: Int32 = 0
             guard let pixels = WebPDecodeRGBA(buffer.baseAddress, buffer.count, &width, &height) else { return nil }
             defer { WebPFree(pixels) }
-            return RGBAImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width * height * 4))))
+            return RGBAImage(
+                width: Int(width), height: Int(height),
+                pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width * height * 4))))
         }
     }
 }

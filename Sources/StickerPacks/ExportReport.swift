@@ -47,18 +47,25 @@ public struct ExportReport: Codable, Sendable, Equatable {
     public var summary: String {
         var lines: [String] = []
         for pack in packs {
-            lines.append("\(pack.folder): \(pack.title), \(pack.stickers.count) \(pack.animated ? "animated " : "")stickers")
+            lines.append(
+                "\(pack.folder): \(pack.title), \(pack.stickers.count) \(pack.animated ? "animated " : "")stickers")
             for note in pack.notes { lines.append("  \(note)") }
             for sticker in pack.stickers {
-                let quality = sticker.psnr.map { "PSNR \(Int($0.rounded())) dB" + (sticker.quality.map { ", quality \(Int($0))" } ?? "") } ?? "lossless"
-                lines.append("  \(sticker.file)\t\(sticker.bytes) bytes\t\(sticker.width)x\(sticker.height)"
-                    + (sticker.frames > 1 ? ", \(sticker.frames) frames" : "") + "\t\(quality)\t\(sticker.name)")
+                let quality =
+                    sticker.psnr.map {
+                        "PSNR \(Int($0.rounded())) dB" + (sticker.quality.map { ", quality \(Int($0))" } ?? "")
+                    } ?? "lossless"
+                lines.append(
+                    "  \(sticker.file)\t\(sticker.bytes) bytes\t\(sticker.width)x\(sticker.height)"
+                        + (sticker.frames > 1 ? ", \(sticker.frames) frames" : "") + "\t\(quality)\t\(sticker.name)")
                 for note in sticker.notes { lines.append("    \(note)") }
             }
         }
         for note in notes { lines.append(note) }
         for refusal in refused {
-            lines.append("Refused \(refusal.sticker.map { "\(refusal.name ?? $0) (\(refusal.group))" } ?? "group \(refusal.group)"): \(refusal.reason)")
+            lines.append(
+                "Refused \(refusal.sticker.map { "\(refusal.name ?? $0) (\(refusal.group))" } ?? "group \(refusal.group)"): \(refusal.reason)"
+            )
         }
         return lines.joined(separator: "\n")
     }

@@ -85,7 +85,10 @@ struct ReadSticker: Sendable {
             do throws(StickerRejection) {
                 return ReadSticker(sticker: sticker, source: try StickerSource(sticker.image, rules: rules))
             } catch {
-                report.refused.append(.init(group: group.id, sticker: sticker.id, name: sticker.name, reason: "its image does not read: \(error.detail)"))
+                report.refused.append(
+                    .init(
+                        group: group.id, sticker: sticker.id, name: sticker.name,
+                        reason: "its image does not read: \(error.detail)"))
                 return nil
             }
         }
@@ -133,12 +136,18 @@ enum PackRules {
     }
 
     /// The report line of a picture made from `sticker`.
-    static func entry(_ sticker: PackSticker, file: String, _ picture: PackPicture, notes: [String]) -> ExportReport.Sticker {
+    static func entry(
+        _ sticker: PackSticker, file: String, _ picture: PackPicture, notes: [String]
+    ) -> ExportReport.Sticker {
         var notes = notes
-        if picture.droppedFrames > 0 { notes.append("plays \(picture.frames) of its frames (\(picture.droppedFrames) left out) to fit") }
-        return .init(id: sticker.id, name: sticker.name, file: file, bytes: picture.bytes.count, width: picture.width, height: picture.height,
-                     frames: picture.frames, psnr: picture.psnr.isFinite ? (picture.psnr * 10).rounded() / 10 : nil,
-                     quality: picture.quality, notes: notes)
+        if picture.droppedFrames > 0 {
+            notes.append("plays \(picture.frames) of its frames (\(picture.droppedFrames) left out) to fit")
+        }
+        return .init(
+            id: sticker.id, name: sticker.name, file: file, bytes: picture.bytes.count, width: picture.width,
+            height: picture.height,
+            frames: picture.frames, psnr: picture.psnr.isFinite ? (picture.psnr * 10).rounded() / 10 : nil,
+            quality: picture.quality, notes: notes)
     }
 
     /// Lowercase hex SHA-256.
@@ -148,7 +157,9 @@ enum PackRules {
             hash.update(data: withUnsafeBytes(of: UInt64(part.count).bigEndian, Array.init))
             hash.update(data: part)
         }
-        return hash.finalize().map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        return hash.finalize().map {
+            String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16)
+        }.joined()
     }
 }
 

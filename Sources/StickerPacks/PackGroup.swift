@@ -25,6 +25,8 @@ public struct PackSticker: Sendable {
     public var image: [UInt8]
 
     public init(id: String, name: String, description: String, emoji: [String], keywords: [String], image: [UInt8]) {
-        (self.id, self.name, self.description, self.emoji, self.keywords, self.image) = (id, name, description, emoji, keywords, image)
+        (self.id, self.name, self.description, self.emoji, self.keywords, self.image) = (
+            id, name, description, emoji, keywords, image
+        )
     }
 }

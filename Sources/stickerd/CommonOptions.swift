@@ -27,14 +27,16 @@ struct DatabaseOptions: ParsableArguments {
 
     func level() throws -> Logger.Level {
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
-            throw ValidationError("--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return level
     }
 
     func format() throws -> LogFormat {
         guard let format = LogFormat(rawValue: logFormat.lowercased()) else {
-            throw ValidationError("--log-format must be one of: \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "--log-format must be one of: \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return format
     }
@@ -50,8 +52,9 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     func open(logger: Logger) throws -> Database {
-        let database = try Database.open(databaseURL: ProcessInfo.processInfo.environment["DATABASE_URL"],
-                                         dataDirectory: dataDir, logger: logger)
+        let database = try Database.open(
+            databaseURL: ProcessInfo.processInfo.environment["DATABASE_URL"],
+            dataDirectory: dataDir, logger: logger)
         logger.info("Using \(database.description)")
         return database
     }
@@ -61,9 +64,12 @@ struct DatabaseOptions: ParsableArguments {
         let database = try open(logger: logger)
         defer { database.embedded?.stop() }
         // A command waits for a connection as long as a person would (10 s), not the 1 s a request gets: on a busy
-        // machine connecting can take seconds, and failing a `token create` for it helps nobody. Nor does a statement limit
-        // meant for requests: `gc` or `rebuild` on a large catalog may run long, and an operator can interrupt them.
-        return try await withRunning(DatabasePool(endpoint: database.endpoint, logger: logger, acquireTimeout: .seconds(10),
-                                                  statementTimeout: nil), body)
+        // machine connecting can take seconds, and failing a `token create` for it helps nobody. Nor does a statement
+        // limit meant for requests: `gc` or `rebuild` on a large catalog may run long, and an operator can interrupt
+        // them.
+        return try await withRunning(
+            DatabasePool(
+                endpoint: database.endpoint, logger: logger, acquireTimeout: .seconds(10),
+                statementTimeout: nil), body)
     }
 }

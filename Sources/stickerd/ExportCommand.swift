@@ -56,7 +56,8 @@ struct ExportCommand: AsyncParsableCommand {
     struct Telegram: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "telegram",
-            abstract: "Telegram sticker sets: a folder per set with its pictures, thumbnail and set.json (the Bot API calls).",
+            abstract:
+                "Telegram sticker sets: a folder per set with its pictures, thumbnail and set.json (the Bot API calls).",
             discussion: """
                 Static stickers, one side exactly 512 px, at most 512 KB (PNG, or WebP when a PNG would not fit); a \
                 100 x 100 thumbnail; up to 120 stickers a set. Animated stickers go as their still picture (Telegram's are \
@@ -96,28 +97,34 @@ struct ExportCommand: AsyncParsableCommand {
             let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger)
             let snapshot = try await catalog.snapshot(reusing: nil)
             let progress = Mutex(Progress(total: 0, unit: "groups"))
-            return try await CatalogExport.run(exporter, selection: chosen, snapshot: snapshot, reader: catalog, progress: { done, total in
-                progress.withLock { bar in
-                    if bar.total != total { bar = Progress(total: total, unit: "groups") }
-                    bar.advance()
-                    bar.batchDone()
+            return try await CatalogExport.run(
+                exporter, selection: chosen, snapshot: snapshot, reader: catalog,
+                progress: { done, total in
+                    progress.withLock { bar in
+                        if bar.total != total { bar = Progress(total: total, unit: "groups") }
+                        bar.advance()
+                        bar.batchDone()
+                    }
                 }
-            }) { file in
+            ) { file in
                 let url = folder.appending(path: file.path)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data(file.bytes).write(to: url, options: .atomic)
             }
         }
         print("")
         print(report.summary)
-        print("Wrote \(report.packs.count) \(platform.rawValue) pack(s) of \(report.packs.reduce(0) { $0 + $1.stickers.count }) stickers to \(selection.out)"
-            + (report.refused.isEmpty ? "" : "; \(report.refused.count) refused (see above and report.json)"))
+        print(
+            "Wrote \(report.packs.count) \(platform.rawValue) pack(s) of \(report.packs.reduce(0) { $0 + $1.stickers.count }) stickers to \(selection.out)"
+                + (report.refused.isEmpty ? "" : "; \(report.refused.count) refused (see above and report.json)"))
     }
 
     struct XCStickersExport: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "xcstickers",
-            abstract: "Write Stickers.xcstickers (a .stickerpack of every sticker of the free groups the view shows) for Xcode.",
+            abstract:
+                "Write Stickers.xcstickers (a .stickerpack of every sticker of the free groups the view shows) for Xcode.",
             discussion: """
                 The pictures are the view's renditions at @3x, each within Messages' 500 KB; the pack's grid-size follows \
                 --size (or the first group's size class). The catalog's Contents.json records the revision it came from. \
@@ -135,7 +142,8 @@ struct ExportCommand: AsyncParsableCommand {
             let count = try await selection.database.withPool(logger: logger) { pool in
                 let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger)
                 let snapshot = try await catalog.snapshot(reusing: nil)
-                return try await CatalogExport.xcstickers(selection: chosen, snapshot: snapshot, reader: catalog, into: URL(fileURLWithPath: selection.out))
+                return try await CatalogExport.xcstickers(
+                    selection: chosen, snapshot: snapshot, reader: catalog, into: URL(fileURLWithPath: selection.out))
             }
             print("Wrote \(count) stickers to \(selection.out)/Stickers.xcstickers")
         }

@@ -37,8 +37,10 @@ struct Garbage: AsyncParsableCommand {
 
     func validate() throws {
         let days = 0...36_500
-        guard days.contains(graceDays), batch >= 1, days.contains(changeHistoryDays), days.contains(releaseHistoryDays) else {
-            throw ValidationError("--grace-days, --change-history-days and --release-history-days must be 0 to 36500, --batch at least 1")
+        guard days.contains(graceDays), batch >= 1, days.contains(changeHistoryDays), days.contains(releaseHistoryDays)
+        else {
+            throw ValidationError(
+                "--grace-days, --change-history-days and --release-history-days must be 0 to 36500, --batch at least 1")
         }
     }
 

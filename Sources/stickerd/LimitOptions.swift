@@ -20,7 +20,9 @@ struct LimitOptions: ParsableArguments {
 
     var rules: StickerRules {
         var rules = StickerRules()
-        (rules.maxFrames, rules.maxDurationMs, rules.maxDecodedBytes) = (maxFrames, maxDurationMs, maxDecodedMib * 1024 * 1024)
+        (rules.maxFrames, rules.maxDurationMs, rules.maxDecodedBytes) = (
+            maxFrames, maxDurationMs, maxDecodedMib * 1024 * 1024
+        )
         return rules
     }
 }

@@ -36,6 +36,7 @@ struct Progress {
 
     private var elapsed: String {
         let duration = ContinuousClock.now - started
-        return String(format: "%.1f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+        return String(
+            format: "%.1f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
     }
 }

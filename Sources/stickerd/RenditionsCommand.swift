@@ -44,16 +44,20 @@ struct RenditionsCommand: AsyncParsableCommand {
                 var progress = Progress(total: total, unit: "images")
                 var (after, rebuilt, failed) = ("", 0, 0)
                 while true {
-                    let images = try await catalog.imagesNeedingRenditions(version: Renditions.version, after: after, limit: batch)
+                    let images = try await catalog.imagesNeedingRenditions(
+                        version: Renditions.version, after: after, limit: batch)
                     guard let last = images.last else { break }
                     for image in images {
                         do {
-                            let renditions = try Renditions.make(try StickerSource(image.bytes, rules: rules), stored: image.bytes, rules: rules)
+                            let renditions = try Renditions.make(
+                                try StickerSource(image.bytes, rules: rules), stored: image.bytes, rules: rules)
                             try await catalog.replaceRenditions(source: image.sha256, renditions)
                             rebuilt += 1
                         } catch {
                             failed += 1
-                            logger.error("Could not make renditions", metadata: ["sha256": "\(image.sha256)", "error": "\(error)"])
+                            logger.error(
+                                "Could not make renditions",
+                                metadata: ["sha256": "\(image.sha256)", "error": "\(error)"])
                         }
                         progress.advance()
                     }
@@ -63,7 +67,9 @@ struct RenditionsCommand: AsyncParsableCommand {
                 progress.finish()
                 return (rebuilt, failed)
             }
-            print("Rebuilt the renditions of \(rebuilt) images" + (failed > 0 ? "; \(failed) failed (see the log)" : "") + ".")
+            print(
+                "Rebuilt the renditions of \(rebuilt) images" + (failed > 0 ? "; \(failed) failed (see the log)" : "")
+                    + ".")
             if failed > 0 { throw ExitCode(1) }
         }
     }
@@ -97,14 +103,22 @@ struct RenditionsCommand: AsyncParsableCommand {
                     }
                 }
                 let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-                print(String(format: "%@: validate alone %.1f ms; validate and render %.1f ms (mean of %d)", name,
-                             milliseconds(validation) / Double(repeatCount), milliseconds(total - validation) / Double(repeatCount), repeatCount))
+                print(
+                    String(
+                        format: "%@: validate alone %.1f ms; validate and render %.1f ms (mean of %d)", name,
+                        milliseconds(validation) / Double(repeatCount),
+                        milliseconds(total - validation) / Double(repeatCount), repeatCount))
                 for rendition in made {
-                    print("  \(rendition.format.fileExtension) \(rendition.edge)\(rendition.still ? " still" : "")\t\(rendition.width)x\(rendition.height)\t\(rendition.bytes.count) bytes"
-                        + (rendition.isOriginal ? " (original)" : ""))
+                    print(
+                        "  \(rendition.format.fileExtension) \(rendition.edge)\(rendition.still ? " still" : "")\t\(rendition.width)x\(rendition.height)\t\(rendition.bytes.count) bytes"
+                            + (rendition.isOriginal ? " (original)" : ""))
                     if let output {
                         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-                        try Data(rendition.bytes).write(to: URL(fileURLWithPath: "\(output)/\(name)-\(rendition.edge)\(rendition.still ? "-still" : "").\(rendition.format.fileExtension)"))
+                        try Data(rendition.bytes).write(
+                            to: URL(
+                                fileURLWithPath:
+                                    "\(output)/\(name)-\(rendition.edge)\(rendition.still ? "-still" : "").\(rendition.format.fileExtension)"
+                            ))
                     }
                 }
             }

@@ -29,7 +29,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on.")
     var port = 8080
 
-    @Flag(help: "Load the candy demo catalog (Chewy, Chocolate, Crunchy and the chocoholic filter) when the catalog is empty.")
+    @Flag(
+        help:
+            "Load the candy demo catalog (Chewy, Chocolate, Crunchy and the chocoholic filter) when the catalog is empty."
+    )
     var demo = false
 
     @Option(help: "Memory for encoded manifests, in MiB (least recently used ones leave first).")
@@ -38,7 +41,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Memory for image bytes, in MiB (least recently used ones leave first).")
     var assetCacheMib = 64
 
-    @Option(help: "Memory for encoded search answers, in MiB (least recently used ones leave first); 0 answers every search afresh.")
+    @Option(
+        help:
+            "Memory for encoded search answers, in MiB (least recently used ones leave first); 0 answers every search afresh."
+    )
     var searchCacheMib = 8
 
     @Option(help: "Seconds before an idle connection, or one still sending its request head, is closed.")
@@ -50,7 +56,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Uploads handled at once; more are refused with 503 and Retry-After.")
     var maxUploads = 8
 
-    @Option(help: "Server-Sent Event streams (/v1/events) open at once; more are refused with 503 and Retry-After. Each holds a file descriptor: stickerd raises its soft RLIMIT_NOFILE to the hard limit and refuses to start when this bound, the uploads and the database connections do not fit.")
+    @Option(
+        help:
+            "Server-Sent Event streams (/v1/events) open at once; more are refused with 503 and Retry-After. Each holds a file descriptor: stickerd raises its soft RLIMIT_NOFILE to the hard limit and refuses to start when this bound, the uploads and the database connections do not fit."
+    )
     var maxEventStreams = 10_000
 
     @Option(help: "Seconds between heartbeat comments on an idle event stream.")
@@ -59,26 +68,49 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds an event stream lasts before the client must reconnect (spreads streams over new replicas).")
     var eventStreamLifetime = 3600
 
-    @Flag(inversion: .prefixedNo,
-          help: "Time every request into the http_request_duration_seconds histogram (--no-request-durations only counts them; make bench prices the difference).")
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Time every request into the http_request_duration_seconds histogram (--no-request-durations only counts them; make bench prices the difference)."
+    )
     var requestDurations = true
 
-    @Option(help: "Seconds to go on serving after SIGTERM with /readyz answering 503, so load balancers stop sending traffic first (match the orchestrator's preStop delay, or leave 0 behind one that has it).")
+    @Option(
+        help:
+            "Seconds to go on serving after SIGTERM with /readyz answering 503, so load balancers stop sending traffic first (match the orchestrator's preStop delay, or leave 0 behind one that has it)."
+    )
     var drainSeconds = 0
 
-    @Option(help: "Serve /metrics only with 'Authorization: Bearer TOKEN' (Prometheus' authorization credentials); at least 16 characters (env STICKER_METRICS_TOKEN). Unset: /metrics for anyone who reaches the port.")
-    var metricsToken: String? = ProcessInfo.processInfo.environment["STICKER_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    @Option(
+        help:
+            "Serve /metrics only with 'Authorization: Bearer TOKEN' (Prometheus' authorization credentials); at least 16 characters (env STICKER_METRICS_TOKEN). Unset: /metrics for anyone who reaches the port."
+    )
+    var metricsToken: String? = ProcessInfo.processInfo.environment["STICKER_METRICS_TOKEN"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
 
-    @Option(help: "Wrong admin tokens one address may present in a minute; past that, every admin request from it is refused with 429 too_many_attempts until the minute ends, before any token lookup.")
+    @Option(
+        help:
+            "Wrong admin tokens one address may present in a minute; past that, every admin request from it is refused with 429 too_many_attempts until the minute ends, before any token lookup."
+    )
     var adminAuthFailuresPerMinute = 10
 
-    @Option(help: "Seconds after SIGTERM within which requests and event streams in flight must finish (after the drain); then they are cancelled and stickerd exits.")
+    @Option(
+        help:
+            "Seconds after SIGTERM within which requests and event streams in flight must finish (after the drain); then they are cancelled and stickerd exits."
+    )
     var shutdownGrace = 25
 
-    @Option(help: "Seconds a request waits for a database connection before it is answered 503 database_unavailable with Retry-After, and a probe for PostgreSQL to answer (short: while PostgreSQL is away, clients hear so at once).")
+    @Option(
+        help:
+            "Seconds a request waits for a database connection before it is answered 503 database_unavailable with Retry-After, and a probe for PostgreSQL to answer (short: while PostgreSQL is away, clients hear so at once)."
+    )
     var databaseWait = 1.0
 
-    @Option(help: "Seconds a request's database work may run once it has its connection; past that the connection is closed and the request answered 503.")
+    @Option(
+        help:
+            "Seconds a request's database work may run once it has its connection; past that the connection is closed and the request answered 503."
+    )
     var statementTimeout = 10.0
 
     @OptionGroup(title: "Event streams per client") var streams: StreamOptions
@@ -90,26 +122,37 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
-        guard manifestCacheMib >= 1, assetCacheMib >= 1, searchCacheMib >= 0, idleTimeout >= 1, bodyTimeout >= 1, maxUploads >= 1,
-              maxEventStreams >= 1, eventHeartbeat >= 1, eventStreamLifetime >= 1, drainSeconds >= 0, shutdownGrace >= 1 else {
-            throw ValidationError("cache sizes, timeouts, --max-uploads, --max-event-streams and the event stream times must be at least 1")
+        guard manifestCacheMib >= 1, assetCacheMib >= 1, searchCacheMib >= 0, idleTimeout >= 1, bodyTimeout >= 1,
+            maxUploads >= 1,
+            maxEventStreams >= 1, eventHeartbeat >= 1, eventStreamLifetime >= 1, drainSeconds >= 0, shutdownGrace >= 1
+        else {
+            throw ValidationError(
+                "cache sizes, timeouts, --max-uploads, --max-event-streams and the event stream times must be at least 1"
+            )
         }
         guard (0.001...3600).contains(databaseWait), (0.001...86400).contains(statementTimeout) else {
-            throw ValidationError("--database-wait must be 0.001 to 3600 seconds and --statement-timeout 0.001 to 86400")
+            throw ValidationError(
+                "--database-wait must be 0.001 to 3600 seconds and --statement-timeout 0.001 to 86400")
         }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1 to 65535") }
     }
 
     func run() async throws {
         let logger = try database.logger("stickerd")
-        let connections = try StreamOptions.reserveDescriptors(DescriptorBudget(streams: maxEventStreams, uploads: maxUploads,
-                                                              pools: 1 + (try database.readEndpoints()).count), logger: logger)
+        let connections = try StreamOptions.reserveDescriptors(
+            DescriptorBudget(
+                streams: maxEventStreams, uploads: maxUploads,
+                pools: 1 + (try database.readEndpoints()).count), logger: logger)
         let environment = ProcessInfo.processInfo.environment
         var options = ServiceOptions()
-        (options.server.host, options.server.port, options.demo, options.limits.rules) = (host, port, demo, limits.rules)
+        (options.server.host, options.server.port, options.demo, options.limits.rules) = (
+            host, port, demo, limits.rules
+        )
         (options.caches.manifestBytes, options.caches.assetBytes) = (manifestCacheMib << 20, assetCacheMib << 20)
         options.caches.searchBytes = searchCacheMib << 20
-        (options.server.idleTimeout, options.server.bodyTimeout, options.limits.concurrentUploads) = (.seconds(idleTimeout), .seconds(bodyTimeout), maxUploads)
+        (options.server.idleTimeout, options.server.bodyTimeout, options.limits.concurrentUploads) = (
+            .seconds(idleTimeout), .seconds(bodyTimeout), maxUploads
+        )
         (options.streams.total, options.streams.heartbeat, options.streams.lifetime) =
             (maxEventStreams, .seconds(eventHeartbeat), .seconds(eventStreamLifetime))
         options.logging.requestDurations = requestDurations
@@ -118,18 +161,22 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--metrics-token must be at least \(ServiceOptions.minimumTokenLength) characters")
         }
         options.access.metricsToken = metricsToken
-        guard adminAuthFailuresPerMinute >= 1 else { throw ValidationError("--admin-auth-failures-per-minute must be at least 1") }
+        guard adminAuthFailuresPerMinute >= 1 else {
+            throw ValidationError("--admin-auth-failures-per-minute must be at least 1")
+        }
         options.limits.adminAuthFailuresPerMinute = adminAuthFailuresPerMinute
         try streams.configure(&options)
         if try database.level() <= .info { options.logging.accessLog = AccessLog(format: try database.format()) }
         options.server.publicBaseURL = environment["STICKER_PUBLIC_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         options.access.bootstrapAdminToken = environment["STICKER_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if let token = options.access.bootstrapAdminToken, token.count < ServiceOptions.minimumTokenLength {
-            throw ValidationError("STICKER_ADMIN_TOKEN must be at least \(ServiceOptions.minimumTokenLength) characters; "
-                + "make one with `openssl rand -base64 24` or use `stickerd token create`")
+            throw ValidationError(
+                "STICKER_ADMIN_TOKEN must be at least \(ServiceOptions.minimumTokenLength) characters; "
+                    + "make one with `openssl rand -base64 24` or use `stickerd token create`")
         }
         if options.access.bootstrapAdminToken == nil {
-            logger.notice("STICKER_ADMIN_TOKEN is not set: the admin API accepts only tokens made with `stickerd token create`")
+            logger.notice(
+                "STICKER_ADMIN_TOKEN is not set: the admin API accepts only tokens made with `stickerd token create`")
         }
         try await purchases.configure(&options, environment: environment, logger: logger)
         let registry = PrometheusCollectorRegistry()
@@ -138,17 +185,25 @@ struct Serve: AsyncParsableCommand {
         defer { db.embedded?.stop() }
         let draining = Draining()
         let pool = { (endpoint: DatabaseEndpoint) in
-            DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(databaseWait), statementTimeout: .seconds(statementTimeout))
+            DatabasePool(
+                endpoint: endpoint, logger: logger, acquireTimeout: .seconds(databaseWait),
+                statementTimeout: .seconds(statementTimeout))
         }
         let standbys = try database.readEndpoints().map(pool)
-        if !standbys.isEmpty { logger.info("Reading catalog snapshots and images from \(standbys.count) standby(s) when they are current") }
-        let app = buildApplication(pool: pool(db.endpoint), options: options, registry: registry,
-                                   logger: logger, draining: draining, standbys: standbys)
+        if !standbys.isEmpty {
+            logger.info("Reading catalog snapshots and images from \(standbys.count) standby(s) when they are current")
+        }
+        let app = buildApplication(
+            pool: pool(db.endpoint), options: options, registry: registry,
+            logger: logger, draining: draining, standbys: standbys)
         // The drain service comes last, so that a graceful shutdown reaches it first (see DrainService).
         var configuration = ServiceGroupConfiguration(
-            services: [.init(service: app),
-                       .init(service: DrainService(draining: draining, period: .seconds(drainSeconds), logger: logger),
-                             successTerminationBehavior: .gracefullyShutdownGroup)],
+            services: [
+                .init(service: app),
+                .init(
+                    service: DrainService(draining: draining, period: .seconds(drainSeconds), logger: logger),
+                    successTerminationBehavior: .gracefullyShutdownGroup),
+            ],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = .seconds(drainSeconds + shutdownGrace)
         configuration.maximumCancellationDuration = .seconds(5)

@@ -8,20 +8,26 @@ import Logging
 
 /// How `serve` shares its event streams between clients, and the file descriptors they need.
 struct StreamOptions: ParsableArguments {
-    @Option(help: "Event streams one signed-in user may hold open on a replica; more are refused with 429 too_many_user_streams.")
+    @Option(
+        help:
+            "Event streams one signed-in user may hold open on a replica; more are refused with 429 too_many_user_streams."
+    )
     var maxEventStreamsPerUser = 8
 
-    @Option(help: """
-        Event streams one client address (an IPv4 address, or an IPv6 /64) may hold open on a replica; more are refused \
-        with 429 too_many_address_streams. Carrier-grade NAT puts many users behind one address: leave room for them.
-        """)
+    @Option(
+        help: """
+            Event streams one client address (an IPv4 address, or an IPv6 /64) may hold open on a replica; more are refused \
+            with 429 too_many_address_streams. Carrier-grade NAT puts many users behind one address: leave room for them.
+            """)
     var maxEventStreamsPerAddress = 256
 
-    @Option(name: .customLong("trusted-proxy"), help: """
-        A proxy or load balancer (an address or CIDR block, e.g. 10.0.0.0/8; repeat for more) whose X-Forwarded-For names \
-        the client. Behind a proxy, name it, or every client counts as the proxy's address; nobody else's \
-        X-Forwarded-For is believed.
-        """)
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: """
+            A proxy or load balancer (an address or CIDR block, e.g. 10.0.0.0/8; repeat for more) whose X-Forwarded-For names \
+            the client. Behind a proxy, name it, or every client counts as the proxy's address; nobody else's \
+            X-Forwarded-For is believed.
+            """)
     var trustedProxies: [String] = []
 
     func validate() throws {
@@ -37,12 +43,14 @@ struct StreamOptions: ParsableArguments {
     }
 
     private func proxies() throws -> TrustedProxies {
-        TrustedProxies(try trustedProxies.map { text in
-            guard let range = AddressRange(text) else {
-                throw ValidationError("--trusted-proxy \(text) is not an address or CIDR block (e.g. 10.0.0.0/8, fd00::/8)")
-            }
-            return range
-        })
+        TrustedProxies(
+            try trustedProxies.map { text in
+                guard let range = AddressRange(text) else {
+                    throw ValidationError(
+                        "--trusted-proxy \(text) is not an address or CIDR block (e.g. 10.0.0.0/8, fd00::/8)")
+                }
+                return range
+            })
     }
 
     /// Raises the soft file limit to the hard one, then refuses to start when `budget` does not fit it: better now,
@@ -50,10 +58,14 @@ struct StreamOptions: ParsableArguments {
     /// connections the process may then hold at once.
     static func reserveDescriptors(_ budget: DescriptorBudget, logger: Logger) throws -> Int {
         let (before, after) = FileLimit.raiseSoftLimit()
-        if after > before { logger.info("Raised the soft file descriptor limit (RLIMIT_NOFILE) from \(before) to \(after)") }
+        if after > before {
+            logger.info("Raised the soft file descriptor limit (RLIMIT_NOFILE) from \(before) to \(after)")
+        }
         if let shortfall = budget.shortfall(limit: after) { throw TooFewDescriptors(description: shortfall) }
         let connections = budget.connections(limit: after)
-        logger.info("File descriptors: \(after) allowed, at most \(budget.needed) needed; at most \(connections) connections at once")
+        logger.info(
+            "File descriptors: \(after) allowed, at most \(budget.needed) needed; at most \(connections) connections at once"
+        )
         return connections
     }
 }

@@ -13,7 +13,8 @@ struct Token: AsyncParsableCommand {
 
     struct User: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print an HS256 user token (a JWT signed with STICKER_USER_JWT_SECRET) for trying the client API.",
+            abstract:
+                "Print an HS256 user token (a JWT signed with STICKER_USER_JWT_SECRET) for trying the client API.",
             discussion: """
                 Use it as 'Authorization: Bearer TOKEN' on /v1/manifest, /v1/me/... and /v1/purchases/...; the user id is \
                 its sub, and its iss and aud are STICKER_USER_JWT_ISSUER and STICKER_USER_JWT_AUDIENCE when set. Real \
@@ -28,7 +29,9 @@ struct Token: AsyncParsableCommand {
         var lifetime = 3600
 
         func validate() throws {
-            guard (1...255).contains(user.count) else { throw ValidationError("the user id must be 1 to 255 characters") }
+            guard (1...255).contains(user.count) else {
+                throw ValidationError("the user id must be 1 to 255 characters")
+            }
             guard lifetime >= 1 else { throw ValidationError("--lifetime must be at least 1") }
         }
 
@@ -37,16 +40,20 @@ struct Token: AsyncParsableCommand {
                 throw ValidationError("set STICKER_USER_JWT_SECRET (at least 32 characters), as for `stickerd serve`")
             }
             let environment = ProcessInfo.processInfo.environment
-            print(try await UserTokens.sign(user: user, secret: secret, lifetime: TimeInterval(lifetime),
-                                            issuer: environment["STICKER_USER_JWT_ISSUER"].flatMap { $0.isEmpty ? nil : $0 },
-                                            audience: environment["STICKER_USER_JWT_AUDIENCE"].flatMap { $0.isEmpty ? nil : $0 }))
+            print(
+                try await UserTokens.sign(
+                    user: user, secret: secret, lifetime: TimeInterval(lifetime),
+                    issuer: environment["STICKER_USER_JWT_ISSUER"].flatMap { $0.isEmpty ? nil : $0 },
+                    audience: environment["STICKER_USER_JWT_AUDIENCE"].flatMap { $0.isEmpty ? nil : $0 }))
         }
     }
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create an admin token and print it once; only its SHA-256 is stored.",
-            discussion: "Use it as 'Authorization: Bearer TOKEN' on /v1/admin routes. The database is migrated first if needed.")
+            discussion:
+                "Use it as 'Authorization: Bearer TOKEN' on /v1/admin routes. The database is migrated first if needed."
+        )
 
         @Option(help: "Who or what the token is for; it appears in logs of admin requests.")
         var name: String

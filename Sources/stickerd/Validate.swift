@@ -19,7 +19,10 @@ struct Validate: ParsableCommand {
     @Flag(help: "Print one JSON object per file: file, valid, code, detail, format, width, height, frames, sticker.")
     var json = false
 
-    @Option(help: ArgumentHelp("Validate each file this many times and print the mean time per validation, next to one plain libpng decode (benchmarking).", visibility: .hidden))
+    @Option(
+        help: ArgumentHelp(
+            "Validate each file this many times and print the mean time per validation, next to one plain libpng decode (benchmarking).",
+            visibility: .hidden))
     var repeatCount: Int?
 
     @Argument(help: "The files to check.")
@@ -35,7 +38,9 @@ struct Validate: ParsableCommand {
             if let data = FileManager.default.contents(atPath: file) {
                 verdict = validator.judge(Array(data), file: file)
             } else {
-                verdict = Verdict(file: file, valid: false, code: "unreadable", detail: "The file cannot be read.", sticker: "unreadable")
+                verdict = Verdict(
+                    file: file, valid: false, code: "unreadable", detail: "The file cannot be read.",
+                    sticker: "unreadable")
             }
             allValid = allValid && verdict.valid
             if let repeatCount, let data = FileManager.default.contents(atPath: file) {
@@ -51,14 +56,23 @@ struct Validate: ParsableCommand {
         let clock = ContinuousClock()
         let validation = clock.measure { for _ in 0..<times { _ = validator.judge(bytes, file: file) } }
         let decode = clock.measure { for _ in 0..<times { _ = try? PNGCodec.decode(bytes, maxPixels: 1 << 26) } }
-        let mean = { (d: Duration) in Double(d.components.seconds) * 1000 / Double(times) + Double(d.components.attoseconds) / 1e15 / Double(times) }
-        FileHandle.standardError.write(Data(String(format: "%@: validate %.3f ms, one libpng decode %.3f ms (mean of %d)\n",
-                                                   file, mean(validation), mean(decode), times).utf8))
+        let mean = { (d: Duration) in
+            Double(d.components.seconds) * 1000 / Double(times) + Double(d.components.attoseconds) / 1e15
+                / Double(times)
+        }
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "%@: validate %.3f ms, one libpng decode %.3f ms (mean of %d)\n",
+                    file, mean(validation), mean(decode), times
+                ).utf8))
     }
 
     static func line(_ v: Verdict) -> String {
         guard v.valid else { return "\(v.file): invalid (\(v.code ?? "?")): \(v.detail ?? "")" }
-        let shape = "\(v.format ?? "png") \(v.width ?? 0)x\(v.height ?? 0)" + (v.format == "apng" ? ", \(v.frames ?? 1) frames" : "")
+        let shape =
+            "\(v.format ?? "png") \(v.width ?? 0)x\(v.height ?? 0)"
+            + (v.format == "apng" ? ", \(v.frames ?? 1) frames" : "")
         return "\(v.file): valid \(shape); sticker \(v.sticker)"
     }
 }

@@ -26,8 +26,12 @@ struct WebPCommand: ParsableCommand {
                 }
             }
             let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-            let ms = (Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15) / Double(repeatCount)
-            print(String(format: "%@: decode and encode %.2f ms (mean of %d); %d bytes", name, ms, repeatCount, webp.count))
+            let ms =
+                (Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                / Double(repeatCount)
+            print(
+                String(
+                    format: "%@: decode and encode %.2f ms (mean of %d); %d bytes", name, ms, repeatCount, webp.count))
             if let output {
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
                 try Data(webp).write(to: URL(fileURLWithPath: "\(output)/\(name).webp"))

@@ -8,55 +8,72 @@ import Testing
 /// follow `SearchIndex.rank` (lower is better, summed over a query's words, ties in manifest order).
 @Suite struct SearchIndexTests {
     static let date = Date(timeIntervalSince1970: 1_700_000_000)
-    static func group(_ id: String, _ name: String, _ position: Int, flags: [String] = [], fr: String,
-                      de: String) -> StickerGroup {
-        StickerGroup(id: id, name: name, localizedNames: ["fr": fr, "de": de], sizeClass: .medium, flags: flags,
-                     position: position, published: true, createdAt: date, updatedAt: date)
+    static func group(
+        _ id: String, _ name: String, _ position: Int, flags: [String] = [], fr: String,
+        de: String
+    ) -> StickerGroup {
+        StickerGroup(
+            id: id, name: name, localizedNames: ["fr": fr, "de": de], sizeClass: .medium, flags: flags,
+            position: position, published: true, createdAt: date, updatedAt: date)
     }
 
-    static func sticker(_ group: String, _ position: Int, _ name: String, _ description: String, _ keywords: [String],
-                        _ emoji: [String], flags: [String] = [], localized: [String: String] = [:]) -> Sticker {
+    static func sticker(
+        _ group: String, _ position: Int, _ name: String, _ description: String, _ keywords: [String],
+        _ emoji: [String], flags: [String] = [], localized: [String: String] = [:]
+    ) -> Sticker {
         // Search never reads the asset; the snapshot only parses its digest (64 lowercase hex digits).
-        let asset = Asset(sha256: String(repeating: "ab", count: 32), width: 408, height: 408, bytes: 1_000,
-                          animated: false, frames: 1, durationMs: 0, loops: 0)
-        return Sticker(id: UUID(), groupId: group, name: name, description: description,
-                       localizedDescriptions: localized, flags: flags, keywords: keywords, emoji: emoji,
-                       position: position, asset: asset, createdAt: date, updatedAt: date)
+        let asset = Asset(
+            sha256: String(repeating: "ab", count: 32), width: 408, height: 408, bytes: 1_000,
+            animated: false, frames: 1, durationMs: 0, loops: 0)
+        return Sticker(
+            id: UUID(), groupId: group, name: name, description: description,
+            localizedDescriptions: localized, flags: flags, keywords: keywords, emoji: emoji,
+            position: position, asset: asset, createdAt: date, updatedAt: date)
     }
 
-    static let groups = [group("chewy", "Chewy", 0, fr: "Moelleux", de: "Weich"),
-                         group("chocolate", "Chocolate", 1, flags: ["chocolate"], fr: "Chocolat", de: "Schokolade"),
-                         group("crunchy", "Crunchy", 2, fr: "Croquant", de: "Knusprig")]
+    static let groups = [
+        group("chewy", "Chewy", 0, fr: "Moelleux", de: "Weich"),
+        group("chocolate", "Chocolate", 1, flags: ["chocolate"], fr: "Chocolat", de: "Schokolade"),
+        group("crunchy", "Crunchy", 2, fr: "Croquant", de: "Knusprig"),
+    ]
     // The demo's texts, but GummiBear's description names a later sticker (a description match against a name's
     // start), Caramel and Lollipop carry the demo tests' French and German texts, CandyCane a flag of its own.
     static let chewy = [
-        sticker("chewy", 0, "Caramel", "A golden caramel square in its twisted wrapper", ["caramel", "toffee"],
-                ["🍮", "👍"], localized: ["fr": "Une praline dorée"]),
+        sticker(
+            "chewy", 0, "Caramel", "A golden caramel square in its twisted wrapper", ["caramel", "toffee"],
+            ["🍮", "👍"], localized: ["fr": "Une praline dorée"]),
         sticker("chewy", 1, "GummiBear", "A red gummi bear as sweet as a lollipop", ["gummy", "bear"], ["🧸"]),
-        sticker("chewy", 2, "SourCandy", "A round green sour candy dusted with sugar", ["sour", "lime", "lemon"],
-                ["🍋"]),
+        sticker(
+            "chewy", 2, "SourCandy", "A round green sour candy dusted with sugar", ["sour", "lime", "lemon"],
+            ["🍋"]),
     ]
     static let chocolate = [
-        sticker("chocolate", 0, "ChocolateBar", "A milk chocolate bar half out of its red wrapper", ["bar", "milk"],
-                ["🍫"]),
+        sticker(
+            "chocolate", 0, "ChocolateBar", "A milk chocolate bar half out of its red wrapper", ["bar", "milk"],
+            ["🍫"]),
         sticker("chocolate", 1, "ChocolateChip", "A cookie studded with chocolate chips", ["cookie", "chip"], ["🍪"]),
         sticker("chocolate", 2, "DarkChocolate", "A bar of dark chocolate", ["dark", "cocoa"], ["🍫"]),
     ]
-    static let candyCane = sticker("crunchy", 0, "CandyCane", "A red and white striped candy cane",
-                                   ["cane", "peppermint"], ["🍬"], flags: ["sugarfree"])
-    static let jawBreaker = sticker("crunchy", 1, "JawBreaker", "A jawbreaker cut open to show its colourful layers",
-                                    ["jawbreaker", "gobstopper"], ["🍬"])
-    static let lollipop = sticker("crunchy", 2, "Lollipop", "A pink and yellow swirl lollipop", ["lollipop", "swirl"],
-                                  ["🍭", "\u{2764}\u{FE0F}"], localized: ["de": "Eine Praline am Stiel"])
-    static let truffle = sticker("crunchy", 3, "TruffleSurprise", "A truffle with a surprise inside", ["truffle"],
-                                 ["🎁"], localized: ["it": "Un tartufo a sorpresa"])
+    static let candyCane = sticker(
+        "crunchy", 0, "CandyCane", "A red and white striped candy cane",
+        ["cane", "peppermint"], ["🍬"], flags: ["sugarfree"])
+    static let jawBreaker = sticker(
+        "crunchy", 1, "JawBreaker", "A jawbreaker cut open to show its colourful layers",
+        ["jawbreaker", "gobstopper"], ["🍬"])
+    static let lollipop = sticker(
+        "crunchy", 2, "Lollipop", "A pink and yellow swirl lollipop", ["lollipop", "swirl"],
+        ["🍭", "\u{2764}\u{FE0F}"], localized: ["de": "Eine Praline am Stiel"])
+    static let truffle = sticker(
+        "crunchy", 3, "TruffleSurprise", "A truffle with a surprise inside", ["truffle"],
+        ["🎁"], localized: ["it": "Un tartufo a sorpresa"])
 
     /// The catalog with Crunchy's `crunchy` stickers at `version`; the other groups' versions never change, so a
     /// patched index keeps them (`patched(to:)` keeps a group only when its stored version is known and equal).
     static func snapshot(crunchy: [Sticker], version: Int64) -> CatalogSnapshot {
-        CatalogSnapshot(revision: version, groups: groups,
-                        stickers: ["chewy": chewy, "chocolate": chocolate, "crunchy": crunchy], filters: [:],
-                        contentVersions: ["chewy": 1, "chocolate": 1, "crunchy": version])
+        CatalogSnapshot(
+            revision: version, groups: groups,
+            stickers: ["chewy": chewy, "chocolate": chocolate, "crunchy": crunchy], filters: [:],
+            contentVersions: ["chewy": 1, "chocolate": 1, "crunchy": version])
     }
 
     static let catalog = snapshot(crunchy: [candyCane, jawBreaker, lollipop], version: 1)
@@ -64,8 +81,10 @@ import Testing
     static let index = SearchIndex.empty.patched(to: catalog)
 
     /// The names of the stickers `text` finds, best first.
-    static func names(_ text: String, in index: SearchIndex = SearchIndexTests.index, required: Set<String> = [],
-                      locale: String? = nil) -> [String] {
+    static func names(
+        _ text: String, in index: SearchIndex = SearchIndexTests.index, required: Set<String> = [],
+        locale: String? = nil
+    ) -> [String] {
         index.matches(SearchTerms(text), required: required, locale: locale).best.map { index.member($0).sticker.name }
     }
 
@@ -98,7 +117,8 @@ import Testing
         #expect(!queries.isEmpty)
         let differing = queries.sorted().filter { answers(patched, $0) != answers(fresh, $0) }
         #expect(differing.isEmpty, "answered differently: \(differing.prefix(5))")
-        let kept = patched.postings.reduce(0) { $0 + $1.count }, made = fresh.postings.reduce(0) { $0 + $1.count }
+        let kept = patched.postings.reduce(0) { $0 + $1.count }
+        let made = fresh.postings.reduce(0) { $0 + $1.count }
         #expect(kept == made && patched.slots.count == fresh.slots.count)
         #expect(patched.emoji.mapValues(\.count) == fresh.emoji.mapValues(\.count))
     }
@@ -193,7 +213,8 @@ import Testing
         #expect(Self.names("surprise 🎁", in: patched) == ["TruffleSurprise"])
         #expect(Self.names("tartufo", in: patched, locale: "it") == ["TruffleSurprise"])
         #expect(patched.members.count == 14 && patched.slots.count == 9)
-        Self.expectSameAnswers(patched, SearchIndex.empty.patched(to: added),
-                               Self.queries(Self.catalog).union(Self.queries(added)))
+        Self.expectSameAnswers(
+            patched, SearchIndex.empty.patched(to: added),
+            Self.queries(Self.catalog).union(Self.queries(added)))
     }
 }

@@ -19,14 +19,18 @@ import Testing
         }
 
         func purchaseToken(user: String) async throws -> UUID { throw Unused() }
-        func receive(_ delivery: Delivery, verdict: Result<PurchaseEvent, PurchaseError>) async throws -> Receipt { throw Unused() }
+        func receive(_ delivery: Delivery, verdict: Result<PurchaseEvent, PurchaseError>) async throws -> Receipt {
+            throw Unused()
+        }
         func storedDelivery(id: Int64) async throws -> (Delivery, status: WebhookStatus)? { throw Unused() }
         func replay(id: Int64, verdict: Result<PurchaseEvent, PurchaseError>) async throws -> Receipt { throw Unused() }
         func stalledDeliveries(receivedBefore date: Date, limit: Int) async throws -> [Int64] { throw Unused() }
         func resume(id: Int64, verdict: Result<PurchaseEvent, PurchaseError>) async throws -> Receipt { throw Unused() }
         func purchases(user: String) async throws -> [PurchaseRecord] { throw Unused() }
         func audit(user: String, before: Int64?, limit: Int) async throws -> [AuditEntry] { throw Unused() }
-        func webhookEvents(status: WebhookStatus?, before: Int64?, limit: Int) async throws -> [WebhookEvent] { throw Unused() }
+        func webhookEvents(status: WebhookStatus?, before: Int64?, limit: Int) async throws -> [WebhookEvent] {
+            throw Unused()
+        }
         func webhookEvent(id: Int64) async throws -> WebhookEvent? { throw Unused() }
     }
 
@@ -76,12 +80,15 @@ import Testing
     @Test func aBlipWakesSignedInStreamsSpreadOverTheWindow() async throws {
         // Setup: 40 signed-in streams and 5 anonymous ones.
         let changes = EntitlementChanges(refreshWindow: .seconds(2))
-        let hub = EventHub(limits: .init(total: 100, perUser: 8, perAddress: 100), revision: CatalogRevision(), entitlements: changes)
+        let hub = EventHub(
+            limits: .init(total: 100, perUser: 8, perAddress: 100), revision: CatalogRevision(), entitlements: changes)
         let signedIn = try (0..<40).map { try hub.subscribe(user: "user-\($0)", address: .unknown) }
         let anonymous = try (0..<5).map { _ in try hub.subscribe(user: nil, address: .unknown) }
         let start = ContinuousClock.now
         let woken = Wakes()
-        for (subscription, user) in zip(signedIn + anonymous, (0..<40).map { "user-\($0)" } + [String?](repeating: nil, count: 5)) {
+        for (subscription, user) in zip(
+            signedIn + anonymous, (0..<40).map { "user-\($0)" } + [String?](repeating: nil, count: 5))
+        {
             Task {
                 for await _ in subscription.wakeUps {
                     woken.seen.withLock { $0.append((user, .now - start)) }
@@ -94,13 +101,17 @@ import Testing
         // Waits for the 40, then a little more for any anonymous one that should not come. (Minutes: in a full suite
         // beside a CPU hog, the task that wakes them first ran 58 s late, then woke three before the minute was up.)
         let deadline = ContinuousClock.now + .seconds(240)
-        while woken.seen.withLock({ $0.count }) < 40, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        while woken.seen.withLock({ $0.count }) < 40, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         try await Task.sleep(for: .milliseconds(300))
         // Check: every signed-in stream woke once, none before its user's moment of the window (a busy machine can
         // only make one later), and those moments spread over the window; anonymous ones were left alone.
         let seen = woken.seen.withLock { $0 }
-        #expect(seen.count == 40 && Set(seen.compactMap(\.user)).count == 40,
-                "\(seen.count) woke after \(ContinuousClock.now - start): \(seen.map { "\($0.user ?? "anonymous") at \($0.at)" })")
+        #expect(
+            seen.count == 40 && Set(seen.compactMap(\.user)).count == 40,
+            "\(seen.count) woke after \(ContinuousClock.now - start): \(seen.map { "\($0.user ?? "anonymous") at \($0.at)" })"
+        )
         for (user, at) in seen {
             let offset = changes.refreshOffset(user: try #require(user))
             #expect(at >= offset, "\(user ?? "") woke at \(at), before its moment \(offset)")

@@ -9,9 +9,11 @@ import Testing
 @Suite struct ExportParameterTests {
     static let tooLong = String(repeating: "a", count: 129)
 
-    @Test("A malformed publisher, author or bot is invalid_parameter for every platform", arguments: [
-        ("publisher", tooLong), ("author", tooLong), ("author", " "), ("bot", "@stickerbot"),
-    ])
+    @Test(
+        "A malformed publisher, author or bot is invalid_parameter for every platform",
+        arguments: [
+            ("publisher", tooLong), ("author", tooLong), ("author", " "), ("bot", "@stickerbot"),
+        ])
     func malformed(key: String, value: String) {
         for platform in PackPlatform.allCases {
             // Telegram needs a bot; a good one keeps its absence from being the refusal.

@@ -8,16 +8,20 @@ import Testing
 @Suite struct PurchaseRulesTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
-    static func event(_ reason: String, at seconds: TimeInterval, expires: TimeInterval? = 30 * 86_400, states: Bool = true,
-                      revoked: Bool = false, transaction: String = "t1") -> TransactionSnapshot {
-        TransactionSnapshot(transactionId: transaction, originalTransactionId: "o1", productId: "premium", userId: "u1",
-                            purchasedAt: t0, expiresAt: expires.map { t0 + $0 }, statesExpiry: states,
-                            revokedAt: revoked ? t0 + seconds : nil, asOf: t0 + seconds, reason: reason)
+    static func event(
+        _ reason: String, at seconds: TimeInterval, expires: TimeInterval? = 30 * 86_400, states: Bool = true,
+        revoked: Bool = false, transaction: String = "t1"
+    ) -> TransactionSnapshot {
+        TransactionSnapshot(
+            transactionId: transaction, originalTransactionId: "o1", productId: "premium", userId: "u1",
+            purchasedAt: t0, expiresAt: expires.map { t0 + $0 }, statesExpiry: states,
+            revokedAt: revoked ? t0 + seconds : nil, asOf: t0 + seconds, reason: reason)
     }
 
     @Test func grantRevokeRestoreInOrder() throws {
         // Setup
-        let purchase = Self.event("purchase", at: 0), refund = Self.event("REFUND", at: 10, revoked: true)
+        let purchase = Self.event("purchase", at: 0)
+        let refund = Self.event("REFUND", at: 10, revoked: true)
         let reversed = Self.event("REFUND_REVERSED", at: 20)
         // Action
         let (granted, _) = TransactionState.merge(nil, purchase)
@@ -53,9 +57,13 @@ import Testing
 
     @Test func aRefundOfAnOldRenewalDoesNotEndTheCurrentPeriod() throws {
         // Setup: two periods of one subscription, each its own transaction.
-        let old = TransactionState.record(of: [Self.event("purchase", at: 0, expires: 30 * 86_400, transaction: "p1"),
-                                               Self.event("REFUND", at: 40 * 86_400, states: false, revoked: true, transaction: "p1")])!
-        let current = TransactionState.record(of: [Self.event("DID_RENEW", at: 30 * 86_400, expires: 60 * 86_400, transaction: "p2")])!
+        let old = TransactionState.record(of: [
+            Self.event("purchase", at: 0, expires: 30 * 86_400, transaction: "p1"),
+            Self.event("REFUND", at: 40 * 86_400, states: false, revoked: true, transaction: "p1"),
+        ])!
+        let current = TransactionState.record(of: [
+            Self.event("DID_RENEW", at: 30 * 86_400, expires: 60 * 86_400, transaction: "p2")
+        ])!
         let records = [old, current].map { PurchaseRecord(source: "apple", environment: "production", record: $0) }
         // Action
         let held = Entitlements.held(records, at: Self.t0 + 45 * 86_400, sandbox: true)
@@ -112,13 +120,16 @@ import Testing
     @Test func theProductFollowsTheNewestEventInAnyOrder() throws {
         // Setup: one subscription id (as Stripe's sub_...) bought as gold, downgraded to silver, then two plan
         // changes signed at the same instant.
-        var gold = Self.event("purchase", at: 0), silver = Self.event("plan_change", at: 10)
+        var gold = Self.event("purchase", at: 0)
+        var silver = Self.event("plan_change", at: 10)
         (gold.productId, silver.productId) = ("gold", "silver")
         // Action and check: the downgrade wins whichever arrives first.
         #expect(TransactionState.record(of: [gold, silver])?.productId == "silver")
         #expect(TransactionState.record(of: [silver, gold])?.productId == "silver")
         var bronze = silver
         bronze.productId = "bronze"
-        #expect(TransactionState.record(of: [gold, silver, bronze])?.productId == TransactionState.record(of: [bronze, silver, gold])?.productId)
+        #expect(
+            TransactionState.record(of: [gold, silver, bronze])?.productId
+                == TransactionState.record(of: [bronze, silver, gold])?.productId)
     }
 }

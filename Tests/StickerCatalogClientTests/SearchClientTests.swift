@@ -14,7 +14,8 @@ import Testing
         let found = try await french.search("chocolat")
         #expect(found.results.map(\.name) == ["ChocolateBar", "ChocolateChip", "DarkChocolate"])
         #expect(found.locale == "fr" && found.results.first?.group.name == "Chocolat")
-        #expect(found.results.first?.asset?.url.hasPrefix("/v1/assets/") == true && found.results.first?.locked == false)
+        #expect(
+            found.results.first?.asset?.url.hasPrefix("/v1/assets/") == true && found.results.first?.locked == false)
         // Page by page, every result once.
         var names: [String] = []
         var cursor: String?

@@ -13,11 +13,15 @@ import Testing
     }
 
     /// A sync of a new folder (or `folder`) against `base`.
-    static func syncing(_ base: URL, folder: URL = folder(), view: CatalogView = CatalogView(), token: String? = nil,
-                        _ configure: (inout SyncOptions) -> Void = { _ in }) -> StickerSync {
+    static func syncing(
+        _ base: URL, folder: URL = folder(), view: CatalogView = CatalogView(), token: String? = nil,
+        _ configure: (inout SyncOptions) -> Void = { _ in }
+    ) -> StickerSync {
         var options = SyncOptions()
         configure(&options)
-        return StickerSync(service: base, folder: LocalCatalog(directory: folder), view: view, credentials: token.map(Credentials.token), options: options)
+        return StickerSync(
+            service: base, folder: LocalCatalog(directory: folder), view: view,
+            credentials: token.map(Credentials.token), options: options)
     }
 
     /// The local catalog's groups as JSON objects, to compare with the service's manifest.
@@ -33,7 +37,8 @@ import Testing
                 let stickers = (group["stickers"] as? [[String: Any]] ?? []).map {
                     "\($0["id"] ?? "")/\($0["description"] ?? "")/\(($0["asset"] as? [String: Any])?["sha256"] ?? "")"
                 }
-                return "\(group["id"] ?? "") \(group["name"] ?? "") locked=\(group["locked"] ?? "") [\(stickers.joined(separator: ","))]"
+                return
+                    "\(group["id"] ?? "") \(group["name"] ?? "") locked=\(group["locked"] ?? "") [\(stickers.joined(separator: ","))]"
             }
         }
         return summary(try groups(local)) == summary(served["groups"] as? [[String: Any]] ?? [])
@@ -44,7 +49,8 @@ import Testing
         guard let manifest = catalog.load()?.manifest else { return false }
         return try manifest.assets.values.allSatisfy { asset in
             let data = try Data(contentsOf: catalog.fileURL(for: asset))
-            return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() == asset.sha256 && data.count == asset.bytes
+            return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() == asset.sha256
+                && data.count == asset.bytes
         }
     }
 
@@ -69,9 +75,11 @@ import Testing
         // Action
         _ = try await sync.sync()
         // Check: the catalog as the webp view serves it, every file a checked WebP named <sha256>.webp, none .png.
-        #expect(try Self.same(sync.folder.load()?.manifest, try await service.manifest("size=small&scale=2&format=webp")))
+        #expect(
+            try Self.same(sync.folder.load()?.manifest, try await service.manifest("size=small&scale=2&format=webp")))
         #expect(try Self.filesVerify(sync.folder))
-        let files = try FileManager.default.contentsOfDirectory(atPath: sync.folder.directory.appending(path: "files").path)
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: sync.folder.directory.appending(path: "files").path)
         #expect(!files.isEmpty && files.allSatisfy { $0.hasSuffix(".webp") }, "\(files)")
         let first = try Data(contentsOf: sync.folder.directory.appending(path: "files/\(files[0])"))
         #expect(first.prefix(4) == Data("RIFF".utf8) && first.dropFirst(8).prefix(4) == Data("WEBP".utf8))
@@ -87,7 +95,9 @@ import Testing
         let original = try #require(before.groups.first { $0.id == "chocolate" }?.stickers.first)
         let (_, bytes) = try await service.request("GET", original.asset.url)
         // Action: an upload into crunchy (the chocolate picture, at its uploaded size).
-        try await service.admin("POST", "groups/crunchy/stickers?name=Again&description=Uploaded%20again", body: bytes, contentType: "image/png")
+        try await service.admin(
+            "POST", "groups/crunchy/stickers?name=Again&description=Uploaded%20again", body: bytes,
+            contentType: "image/png")
         let uploaded = try await sync.sync()
         // Check
         #expect(uploaded.incremental && uploaded.changedGroups == ["crunchy"])
@@ -127,13 +137,17 @@ import Testing
         // Check: its stickers synced through signed URLs, the files kept and checked.
         let chocolate = try #require(sync.folder.load()?.manifest.groups.first { $0.id == "chocolate" })
         #expect(unlocked.incremental && unlocked.changedGroups == ["chocolate"])
-        #expect(!chocolate.locked && !chocolate.stickers.isEmpty && chocolate.stickers.allSatisfy { $0.asset.url.contains("sig=") })
+        #expect(
+            !chocolate.locked && !chocolate.stickers.isEmpty
+                && chocolate.stickers.allSatisfy { $0.asset.url.contains("sig=") })
         #expect(try Self.filesVerify(sync.folder))
         // Action
         #expect(try await service.purchaseEvent("refund", user: "mia", transaction: "t-mia-1") == 200)
         _ = try await sync.sync()
         // Check
-        #expect(sync.folder.load()?.manifest.groups.first { $0.id == "chocolate" }.map { $0.locked && $0.stickers.isEmpty } == true)
+        #expect(
+            sync.folder.load()?.manifest.groups.first { $0.id == "chocolate" }.map { $0.locked && $0.stickers.isEmpty }
+                == true)
         #expect(try Self.same(sync.folder.load()?.manifest, try await service.manifest(token: token)))
     }
 
@@ -143,8 +157,14 @@ import Testing
         let sync = Self.syncing(service.base, view: CatalogView(filter: "chocoholic"))
         _ = try await sync.sync()
         // Action: the filter redefined: the change feed answers 410 for this view.
-        try await service.admin("PUT", "filters/chocoholic", json: ["title": "Chocoholic", "flags": ["chocolate", "sweet"]])
-        defer { Task { try? await service.admin("PUT", "filters/chocoholic", json: ["title": "Chocoholic", "flags": ["chocolate"]]) } }
+        try await service.admin(
+            "PUT", "filters/chocoholic", json: ["title": "Chocoholic", "flags": ["chocolate", "sweet"]])
+        defer {
+            Task {
+                try? await service.admin(
+                    "PUT", "filters/chocoholic", json: ["title": "Chocoholic", "flags": ["chocolate"]])
+            }
+        }
         let report = try await sync.sync()
         // Check
         #expect(!report.incremental)
@@ -164,8 +184,12 @@ import Testing
         let kept = try await keeping.sync()
         let purged = try await purging.sync()
         // Check: the day-long folder keeps the file; the other removes it, and every file still named is there.
-        #expect(kept.filesRemoved == 0 && FileManager.default.fileExists(atPath: keeping.folder.fileURL(for: victim.asset).path))
-        #expect(purged.filesRemoved >= 1 && !FileManager.default.fileExists(atPath: purging.folder.fileURL(for: victim.asset).path))
+        #expect(
+            kept.filesRemoved == 0
+                && FileManager.default.fileExists(atPath: keeping.folder.fileURL(for: victim.asset).path))
+        #expect(
+            purged.filesRemoved >= 1
+                && !FileManager.default.fileExists(atPath: purging.folder.fileURL(for: victim.asset).path))
         #expect(try Self.filesVerify(purging.folder))
     }
 
@@ -173,16 +197,27 @@ import Testing
         // Setup: a service that is busy once for the manifest and once for the file.
         let bytes = Data("not really a png".utf8)
         let sha = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
-        let link: [String: Any] = ["url": "/v1/assets/\(sha).png", "width": 1, "height": 1, "bytes": bytes.count, "sha256": sha, "animated": false]
-        let sticker: [String: Any] = ["id": "s1", "name": "S", "description": "d", "flags": [], "keywords": [], "emoji": [], "animated": false,
-                                      "frames": 1, "durationMs": 0, "loops": 0, "asset": link, "thumbnail": link]
-        let group: [String: Any] = ["id": "g", "name": "G", "sizeClass": "small", "flags": [], "position": 0, "locked": false,
-                                    "productId": NSNull(), "cover": link, "stickers": [sticker]]
-        let manifest = try JSONSerialization.data(withJSONObject: ["revision": 1, "cursor": "c", "filter": NSNull(), "flags": [], "scale": 1,
-                                                                   "format": NSNull(), "locale": NSNull(), "groups": [group]])
+        let link: [String: Any] = [
+            "url": "/v1/assets/\(sha).png", "width": 1, "height": 1, "bytes": bytes.count, "sha256": sha,
+            "animated": false,
+        ]
+        let sticker: [String: Any] = [
+            "id": "s1", "name": "S", "description": "d", "flags": [], "keywords": [], "emoji": [], "animated": false,
+            "frames": 1, "durationMs": 0, "loops": 0, "asset": link, "thumbnail": link,
+        ]
+        let group: [String: Any] = [
+            "id": "g", "name": "G", "sizeClass": "small", "flags": [], "position": 0, "locked": false,
+            "productId": NSNull(), "cover": link, "stickers": [sticker],
+        ]
+        let manifest = try JSONSerialization.data(withJSONObject: [
+            "revision": 1, "cursor": "c", "filter": NSNull(), "flags": [], "scale": 1,
+            "format": NSNull(), "locale": NSNull(), "groups": [group],
+        ])
         let busy = FakeService.Answer(status: 503, headers: ["Retry-After": "1"])
-        let fake = try FakeService(["/v1/manifest": [busy, .init(status: 200, headers: ["Content-Type": "application/json"], body: manifest)],
-                                    "/v1/assets/\(sha).png": [busy, .init(status: 200, body: bytes)]])
+        let fake = try FakeService([
+            "/v1/manifest": [busy, .init(status: 200, headers: ["Content-Type": "application/json"], body: manifest)],
+            "/v1/assets/\(sha).png": [busy, .init(status: 200, body: bytes)],
+        ])
         let sync = Self.syncing(fake.base)
         // Action
         let report = try await sync.sync()
@@ -206,7 +241,9 @@ import Testing
         try await service.admin("PATCH", "stickers/\(sticker.id)", json: ["description": "Heard live"])
         // Check: a sync followed within seconds, bringing the change.
         #expect(try await reports.wait { $0.contains { $0.incremental && $0.changed } })
-        #expect(sync.folder.load()?.manifest.groups.flatMap(\.stickers).first { $0.id == sticker.id }?.description == "Heard live")
+        #expect(
+            sync.folder.load()?.manifest.groups.flatMap(\.stickers).first { $0.id == sticker.id }?.description
+                == "Heard live")
     }
 
     @Test func aServiceThatIsDownLeavesTheCatalogReadableAndTheNextSyncCatchesUp() async throws {
@@ -242,7 +279,10 @@ final class Counter: @unchecked Sendable {
     private var counts: [String: Int] = [:]
 
     func next(_ key: String) -> Int {
-        lock.withLock { counts[key, default: 0] += 1; return counts[key]! }
+        lock.withLock {
+            counts[key, default: 0] += 1
+            return counts[key]!
+        }
     }
 
     var total: Int { lock.withLock { counts.values.reduce(0, +) } }

@@ -1,13 +1,16 @@
 import Foundation
-@testable import StickerCatalogClient
 import StickerCatalogExport
 import Testing
+
+@testable import StickerCatalogClient
 
 /// The `.xcstickers` export read back against the key names of Apple's Asset Catalog Format Reference (Catalog Type,
 /// Sticker Pack Type, Sticker Type).
 @Suite(.serialized) struct XCStickersTests {
     static func object(_ url: URL) throws -> [String: Any] {
-        try #require((try JSONSerialization.jsonObject(with: Data(contentsOf: url.appending(path: "Contents.json")))) as? [String: Any])
+        try #require(
+            (try JSONSerialization.jsonObject(with: Data(contentsOf: url.appending(path: "Contents.json"))))
+                as? [String: Any])
     }
 
     @Test func aCatalogSyncedAsWebPIsNotAStickerPackForMessages() async throws {
@@ -36,7 +39,9 @@ import Testing
         // Check: the catalog, stamped with its revision.
         let catalog = out.appending(path: "Stickers.xcstickers")
         let root = try Self.object(catalog)
-        #expect((root["info"] as? [String: Any])?["version"] as? Int == 1 && (root["info"] as? [String: Any])?["author"] is String)
+        #expect(
+            (root["info"] as? [String: Any])?["version"] as? Int == 1
+                && (root["info"] as? [String: Any])?["author"] is String)
         #expect((root["stickercatalog"] as? [String: Any])?["revision"] as? Int == manifest.revision)
         // The pack: grid-size from the size class, a .sticker per sticker in display order.
         let pack = catalog.appending(path: "Sticker Pack.stickerpack")
@@ -47,7 +52,9 @@ import Testing
         #expect(written == stickers.count && entries.count == stickers.count)
         for (entry, sticker) in zip(entries, stickers) {
             let name = try #require(entry["filename"] as? String)
-            #expect(name.hasSuffix(".sticker") && name.range(of: #"^[A-Za-z0-9 _-]+\.sticker$"#, options: .regularExpression) != nil, "\(name)")
+            #expect(
+                name.hasSuffix(".sticker")
+                    && name.range(of: #"^[A-Za-z0-9 _-]+\.sticker$"#, options: .regularExpression) != nil, "\(name)")
             // Each sticker: its accessibility label, and one file (APNG included) within 500 KB, the bytes synced.
             let folder = pack.appending(path: name)
             let properties = try #require(try Self.object(folder)["properties"] as? [String: Any])

@@ -14,7 +14,10 @@ struct AdminAuthTests {
     @Test("Admin routes answer 401 problems without a valid bearer token")
     func refused() async throws {
         try await withApp { client, _ in
-            for headers: HTTPFields in [[:], [.authorization: "Bearer wrong"], [.authorization: "Basic \(adminToken)"], [.authorization: "Bearer "]] {
+            for headers: HTTPFields in [
+                [:], [.authorization: "Bearer wrong"], [.authorization: "Basic \(adminToken)"],
+                [.authorization: "Bearer "],
+            ] {
                 let response = try await client.execute(uri: "/v1/admin/groups", method: .get, headers: headers)
                 #expect(response.status == .unauthorized)
                 #expect(response.problemCode == "unauthorized")
@@ -30,10 +33,14 @@ struct AdminAuthTests {
             let (token, digest) = makeAdminToken()
             let catalog = PostgresCatalog(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger)
             try await catalog.createAdminToken(name: "ci", digest: digest)
-            let response = try await client.execute(uri: "/v1/admin/groups", method: .get, headers: [.authorization: "Bearer \(token)"])
+            let response = try await client.execute(
+                uri: "/v1/admin/groups", method: .get, headers: [.authorization: "Bearer \(token)"])
             #expect(response.status == .ok)
             #expect(token.hasPrefix("stk_") && token.count > 40)
-            #expect(try await db.count("SELECT count(*) FROM admin_tokens WHERE name = 'ci' AND token_sha256 = sha256('\(token)'::bytea)") == 1)
+            #expect(
+                try await db.count(
+                    "SELECT count(*) FROM admin_tokens WHERE name = 'ci' AND token_sha256 = sha256('\(token)'::bytea)")
+                    == 1)
         }
     }
 }
@@ -55,24 +62,30 @@ struct AdminRouteTests {
         try await withApp(demo: true) { client, db in
             for (method, path) in routes {
                 for headers: HTTPFields in [[:], [.authorization: "Bearer not-the-token"]] {
-                    let response = try await client.execute(uri: Self.uri(path), method: method, headers: headers, body: Body.json([:]))
-                    #expect(response.status == .unauthorized && response.problemCode == "unauthorized", "\(method) \(path)")
+                    let response = try await client.execute(
+                        uri: Self.uri(path), method: method, headers: headers, body: Body.json([:]))
+                    #expect(
+                        response.status == .unauthorized && response.problemCode == "unauthorized", "\(method) \(path)")
                 }
             }
             #expect(try await db.count("SELECT count(*) FROM stickers") == 9)
         }
     }
 
-    @Test("Without a token, an admin path says nothing of its methods: any method it does not serve is 401, not 405 with Allow")
+    @Test(
+        "Without a token, an admin path says nothing of its methods: any method it does not serve is 401, not 405 with Allow"
+    )
     func methodsAreToldOnlyToAnAdmin() async throws {
-        let paths = Set(offlineRouter(methodNotAllowed: false).routes.map { "/" + $0.path.description.drop { $0 == "/" } }
-            .filter { $0.hasPrefix("/v1/admin") })
+        let paths = Set(
+            offlineRouter(methodNotAllowed: false).routes.map { "/" + $0.path.description.drop { $0 == "/" } }
+                .filter { $0.hasPrefix("/v1/admin") })
         try await withApp(demo: true) { [paths] client, _ in
             for path in paths {
                 for method in [HTTPRequest.Method.put, .trace, .options, HTTPRequest.Method("QUERY")!] {
                     for headers: HTTPFields in [[:], [.authorization: "Bearer not-the-token"]] {
                         let response = try await client.execute(uri: Self.uri(path), method: method, headers: headers)
-                        #expect(response.status == .unauthorized && response.headers[.allow] == nil, "\(method) \(path)")
+                        #expect(
+                            response.status == .unauthorized && response.headers[.allow] == nil, "\(method) \(path)")
                     }
                 }
             }
@@ -86,7 +99,8 @@ struct AdminRouteTests {
     func databaseDown() async throws {
         let app = Application(router: offlineRouter())
         try await app.test(.router) { client in
-            let response = try await client.execute(uri: "/v1/admin/groups", method: .get, headers: [.authorization: "Bearer stk_some-stored-token"])
+            let response = try await client.execute(
+                uri: "/v1/admin/groups", method: .get, headers: [.authorization: "Bearer stk_some-stored-token"])
             #expect(response.status == .serviceUnavailable && response.problemCode == "database_unavailable")
             #expect(response.headers[.retryAfter] != nil)
         }

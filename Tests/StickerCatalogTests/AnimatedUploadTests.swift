@@ -13,8 +13,9 @@ struct AnimatedUploadTests {
         apng.loops = 2
         let bytes = apng.bytes
         try await withApp(demo: true) { client, _ in
-            let response = try await client.execute(uri: "/v1/admin/groups/chewy/stickers?name=Blink&description=blinks", method: .post,
-                                                    headers: Body.pngHeaders, body: ByteBuffer(bytes: bytes))
+            let response = try await client.execute(
+                uri: "/v1/admin/groups/chewy/stickers?name=Blink&description=blinks", method: .post,
+                headers: Body.pngHeaders, body: ByteBuffer(bytes: bytes))
             #expect(response.status == .created)
             #expect(response.json["animated"] as? Bool == true && response.json["frames"] as? Int == 12)
             #expect(response.json["durationMs"] as? Int == 1000 && response.json["loops"] as? Int == 2)
@@ -25,16 +26,25 @@ struct AnimatedUploadTests {
         }
     }
 
-    @Test("Broken or oversized animations get their own problem codes", arguments: [
-        (APNGWriter.animation(side: 300, frames: 101).bytes, "too_many_frames"),
-        (APNGWriter.animation(side: 300, frames: 11, delay: 1, denominator: 1).bytes, "animation_too_long"),
-        ({ var a = APNGWriter.animation(side: 408, frames: 3); a.announcedFrames = 4; return a.bytes }(), "invalid_animation"),
-    ])
+    @Test(
+        "Broken or oversized animations get their own problem codes",
+        arguments: [
+            (APNGWriter.animation(side: 300, frames: 101).bytes, "too_many_frames"),
+            (APNGWriter.animation(side: 300, frames: 11, delay: 1, denominator: 1).bytes, "animation_too_long"),
+            (
+                {
+                    var a = APNGWriter.animation(side: 408, frames: 3)
+                    a.announcedFrames = 4
+                    return a.bytes
+                }(), "invalid_animation"
+            ),
+        ])
     func refused(bytes: [UInt8], code: String) async throws {
         try await withApp(demo: true) { client, db in
             let assets = try await db.count("SELECT count(*) FROM assets")
-            let response = try await client.execute(uri: "/v1/admin/groups/chewy/stickers?name=X&description=x", method: .post,
-                                                    headers: Body.pngHeaders, body: ByteBuffer(bytes: bytes))
+            let response = try await client.execute(
+                uri: "/v1/admin/groups/chewy/stickers?name=X&description=x", method: .post,
+                headers: Body.pngHeaders, body: ByteBuffer(bytes: bytes))
             #expect(response.status == .unprocessableContent && response.problemCode == code)
             #expect(try await db.count("SELECT count(*) FROM assets") == assets)
         }
@@ -44,13 +54,17 @@ struct AnimatedUploadTests {
     func stripped() async throws {
         let chunks = Samples.chunks(Samples.otherSticker)
         let text: [UInt8] = Array("Author".utf8) + [0] + Array("Jane Doe, 12 Rue X".utf8)
-        var tagged = [chunks[0], (type: "tEXt", data: text), (type: "tIME", data: [7, 234, 11, 22, 1, 2, 3] as [UInt8])]
+        var tagged = [
+            chunks[0], (type: "tEXt", data: text), (type: "tIME", data: [7, 234, 11, 22, 1, 2, 3] as [UInt8]),
+        ]
         tagged += chunks.dropFirst()
         let bytes = Samples.assemble(tagged)
         try await withApp { client, _ in
-            _ = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: admin, body: Body.json(["id": "g", "name": "G"]))
-            let response = try await client.execute(uri: "/v1/admin/groups/g/stickers", method: .post, headers: Body.formHeaders,
-                                                    body: Body.form([("name", "L"), ("description", "l")], files: [("file", bytes)]))
+            _ = try await client.execute(
+                uri: "/v1/admin/groups", method: .post, headers: admin, body: Body.json(["id": "g", "name": "G"]))
+            let response = try await client.execute(
+                uri: "/v1/admin/groups/g/stickers", method: .post, headers: Body.formHeaders,
+                body: Body.form([("name", "L"), ("description", "l")], files: [("file", bytes)]))
             let url = try #require((response.json["asset"] as? [String: Any])?["url"] as? String)
             let served = Array(buffer: try await client.execute(uri: url, method: .get).body)
             #expect(served == Samples.otherSticker)
@@ -61,8 +75,9 @@ struct AnimatedUploadTests {
     @Test("An empty file part is refused with validation_failed")
     func emptyFile() async throws {
         try await withApp(demo: true) { client, _ in
-            let response = try await client.execute(uri: "/v1/admin/groups/chewy/stickers", method: .post, headers: Body.formHeaders,
-                                                    body: Body.form([("name", "X"), ("description", "d")], files: [("file", [])]))
+            let response = try await client.execute(
+                uri: "/v1/admin/groups/chewy/stickers", method: .post, headers: Body.formHeaders,
+                body: Body.form([("name", "X"), ("description", "d")], files: [("file", [])]))
             #expect(response.status == .unprocessableContent && response.problemCode == "validation_failed")
         }
     }
@@ -71,14 +86,17 @@ struct AnimatedUploadTests {
     func lyingRequests() async throws {
         try await withApp(demo: true, live: true) { client, db in
             let port = try #require(client.port)
-            let head = "POST /v1/admin/groups/chewy/stickers?name=X&description=d HTTP/1.1\r\nHost: localhost\r\n"
+            let head =
+                "POST /v1/admin/groups/chewy/stickers?name=X&description=d HTTP/1.1\r\nHost: localhost\r\n"
                 + "Authorization: Bearer \(adminToken)\r\nContent-Type: image/png\r\n"
             // Declares more than the limit: refused on the header alone, before any body is sent. (Body bytes the
             // server never reads would make its close an RST, which can discard the answer before it is read.)
-            let declared = try await RawHTTP.exchange(port: port, Array((head + "Content-Length: 99999999\r\n\r\n").utf8))
+            let declared = try await RawHTTP.exchange(
+                port: port, Array((head + "Content-Length: 99999999\r\n\r\n").utf8))
             #expect(declared.hasPrefix("HTTP/1.1 413"), "\(declared.prefix(80))")
             // Sends more than it declares: the declared bytes are judged (a truncated PNG), never a 500.
-            let longer = try await RawHTTP.exchange(port: port, Array((head + "Content-Length: 200\r\n\r\n").utf8) + Samples.sticker)
+            let longer = try await RawHTTP.exchange(
+                port: port, Array((head + "Content-Length: 200\r\n\r\n").utf8) + Samples.sticker)
             #expect(longer.hasPrefix("HTTP/1.1 422"), "\(longer.prefix(80))")
             #expect(try await db.count("SELECT count(*) FROM stickers") == 9)
         }
@@ -103,7 +121,9 @@ enum RawHTTP {
         var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -19,10 +19,13 @@ struct AssetAndHealthTests {
             #expect(get.headers[.eTag] == "\"\(sha)\"")
             #expect(get.body.readableBytes == asset["bytes"] as? Int)
             let head = try await client.execute(uri: url, method: .head)
-            #expect(head.status == .ok && head.body.readableBytes == 0 && head.headers[.contentLength] == String(get.body.readableBytes))
+            #expect(
+                head.status == .ok && head.body.readableBytes == 0
+                    && head.headers[.contentLength] == String(get.body.readableBytes))
             let cached = try await client.execute(uri: url, method: .get, headers: [.ifNoneMatch: "\"\(sha)\""])
             #expect(cached.status == .notModified)
-            let unknown = try await client.execute(uri: "/v1/assets/\(String(repeating: "0", count: 64)).png", method: .get)
+            let unknown = try await client.execute(
+                uri: "/v1/assets/\(String(repeating: "0", count: 64)).png", method: .get)
             #expect(unknown.status == .notFound && unknown.problemCode == "not_found")
             #expect(try await client.execute(uri: "/v1/assets/xyz.png", method: .get).status == .notFound)
         }
@@ -35,7 +38,9 @@ struct AssetAndHealthTests {
             #expect(try await waitUntilReady(client))
             try await db.execute("DELETE FROM schema_migrations")
             // (A busy suite can take readyz past its 2 s for the database: database_unavailable, asked again.)
-            let notReady = try await eventually { try await client.execute(uri: "/readyz", method: .get) } until: {
+            let notReady = try await eventually {
+                try await client.execute(uri: "/readyz", method: .get)
+            } until: {
                 $0.problemCode != "database_unavailable"
             }
             #expect(notReady.status == .serviceUnavailable && notReady.problemCode == "not_ready")

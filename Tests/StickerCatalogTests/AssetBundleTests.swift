@@ -18,16 +18,19 @@ import Testing
         var body = body
         var frames: [(UInt8, [UInt8])] = []
         while body.readableBytes > 0 {
-            guard let status = body.readInteger(as: UInt8.self), let length = body.readInteger(endianness: .big, as: UInt32.self),
-                  let bytes = body.readBytes(length: Int(length)) else { return nil }
+            guard let status = body.readInteger(as: UInt8.self),
+                let length = body.readInteger(endianness: .big, as: UInt32.self),
+                let bytes = body.readBytes(length: Int(length))
+            else { return nil }
             frames.append((status, bytes))
         }
         return frames
     }
 
     static func post(_ client: some TestClientProtocol, _ assets: [[String: String]]) async throws -> TestResponse {
-        try await client.execute(uri: "/v1/assets/bundle", method: .post, headers: [.contentType: "application/json"],
-                                 body: Body.json(["assets": assets]))
+        try await client.execute(
+            uri: "/v1/assets/bundle", method: .post, headers: [.contentType: "application/json"],
+            body: Body.json(["assets": assets]))
     }
 
     @Test func imagesComeFramedInTheOrderAskedWithTheRulesOfOneImage() async throws {
@@ -35,9 +38,12 @@ import Testing
             // Setup: Chewy premium, hana entitled; her manifest's links, free and signed.
             try await PremiumManifestTests.premiumChewy(client)
             _ = try await PremiumManifestTests.grant(client, "hana")
-            let manifest = try await client.execute(uri: "/v1/manifest", method: .get, headers: try await Purchasing.user("hana"))
-            let links = ((manifest.json["groups"] as? [[String: Any]]) ?? []).flatMap { ($0["stickers"] as? [[String: Any]]) ?? [] }
-                .compactMap { ($0["asset"] as? [String: Any])?["url"] as? String }
+            let manifest = try await client.execute(
+                uri: "/v1/manifest", method: .get, headers: try await Purchasing.user("hana"))
+            let links = ((manifest.json["groups"] as? [[String: Any]]) ?? []).flatMap {
+                ($0["stickers"] as? [[String: Any]]) ?? []
+            }
+            .compactMap { ($0["asset"] as? [String: Any])?["url"] as? String }
             // The last: the first of a group is its cover too, which stays public.
             let signed = try #require(links.last { $0.contains("sig=") })
             let free = try #require(links.first { !$0.contains("sig=") })
@@ -53,13 +59,17 @@ import Testing
             // Action
             let answer = try await Self.post(client, [item(free), item(signed), unsigned, forged, unknown, item(free)])
             // Check: 200 of our media type, one frame per image in order; each image's bytes are the single route's.
-            #expect(answer.status == .ok && answer.headers[.contentType] == AssetBundle.mediaType && answer.headers[.cacheControl] == "no-store")
+            #expect(
+                answer.status == .ok && answer.headers[.contentType] == AssetBundle.mediaType
+                    && answer.headers[.cacheControl] == "no-store")
             let frames = try #require(Self.frames(answer.body))
             #expect(frames.map(\.status) == [0, 0, 2, 4, 1, 0])
             for (index, url) in [(0, free), (1, signed)] {
                 let single = try await client.execute(uri: url, method: .get)
                 #expect(frames[index].bytes == Array(buffer: single.body))
-                #expect(SHA256.hash(data: frames[index].bytes).map { String(format: "%02x", $0) }.joined() == item(url)["sha256"])
+                #expect(
+                    SHA256.hash(data: frames[index].bytes).map { String(format: "%02x", $0) }.joined()
+                        == item(url)["sha256"])
             }
             #expect(frames[2].bytes.isEmpty && frames[4].bytes.isEmpty)
         }
@@ -68,22 +78,27 @@ import Testing
     @Test func badRequestsAre4xxProblems() async throws {
         try await withApp(demo: true) { client, _ in
             let digest = String(repeating: "a", count: 64)
-            for (assets, field) in [([[String: String]](), "assets"), (Array(repeating: ["sha256": digest], count: 257), "assets"),
-                                    ([["sha256": "../etc/passwd"]], "assets.sha256"), ([["sha256": digest, "exp": "-1"]], "assets.exp"),
-                                    ([["sha256": digest, "sig": "a b"]], "assets.sig")] {
+            for (assets, field) in [
+                ([[String: String]](), "assets"), (Array(repeating: ["sha256": digest], count: 257), "assets"),
+                ([["sha256": "../etc/passwd"]], "assets.sha256"), ([["sha256": digest, "exp": "-1"]], "assets.exp"),
+                ([["sha256": digest, "sig": "a b"]], "assets.sig"),
+            ] {
                 let answer = try await Self.post(client, assets)
                 #expect(answer.status == .unprocessableContent && answer.problemCode == "validation_failed", "\(field)")
                 #expect((answer.json["errors"] as? [[String: Any]])?.first?["field"] as? String == field)
             }
             // Null is not a string (schemathesis found it accepted).
-            let null = try await client.execute(uri: "/v1/assets/bundle", method: .post, headers: [.contentType: "application/json"],
-                                                body: ByteBuffer(string: #"{"assets": [{"sha256": "\#(digest)", "sig": null}]}"#))
+            let null = try await client.execute(
+                uri: "/v1/assets/bundle", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"assets": [{"sha256": "\#(digest)", "sig": null}]}"#))
             #expect(null.status == .badRequest && null.problemCode == "invalid_body")
-            let garbage = try await client.execute(uri: "/v1/assets/bundle", method: .post, headers: [.contentType: "application/json"],
-                                                   body: ByteBuffer(string: "{\"assets\": 7"))
+            let garbage = try await client.execute(
+                uri: "/v1/assets/bundle", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: "{\"assets\": 7"))
             #expect(garbage.status == .badRequest && garbage.problemCode == "invalid_body")
-            let huge = try await client.execute(uri: "/v1/assets/bundle", method: .post, headers: [.contentType: "application/json"],
-                                                body: ByteBuffer(string: "{\"assets\": [\"" + String(repeating: "a", count: 100_000) + "\"]}"))
+            let huge = try await client.execute(
+                uri: "/v1/assets/bundle", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: "{\"assets\": [\"" + String(repeating: "a", count: 100_000) + "\"]}"))
             #expect(huge.status == .contentTooLarge)
             let get = try await client.execute(uri: "/v1/assets/bundle", method: .get)
             #expect(get.status == .methodNotAllowed && get.headers[.allow] == "POST")

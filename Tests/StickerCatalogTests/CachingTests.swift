@@ -31,12 +31,18 @@ struct CachingTests {
         var generator = SplitMix(7)
         for step in 0..<5000 {
             let key = "k\(Int.random(in: 0..<60, using: &generator))"
-            if step % 3 == 0 { _ = cache.value(for: key) } else { cache.insert(step, for: key, cost: Int.random(in: 1...30, using: &generator)) }
+            if step % 3 == 0 {
+                _ = cache.value(for: key)
+            } else {
+                cache.insert(step, for: key, cost: Int.random(in: 1...30, using: &generator))
+            }
             #expect(cache.totalCost <= 100)
         }
     }
 
-    @Test("Accept-Encoding picks the best coding by q-value, brotli on ties but only when named, identity when nothing else is acceptable")
+    @Test(
+        "Accept-Encoding picks the best coding by q-value, brotli on ties but only when named, identity when nothing else is acceptable"
+    )
     func acceptEncoding() {
         let offered: [ContentCoding] = [.brotli, .gzip]
         #expect(AcceptEncoding.preferred(nil, offered: offered) == .identity)
@@ -98,7 +104,10 @@ struct CachingTests {
             _ = try await catalog.updateGroup(id: "chewy", patch)
             let etags = try await withThrowingTaskGroup(of: String.self) { group in
                 for index in 0..<64 {
-                    group.addTask { try await service.body(for: .manifest(ManifestQuery(locale: index % 2 == 0 ? "fr" : nil))).body.identity.etag }
+                    group.addTask {
+                        try await service.body(for: .manifest(ManifestQuery(locale: index % 2 == 0 ? "fr" : nil))).body
+                            .identity.etag
+                    }
                 }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }
@@ -106,7 +115,10 @@ struct CachingTests {
             #expect(etags.count == 2)
 
             let assets = AssetStore(reader: reader, revision: revision)
-            let sha = try #require(try await catalog.snapshot(reusing: nil).stickers["chewy"]?.first.flatMap { AssetDigest(hex: Substring($0.asset.sha256)) })
+            let sha = try #require(
+                try await catalog.snapshot(reusing: nil).stickers["chewy"]?.first.flatMap {
+                    AssetDigest(hex: Substring($0.asset.sha256))
+                })
             let unknown = try #require(AssetDigest(hex: Substring(String(repeating: "0", count: 64))))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<64 {
@@ -133,8 +145,10 @@ struct CachingTests {
             let afterOne = service.cachedBytes
             for index in 0..<300 {
                 // Unknown languages resolve to the default texts; unknown regions of French to French.
-                let tag = index % 2 == 0 ? "x\(Character(UnicodeScalar(97 + index % 26)!))\(Character(UnicodeScalar(97 + index / 26 % 26)!))"
-                                         : "fr-\(["CA", "BE", "CH", "LU", "MC"][index % 5])"
+                let tag =
+                    index % 2 == 0
+                    ? "x\(Character(UnicodeScalar(97 + index % 26)!))\(Character(UnicodeScalar(97 + index / 26 % 26)!))"
+                    : "fr-\(["CA", "BE", "CH", "LU", "MC"][index % 5])"
                 _ = try await service.body(for: .manifest(ManifestQuery(locale: tag)))
             }
             let defaults = try await service.body(for: .manifest(ManifestQuery())).body
@@ -156,12 +170,15 @@ struct CachingTests {
             let manifest = try await service.body(for: .manifest(ManifestQuery(locale: "fr"))).body
             let whole = try JSONSerialization.jsonObject(with: Data(buffer: manifest.identity.bytes)) as? [String: Any]
             let fromManifest = (whole?["groups"] as? [[String: Any]])?.first { $0["id"] as? String == "chocolate" }
-            let inManifest = try JSONSerialization.data(withJSONObject: try #require(fromManifest), options: [.sortedKeys, .withoutEscapingSlashes])
+            let inManifest = try JSONSerialization.data(
+                withJSONObject: try #require(fromManifest), options: [.sortedKeys, .withoutEscapingSlashes])
             // The group's own body is the manifest's group, byte for byte (both are encoded with sorted keys).
             #expect(Data(buffer: group.identity.bytes) == inManifest)
             let bytes = service.cachedBytes
             for _ in 0..<100 {
-                await #expect(throws: CatalogError.notFound("Group 'nope'")) { _ = try await service.body(for: .group("nope", ManifestQuery())) }
+                await #expect(throws: CatalogError.notFound("Group 'nope'")) {
+                    _ = try await service.body(for: .group("nope", ManifestQuery()))
+                }
             }
             #expect(service.cachedBytes == bytes)
             #expect(try await client.execute(uri: "/v1/groups/nope", method: .get).problemCode == "not_found")
@@ -173,9 +190,12 @@ struct CachingTests {
         try await withApp(demo: true) { _, db in
             let revision = CatalogRevision()
             let catalog = PostgresCatalog(pool: db, revision: revision, logger: TestDatabase.logger)
-            let one = try await ManifestService(reader: catalog, revision: revision, linker: AssetLinker(publicBaseURL: nil))
-                .body(for: .manifest(ManifestQuery())).body.cost
-            let service = ManifestService(reader: catalog, revision: revision, linker: AssetLinker(publicBaseURL: nil), capacity: one * 3)
+            let one = try await ManifestService(
+                reader: catalog, revision: revision, linker: AssetLinker(publicBaseURL: nil)
+            )
+            .body(for: .manifest(ManifestQuery())).body.cost
+            let service = ManifestService(
+                reader: catalog, revision: revision, linker: AssetLinker(publicBaseURL: nil), capacity: one * 3)
             let popular = ManifestService.Key.manifest(ManifestQuery())
             for flag in 0..<50 {
                 _ = try await service.body(for: popular)
@@ -195,16 +215,21 @@ struct CachingTests {
             let plainTag = try #require(plain.headers[.eTag])
             #expect(plain.headers[.contentEncoding] == nil && plain.headers[.vary] == "Accept-Encoding, Authorization")
             for (accept, coding) in [("gzip", "gzip"), ("gzip, deflate, br", "br")] {
-                let response = try await client.execute(uri: "/v1/manifest", method: .get, headers: [.acceptEncoding: accept])
-                #expect(response.status == .ok && response.headers[.contentEncoding] == coding && response.headers[.vary] == "Accept-Encoding, Authorization")
+                let response = try await client.execute(
+                    uri: "/v1/manifest", method: .get, headers: [.acceptEncoding: accept])
+                #expect(
+                    response.status == .ok && response.headers[.contentEncoding] == coding
+                        && response.headers[.vary] == "Accept-Encoding, Authorization")
                 let tag = try #require(response.headers[.eTag])
                 #expect(tag != plainTag && tag.hasSuffix("-\(coding)\""))
                 #expect(response.body.readableBytes < plain.body.readableBytes / 2)
                 #expect(try Decompress.run(coding, Array(buffer: response.body)) == Array(buffer: plain.body))
-                let again = try await client.execute(uri: "/v1/manifest", method: .get, headers: [.acceptEncoding: accept, .ifNoneMatch: tag])
+                let again = try await client.execute(
+                    uri: "/v1/manifest", method: .get, headers: [.acceptEncoding: accept, .ifNoneMatch: tag])
                 #expect(again.status == .notModified && again.headers[.eTag] == tag)
                 // The identity ETag does not validate a compressed representation.
-                let other = try await client.execute(uri: "/v1/manifest", method: .get, headers: [.acceptEncoding: accept, .ifNoneMatch: plainTag])
+                let other = try await client.execute(
+                    uri: "/v1/manifest", method: .get, headers: [.acceptEncoding: accept, .ifNoneMatch: plainTag])
                 #expect(other.status == .ok)
             }
         }
@@ -248,13 +273,17 @@ enum Decompress {
         var size = output.count
         if coding == "br" {
             let result = bytes.withUnsafeBufferPointer { input in
-                output.withUnsafeMutableBufferPointer { BrotliDecoderDecompress(input.count, input.baseAddress, &size, $0.baseAddress) }
+                output.withUnsafeMutableBufferPointer {
+                    BrotliDecoderDecompress(input.count, input.baseAddress, &size, $0.baseAddress)
+                }
             }
             guard result == BROTLI_DECODER_RESULT_SUCCESS else { throw Failed() }
             return Array(output.prefix(size))
         }
         var stream = z_stream()
-        guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw Failed() }
+        guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw Failed()
+        }
         defer { inflateEnd(&stream) }
         let status = bytes.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in

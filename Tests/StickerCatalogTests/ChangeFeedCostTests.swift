@@ -12,7 +12,8 @@ import Testing
 /// the snapshot; a cursor the change log cannot answer costs one read per revision however often it comes; the page
 /// cache's byte bound counts the compressed copies its pages hold.
 @Suite struct ChangeFeedCostTests {
-    /// A change log in memory, counting its reads: it keeps revisions `horizon` to `current`, where revision r changed group gr.
+    /// A change log in memory, counting its reads: it keeps revisions `horizon` to `current`, where revision r changed
+    /// group gr.
     final class MemoryChangeLog: ChangeLogReader, Sendable {
         let horizon: Int64, current: Int64
         let reads = CountingReader.Counter()
@@ -30,15 +31,17 @@ import Testing
 
     /// A feed on a replica at revision 4 (20 groups, g0 to g19) over a database at revision 10 keeping history from 3.
     static func feed(capacity: Int = 8 << 20) -> (feed: ChangeFeed, log: MemoryChangeLog) {
-        let manifests = ManifestService(reader: SnapshotReader(ManifestBuildTests.catalog(revision: 4)), revision: CatalogRevision(),
-                                        linker: AssetLinker(publicBaseURL: nil))
+        let manifests = ManifestService(
+            reader: SnapshotReader(ManifestBuildTests.catalog(revision: 4)), revision: CatalogRevision(),
+            linker: AssetLinker(publicBaseURL: nil))
         let log = MemoryChangeLog(horizon: 3, current: 10)
         return (ChangeFeed(manifests: manifests, log: log, capacity: capacity), log)
     }
 
     /// A cursor of the default view, as an anonymous client's.
     static func cursor(since: Int64, through: Int64? = nil) -> ChangeCursor {
-        let view = ManifestQuery().unlocking([], signedUntil: nil).normalized(for: ManifestBuildTests.catalog(revision: 4))
+        let view = ManifestQuery().unlocking([], signedUntil: nil).normalized(
+            for: ManifestBuildTests.catalog(revision: 4))
         return ChangeCursor(since: since, through: through, view: ChangeCursor.fingerprint(view), products: [])
     }
 
@@ -48,11 +51,18 @@ import Testing
         var bodies: [CachedBody] = []
         // Action: cursors paging from 3 up to revisions this replica has not seen (5 to 24).
         for through in Int64(5)...24 {
-            guard case .page(let page) = try await feed.page(view: ManifestQuery(), held: [], cursor: Self.cursor(since: 3, through: through),
-                                                             limit: 50) else { Issue.record("not a page"); return }
+            guard
+                case .page(let page) = try await feed.page(
+                    view: ManifestQuery(), held: [], cursor: Self.cursor(since: 3, through: through),
+                    limit: 50)
+            else {
+                Issue.record("not a page")
+                return
+            }
             bodies.append(page.body)
         }
-        // Check: one read, one build; the groups changed up to the snapshot; the next cursor at the snapshot's revision.
+        // Check: one read, one build; the groups changed up to the snapshot; the next cursor at the snapshot's
+        // revision.
         let page = try JSONDecoder().decode(ManifestChanges.self, from: Data(buffer: bodies[0].identity.bytes))
         let next = try ChangeCursor(encoded: page.cursor, key: feed.cursorKey)
         #expect(log.reads.value == 1)
@@ -75,7 +85,10 @@ import Testing
         #expect(log.reads.value == 1)
         for _ in 0..<10 {
             // Action: ahead of this replica, not of the database.
-            guard case .notModified = try await page(Self.cursor(since: 6)) else { Issue.record("not a 304"); return }
+            guard case .notModified = try await page(Self.cursor(since: 6)) else {
+                Issue.record("not a 304")
+                return
+            }
         }
         // Check
         #expect(log.reads.value == 2)
@@ -96,13 +109,19 @@ import Testing
     @Test func thePageCacheCountsTheCompressedCopiesItHolds() async throws {
         // Setup
         let (feed, _) = Self.feed()
-        guard case .page(let page) = try await feed.page(view: ManifestQuery(), held: [], cursor: Self.cursor(since: 3), limit: 50) else {
+        guard
+            case .page(let page) = try await feed.page(
+                view: ManifestQuery(), held: [], cursor: Self.cursor(since: 3), limit: 50)
+        else {
             Issue.record("not a page")
             return
         }
         let plain = feed.cachedBytes
         let (tight, _) = Self.feed(capacity: plain + 64)
-        guard case .page(let tightPage) = try await tight.page(view: ManifestQuery(), held: [], cursor: Self.cursor(since: 3), limit: 50) else {
+        guard
+            case .page(let tightPage) = try await tight.page(
+                view: ManifestQuery(), held: [], cursor: Self.cursor(since: 3), limit: 50)
+        else {
             Issue.record("not a page")
             return
         }

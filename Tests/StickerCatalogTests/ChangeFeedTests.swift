@@ -13,21 +13,28 @@ import Testing
 /// The change feed on a real database: a client that applies every page after its manifest's cursor holds what a fresh
 /// manifest shows; nothing new is a 304; expired, foreign and malformed cursors are refused.
 @Suite struct ChangeFeedTests {
-    static func manifest(_ client: some TestClientProtocol, _ query: String = "", headers: HTTPFields = [:]) async throws -> Manifest {
+    static func manifest(
+        _ client: some TestClientProtocol, _ query: String = "", headers: HTTPFields = [:]
+    ) async throws -> Manifest {
         let response = try await client.execute(uri: "/v1/manifest" + query, method: .get, headers: headers)
         #expect(response.status == .ok)
         return try JSONDecoder().decode(Manifest.self, from: Data(buffer: response.body))
     }
 
-    static func changes(_ client: some TestClientProtocol, since cursor: String, _ query: String = "", limit: Int? = nil,
-                        headers: HTTPFields = [:]) async throws -> TestResponse {
+    static func changes(
+        _ client: some TestClientProtocol, since cursor: String, _ query: String = "", limit: Int? = nil,
+        headers: HTTPFields = [:]
+    ) async throws -> TestResponse {
         let extra = (query.isEmpty ? "" : "&" + query) + (limit.map { "&limit=\($0)" } ?? "")
-        return try await client.execute(uri: "/v1/manifest/changes?since=\(cursor)" + extra, method: .get, headers: headers)
+        return try await client.execute(
+            uri: "/v1/manifest/changes?since=\(cursor)" + extra, method: .get, headers: headers)
     }
 
     /// Applies every page from `cursor` to `groups`, as a client does; the final cursor and the stickers removed.
-    static func catchUp(_ client: some TestClientProtocol, _ groups: inout [ManifestGroup], from cursor: String, _ query: String = "",
-                        limit: Int? = nil, headers: HTTPFields = [:]) async throws -> (cursor: String, pages: Int, removed: [String]) {
+    static func catchUp(
+        _ client: some TestClientProtocol, _ groups: inout [ManifestGroup], from cursor: String, _ query: String = "",
+        limit: Int? = nil, headers: HTTPFields = [:]
+    ) async throws -> (cursor: String, pages: Int, removed: [String]) {
         var (cursor, pages, removed) = (cursor, 0, [String]())
         while true {
             let response = try await changes(client, since: cursor, query, limit: limit, headers: headers)
@@ -44,7 +51,8 @@ import Testing
     }
 
     static func patch(_ client: some TestClientProtocol, _ path: String, _ body: [String: Any]) async throws {
-        let response = try await client.execute(uri: "/v1/admin/" + path, method: .patch, headers: admin, body: Body.json(body))
+        let response = try await client.execute(
+            uri: "/v1/admin/" + path, method: .patch, headers: admin, body: Body.json(body))
         #expect(response.status == .ok, "\(path)")
     }
 
@@ -52,16 +60,21 @@ import Testing
         try await withApp(demo: true) { client, _ in
             // Setup
             let first = try await Self.manifest(client, "?locale=fr&size=small&scale=2")
-            #expect(try await Self.changes(client, since: first.cursor, "locale=fr&size=small&scale=2").status == .notModified)
+            #expect(
+                try await Self.changes(client, since: first.cursor, "locale=fr&size=small&scale=2").status
+                    == .notModified)
             let chewy = try #require(first.groups.first { $0.id == "chewy" }?.stickers)
             let crunchy = try #require(first.groups.first { $0.id == "crunchy" }?.stickers)
             // Action: a description changed, a sticker deleted, groups reordered, one unpublished.
             try await Self.patch(client, "stickers/\(chewy[0].id)", ["description": "Changed for the feed"])
-            #expect(try await client.execute(uri: "/v1/admin/stickers/\(crunchy[0].id)", method: .delete, headers: admin).status == .noContent)
+            #expect(
+                try await client.execute(uri: "/v1/admin/stickers/\(crunchy[0].id)", method: .delete, headers: admin)
+                    .status == .noContent)
             try await Self.patch(client, "groups/chewy", ["position": 0])
             try await Self.patch(client, "groups/chocolate", ["published": false])
             var groups = first.groups
-            let caughtUp = try await Self.catchUp(client, &groups, from: first.cursor, "locale=fr&size=small&scale=2", limit: 1)
+            let caughtUp = try await Self.catchUp(
+                client, &groups, from: first.cursor, "locale=fr&size=small&scale=2", limit: 1)
             // Check: one page per changed group; the result is the fresh manifest; nothing newer after it.
             let fresh = try await Self.manifest(client, "?locale=fr&size=small&scale=2")
             #expect(caughtUp.pages == 3)
@@ -69,7 +82,9 @@ import Testing
             #expect(groups.first?.stickers.first?.description == "Changed for the feed")
             #expect(caughtUp.removed == [crunchy[0].id])
             #expect(caughtUp.cursor == fresh.cursor)
-            #expect(try await Self.changes(client, since: caughtUp.cursor, "locale=fr&size=small&scale=2").status == .notModified)
+            #expect(
+                try await Self.changes(client, since: caughtUp.cursor, "locale=fr&size=small&scale=2").status
+                    == .notModified)
         }
     }
 
@@ -99,8 +114,9 @@ import Testing
             let first = try await Self.manifest(client, headers: ola)
             #expect(first.groups.first { $0.id == "chocolate" }?.locked == true)
             // Action: an admin grants the product, then revokes it.
-            let granted = try await client.execute(uri: "/v1/admin/users/ola/entitlements", method: .post, headers: admin,
-                                                   body: Body.json(["productId": product]))
+            let granted = try await client.execute(
+                uri: "/v1/admin/users/ola/entitlements", method: .post, headers: admin,
+                body: Body.json(["productId": product]))
             #expect(granted.status == .created)
             var groups = first.groups
             let unlocked = try await Self.catchUp(client, &groups, from: first.cursor, headers: ola)
@@ -110,7 +126,8 @@ import Testing
             #expect(chocolate.stickers.allSatisfy { $0.asset.url.contains("exp=") && $0.asset.url.contains("sig=") })
             #expect(groups == (try await Self.manifest(client, headers: ola)).groups)
             // Action
-            let revoked = try await client.execute(uri: "/v1/admin/users/ola/entitlements/\(product)", method: .delete, headers: admin)
+            let revoked = try await client.execute(
+                uri: "/v1/admin/users/ola/entitlements/\(product)", method: .delete, headers: admin)
             #expect(revoked.status == .ok)
             _ = try await Self.catchUp(client, &groups, from: unlocked.cursor, headers: ola)
             // Check
@@ -135,9 +152,11 @@ import Testing
             #expect(expired.status == .gone && expired.problemCode == "cursor_expired")
             for bad in ["", "not+a/cursor", String(repeating: "A", count: 3000)] {
                 let refused = try await Self.changes(client, since: bad)
-                #expect(refused.status == .badRequest && refused.problemCode == "invalid_parameter", "\(bad.prefix(20))")
+                #expect(
+                    refused.status == .badRequest && refused.problemCode == "invalid_parameter", "\(bad.prefix(20))")
             }
-            for unreadable in ["not-a-cursor", "eyJ9"] {  // a cursor's characters, but none this service made: start over
+            // a cursor's characters, but none this service made: start over
+            for unreadable in ["not-a-cursor", "eyJ9"] {
                 let refused = try await Self.changes(client, since: unreadable)
                 #expect(refused.status == .gone && refused.problemCode == "cursor_expired", "\(unreadable)")
             }

@@ -24,7 +24,9 @@ struct ConfigurationTests {
 
     @Test("An unknown sslmode is refused; verify-ca checks the chain but not the host name, verify-full both")
     func sslModes() throws {
-        let error = #expect(throws: DatabaseURLError.self) { try DatabaseEndpoint.parse("postgres://a@h/d?sslmode=verify_full") }
+        let error = #expect(throws: DatabaseURLError.self) {
+            try DatabaseEndpoint.parse("postgres://a@h/d?sslmode=verify_full")
+        }
         #expect(error?.description.contains("verify-full") == true)
         #expect(try DatabaseEndpoint.parse("postgres://a@h/d").sslMode == .prefer)
         let verifyCA = try DatabaseEndpoint.parse("postgres://a@h/d?sslmode=verify-ca")
@@ -32,7 +34,9 @@ struct ConfigurationTests {
         let verifyFull = try DatabaseEndpoint.parse("postgres://a@h/d?sslmode=verify-full&sslrootcert=/etc/ca.pem")
         #expect(verifyFull.tlsConfiguration.certificateVerification == .fullVerification)
         #expect(verifyFull.tlsConfiguration.trustRoots == .file("/etc/ca.pem"))
-        #expect(try DatabaseEndpoint.parse("postgres://a@h/d?sslmode=require").tlsConfiguration.certificateVerification == .none)
+        #expect(
+            try DatabaseEndpoint.parse("postgres://a@h/d?sslmode=require").tlsConfiguration.certificateVerification
+                == .none)
         #expect(try DatabaseEndpoint.parse("postgres://a@h/d?sslmode=verify-ca").connectionTLS.isEnforced)
         #expect(try !DatabaseEndpoint.parse("postgres://a@h/d?sslmode=prefer").connectionTLS.isEnforced)
         #expect(try !DatabaseEndpoint.parse("postgres://a@h/d?sslmode=disable").connectionTLS.isAllowed)

@@ -15,7 +15,9 @@ import Testing
 /// it in Chromium.
 @Suite struct ConsoleTests {
     /// Every console file, fetched.
-    static func fetch(_ client: some TestClientProtocol, _ path: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+    static func fetch(
+        _ client: some TestClientProtocol, _ path: String, headers: HTTPFields = [:]
+    ) async throws -> TestResponse {
         try await client.execute(uri: path, method: .get, headers: headers)
     }
 
@@ -25,7 +27,9 @@ import Testing
             #expect(page.status == .ok)
             #expect(page.headers[.contentType] == "text/html; charset=utf-8")
             let policy = try #require(page.headers[.contentSecurityPolicy])
-            #expect(policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'") && !policy.contains("unsafe"))
+            #expect(
+                policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'")
+                    && !policy.contains("unsafe"))
             #expect(page.headers[.xContentTypeOptions] == "nosniff")
             #expect(page.headers[HTTPField.Name("X-Frame-Options")!] == "DENY")
             let etag = try #require(page.headers[.eTag])
@@ -43,7 +47,8 @@ import Testing
             let cover = try #require((manifest.json["groups"] as? [[String: Any]])?.first?["cover"] as? [String: Any])
             let answers = [
                 manifest,
-                try await Self.fetch(client, "/v1/manifest", headers: [.ifNoneMatch: try #require(manifest.headers[.eTag])]),
+                try await Self.fetch(
+                    client, "/v1/manifest", headers: [.ifNoneMatch: try #require(manifest.headers[.eTag])]),
                 try await Self.fetch(client, try #require(cover["url"] as? String)),
                 try await Self.fetch(client, "/v1/groups/no-such-group"),
                 try await client.execute(uri: "/v1/manifest", method: .delete),
@@ -60,11 +65,14 @@ import Testing
             var referenced: Set<String> = []
             for path in files.paths {
                 let text = String(buffer: try #require(files[path]).body)
-                for match in text.matches(of: /(?:from |import\(|src="\/admin\/|href="\/admin\/)['"]?\.?\/?([a-z0-9-]+\.(?:js|css|svg))/) {
+                for match in text.matches(
+                    of: /(?:from |import\(|src="\/admin\/|href="\/admin\/)['"]?\.?\/?([a-z0-9-]+\.(?:js|css|svg))/)
+                {
                     referenced.insert(String(match.1))
                 }
             }
-            #expect(referenced.isSuperset(of: ["app.js", "api.js", "console.css", "icon.svg", "upload.js", "preview.js"]))
+            #expect(
+                referenced.isSuperset(of: ["app.js", "api.js", "console.css", "icon.svg", "upload.js", "preview.js"]))
             for path in referenced {
                 let response = try await Self.fetch(client, "/admin/\(path)")
                 #expect(response.status == .ok, "\(path) is referenced but not served")
@@ -83,7 +91,9 @@ import Testing
             #expect(text.firstMatch(of: /\son[a-z]+="/) == nil, "\(path) has an inline event handler")
             #expect(text.firstMatch(of: /\sstyle="/) == nil, "\(path) has an inline style")
             #expect(!text.contains("innerHTML") && !text.contains("eval("), "\(path) builds markup from text")
-            #expect(!text.contains("localStorage") && !text.contains("document.cookie"), "\(path) keeps the token beyond the tab")
+            #expect(
+                !text.contains("localStorage") && !text.contains("document.cookie"),
+                "\(path) keeps the token beyond the tab")
         }
     }
 
@@ -111,16 +121,20 @@ import Testing
         try await withApp(demo: true, options: try await Purchasing.options()) { client, _ in
             try await PremiumManifestTests.premiumChewy(client)
             #expect(try await PremiumManifestTests.grant(client, "hana").status == .created)
-            let preview = try await client.execute(uri: "/v1/admin/users/hana/manifest?scale=1", method: .get, headers: admin)
-            let own = try await client.execute(uri: "/v1/manifest?scale=1", method: .get, headers: try await Purchasing.user("hana"))
+            let preview = try await client.execute(
+                uri: "/v1/admin/users/hana/manifest?scale=1", method: .get, headers: admin)
+            let own = try await client.execute(
+                uri: "/v1/manifest?scale=1", method: .get, headers: try await Purchasing.user("hana"))
             #expect(preview.status == .ok && preview.headers[.cacheControl] == "private, no-cache")
             #expect(PremiumManifestTests.chewy(preview)["locked"] as? Bool == false)
             #expect(preview.headers[.eTag] == own.headers[.eTag])
             let stranger = try await client.execute(uri: "/v1/admin/users/gus/manifest", method: .get, headers: admin)
             #expect(PremiumManifestTests.chewy(stranger)["locked"] as? Bool == true)
             // Only for admins; the manifest's own checks apply.
-            #expect(try await client.execute(uri: "/v1/admin/users/hana/manifest", method: .get).status == .unauthorized)
-            let bad = try await client.execute(uri: "/v1/admin/users/hana/manifest?scale=9", method: .get, headers: admin)
+            #expect(
+                try await client.execute(uri: "/v1/admin/users/hana/manifest", method: .get).status == .unauthorized)
+            let bad = try await client.execute(
+                uri: "/v1/admin/users/hana/manifest?scale=9", method: .get, headers: admin)
             #expect(bad.status == .badRequest && bad.json["code"] as? String == "invalid_parameter")
         }
     }

@@ -21,7 +21,9 @@ import Testing
 
         init(port: Int, query: String = "", headers: [String] = []) throws {
             socket = try RawSocket(port: port)
-            let head = (["GET /v1/events\(query) HTTP/1.1", "Host: localhost"] + headers).joined(separator: "\r\n") + "\r\n\r\n"
+            let head =
+                (["GET /v1/events\(query) HTTP/1.1", "Host: localhost"] + headers).joined(separator: "\r\n")
+                + "\r\n\r\n"
             socket.send(Array(head.utf8))
         }
 
@@ -81,7 +83,8 @@ import Testing
             #expect(try await stream.wait(for: ": connected") != nil)
             let sticker = try #require(try await ChangeFeedTests.manifest(first).groups.first?.stickers.first)
             // Action: an admin edits through the first.
-            try await ChangeFeedTests.patch(first, "stickers/\(sticker.id)", ["description": "Through the other replica"])
+            try await ChangeFeedTests.patch(
+                first, "stickers/\(sticker.id)", ["description": "Through the other replica"])
             // Check: the second replica's stream names the cursor its own manifest now carries.
             let id = try #require(try await stream.nextChange())
             #expect(id == (try await ChangeFeedTests.manifest(second)).cursor)
@@ -92,13 +95,15 @@ import Testing
         try await withApp(demo: true, live: true, options: try await Purchasing.options()) { client, _ in
             // Setup
             let port = try #require(client.port)
-            try await ChangeFeedTests.patch(client, "groups/chocolate", ["productId": AppStore.Transaction.defaultProduct])
+            try await ChangeFeedTests.patch(
+                client, "groups/chocolate", ["productId": AppStore.Transaction.defaultProduct])
             let ola = try await Purchasing.user("ola")
             let stream = try Stream(port: port, headers: ["Authorization: \(ola[.authorization] ?? "")"])
             #expect(try await stream.wait(for: ": connected") != nil)
             // Action
-            let granted = try await client.execute(uri: "/v1/admin/users/ola/entitlements", method: .post, headers: admin,
-                                                   body: Body.json(["productId": AppStore.Transaction.defaultProduct]))
+            let granted = try await client.execute(
+                uri: "/v1/admin/users/ola/entitlements", method: .post, headers: admin,
+                body: Body.json(["productId": AppStore.Transaction.defaultProduct]))
             #expect(granted.status == .created)
             // Check: the event's cursor, asked as ola, is current; the manifest it names has chocolate unlocked.
             let id = try #require(try await stream.nextChange())
@@ -112,12 +117,20 @@ import Testing
         // A lifetime long enough that both streams are still open when the third is asked for, on a machine busy with
         // the whole suite (with 2 s, a CI run's streams had ended by then and the third was let in; the waits before
         // it may take a minute each there).
-        try await withApp(demo: true, live: true, options: { $0.streams.total = 2; $0.streams.lifetime = .seconds(60) }) { client, _ in
+        try await withApp(
+            demo: true, live: true,
+            options: {
+                $0.streams.total = 2
+                $0.streams.lifetime = .seconds(60)
+            }
+        ) { client, _ in
             // Setup
             let port = try #require(client.port)
-            for _ in 0..<3 { #expect(try await client.execute(uri: "/v1/events", method: .head).status == .ok) }  // hold no place
+            // hold no place
+            for _ in 0..<3 { #expect(try await client.execute(uri: "/v1/events", method: .head).status == .ok) }
             // A malformed `since` is a 400 even beside a Last-Event-ID (which wins when both are good).
-            let malformed = try await client.execute(uri: "/v1/events?since=", method: .get, headers: [HTTPField.Name("Last-Event-ID")!: "0"])
+            let malformed = try await client.execute(
+                uri: "/v1/events?since=", method: .get, headers: [HTTPField.Name("Last-Event-ID")!: "0"])
             #expect(malformed.status == .badRequest && malformed.problemCode == "invalid_parameter")
             let open = try (0..<2).map { _ in try Stream(port: port) }
             for stream in open { #expect(try await stream.wait(for: ": connected") != nil) }
@@ -131,7 +144,9 @@ import Testing
             // Check: ended cleanly (the last chunk), their places given back (just after the last chunk is written).
             let later = try await eventually(pause: .milliseconds(200)) {
                 try await Stream(port: port).wait(for: "HTTP/1.1 ") ?? ""
-            } until: { $0.hasPrefix("200") }
+            } until: {
+                $0.hasPrefix("200")
+            }
             #expect(later.hasPrefix("200"), "\(later.prefix(40))")
         }
     }

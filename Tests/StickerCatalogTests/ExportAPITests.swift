@@ -14,20 +14,28 @@ import Testing
 
 /// `GET /v1/admin/exports/{platform}` and `stickerd export`: the catalog's view as platform packs; zips read back by
 /// Python's zipfile, pictures by Pillow.
-@Suite("Platform exports through the admin API and the command", .enabled(if: Pillow.available, "needs Pillow (make test installs it)"))
+@Suite(
+    "Platform exports through the admin API and the command",
+    .enabled(if: Pillow.available, "needs Pillow (make test installs it)"))
 struct ExportAPITests {
     /// The names and bytes of a zip's entries, as Python's zipfile reads them.
     static func entries(_ zip: [UInt8]) throws -> [String: [UInt8]] {
         let path = FileManager.default.temporaryDirectory.appending(path: "export-\(UUID().uuidString).zip")
         try Data(zip).write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
-        let (status, output) = try StickerdProcess.runCommand("/usr/bin/env", ["python3", "-W", "ignore", "-c", """
-            import base64, json, sys, zipfile
-            with zipfile.ZipFile(sys.argv[1]) as z:
-                assert z.testzip() is None
-                print(json.dumps({n: base64.b64encode(z.read(n)).decode() for n in z.namelist()}))
-            """, path.path])
-        guard status == 0, let names = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: String] else {
+        let (status, output) = try StickerdProcess.runCommand(
+            "/usr/bin/env",
+            [
+                "python3", "-W", "ignore", "-c",
+                """
+                import base64, json, sys, zipfile
+                with zipfile.ZipFile(sys.argv[1]) as z:
+                    assert z.testzip() is None
+                    print(json.dumps({n: base64.b64encode(z.read(n)).decode() for n in z.namelist()}))
+                """, path.path,
+            ])
+        guard status == 0, let names = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: String]
+        else {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: output])
         }
         return names.mapValues { Array(Data(base64Encoded: $0) ?? Data()) }
@@ -37,14 +45,19 @@ struct ExportAPITests {
         bytes.flatMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] } ?? [:]
     }
 
-    @Test("The demo as WhatsApp packs: a zip of contents.json, a folder per group with its tray and WebPs, and report.json")
+    @Test(
+        "The demo as WhatsApp packs: a zip of contents.json, a folder per group with its tray and WebPs, and report.json"
+    )
     func whatsapp() async throws {
         try await withApp(demo: true) { client, _ in
             // Action
-            let response = try await client.execute(uri: "/v1/admin/exports/whatsapp?publisher=Candy%20Co", method: .get, headers: admin)
+            let response = try await client.execute(
+                uri: "/v1/admin/exports/whatsapp?publisher=Candy%20Co", method: .get, headers: admin)
             // Check
             #expect(response.status == .ok && response.headers[.contentType] == "application/zip")
-            #expect(response.headers[HTTPField.Name("Content-Disposition")!] == "attachment; filename=\"stickers-whatsapp.zip\"")
+            #expect(
+                response.headers[HTTPField.Name("Content-Disposition")!]
+                    == "attachment; filename=\"stickers-whatsapp.zip\"")
             let files = try Self.entries(Array(buffer: response.body))
             let packs = Self.json(files["contents.json"])["sticker_packs"] as? [[String: Any]] ?? []
             #expect(packs.compactMap { $0["identifier"] as? String } == ["chewy", "chocolate", "crunchy"])
@@ -61,18 +74,30 @@ struct ExportAPITests {
     @Test("filter, group and locale choose what goes; a premium group stays out; bad parameters are 4xx problems")
     func selection() async throws {
         try await withApp(demo: true) { client, _ in
-            let chocoholic = try await client.execute(uri: "/v1/admin/exports/signal?filter=chocoholic&author=Me", method: .get, headers: admin)
+            let chocoholic = try await client.execute(
+                uri: "/v1/admin/exports/signal?filter=chocoholic&author=Me", method: .get, headers: admin)
             let chocolate = try Self.entries(Array(buffer: chocoholic.body))
             #expect(Set(chocolate.keys.map { $0.split(separator: "/")[0] }) == ["chocolate", "report.json"])
             #expect(Self.json(chocolate["chocolate/manifest.json"])["author"] as? String == "Me")
-            let one = try await client.execute(uri: "/v1/admin/exports/telegram?group=chewy&bot=CandyBot", method: .get, headers: admin)
-            #expect(Set(try Self.entries(Array(buffer: one.body)).keys.map { $0.split(separator: "/")[0] }) == ["chewy_by_CandyBot", "report.json"])
+            let one = try await client.execute(
+                uri: "/v1/admin/exports/telegram?group=chewy&bot=CandyBot", method: .get, headers: admin)
+            #expect(
+                Set(try Self.entries(Array(buffer: one.body)).keys.map { $0.split(separator: "/")[0] }) == [
+                    "chewy_by_CandyBot", "report.json",
+                ])
             // A premium group: left out of a whole export with a note, refused by name.
-            _ = try await client.execute(uri: "/v1/admin/groups/chewy", method: .patch, headers: admin,
-                                         body: Body.json(["productId": "com.example.chewy"]))
-            let all = try Self.entries(Array(buffer: try await client.execute(uri: "/v1/admin/exports/signal", method: .get, headers: admin).body))
+            _ = try await client.execute(
+                uri: "/v1/admin/groups/chewy", method: .patch, headers: admin,
+                body: Body.json(["productId": "com.example.chewy"]))
+            let all = try Self.entries(
+                Array(
+                    buffer: try await client.execute(uri: "/v1/admin/exports/signal", method: .get, headers: admin).body
+                ))
             #expect(!all.keys.contains { $0.hasPrefix("chewy/") })
-            #expect((Self.json(all["report.json"])["notes"] as? [String])?.contains { $0.hasPrefix("chewy: left out, premium") } == true)
+            #expect(
+                (Self.json(all["report.json"])["notes"] as? [String])?.contains {
+                    $0.hasPrefix("chewy: left out, premium")
+                } == true)
             for (uri, status, code) in [
                 ("/v1/admin/exports/signal?group=chewy", HTTPResponse.Status.unprocessableContent, "validation_failed"),
                 ("/v1/admin/exports/myspace", .notFound, "not_found"),
@@ -87,7 +112,8 @@ struct ExportAPITests {
                 ("/v1/admin/exports/whatsapp?publisher=%00", .badRequest, "invalid_parameter"),
             ] {
                 let answer = try await client.execute(uri: uri, method: .get, headers: admin)
-                #expect(answer.status == status && answer.problemCode == code, "\(uri): \(answer.status) \(answer.json)")
+                #expect(
+                    answer.status == status && answer.problemCode == code, "\(uri): \(answer.status) \(answer.json)")
             }
             #expect(try await client.execute(uri: "/v1/admin/exports/signal", method: .get).status == .unauthorized)
         }
@@ -100,15 +126,24 @@ struct ExportAPITests {
             try await db.execute("UPDATE stickers SET emoji = '{}' WHERE group_id = 'chewy'")
             // A change made in SQL reaches the app by NOTIFY, not by a request of its own: wait for it (an export
             // asked at once could read the snapshot from before, as it did on a busy machine).
-            _ = try await eventually { try await ChangeFeedTests.manifest(client).revision } until: { $0 != before }
-            let answer = try await client.execute(uri: "/v1/admin/exports/whatsapp?group=chewy", method: .get, headers: admin)
+            _ = try await eventually {
+                try await ChangeFeedTests.manifest(client).revision
+            } until: {
+                $0 != before
+            }
+            let answer = try await client.execute(
+                uri: "/v1/admin/exports/whatsapp?group=chewy", method: .get, headers: admin)
             #expect(answer.status == .unprocessableContent && answer.problemCode == "nothing_to_export")
             #expect((answer.json["detail"] as? String)?.contains("no emoji") == true)
             // A view that shows nothing: the same for Xcode's catalog (schemathesis found it a 500).
-            _ = try await client.execute(uri: "/v1/admin/filters/nothing", method: .put, headers: admin, body: Body.json(["flags": ["nowhere"]]))
+            _ = try await client.execute(
+                uri: "/v1/admin/filters/nothing", method: .put, headers: admin, body: Body.json(["flags": ["nowhere"]]))
             for platform in ["xcstickers", "signal"] {
-                let empty = try await client.execute(uri: "/v1/admin/exports/\(platform)?filter=nothing", method: .get, headers: admin)
-                #expect(empty.status == .unprocessableContent && empty.problemCode == "nothing_to_export", "\(platform): \(empty.json)")
+                let empty = try await client.execute(
+                    uri: "/v1/admin/exports/\(platform)?filter=nothing", method: .get, headers: admin)
+                #expect(
+                    empty.status == .unprocessableContent && empty.problemCode == "nothing_to_export",
+                    "\(platform): \(empty.json)")
             }
         }
     }
@@ -116,30 +151,39 @@ struct ExportAPITests {
     @Test("Xcode's Stickers.xcstickers as a zip, from the same selection")
     func xcstickers() async throws {
         try await withApp(demo: true) { client, _ in
-            let answer = try await client.execute(uri: "/v1/admin/exports/xcstickers?group=crunchy", method: .get, headers: admin)
+            let answer = try await client.execute(
+                uri: "/v1/admin/exports/xcstickers?group=crunchy", method: .get, headers: admin)
             let files = try Self.entries(Array(buffer: answer.body))
             #expect(files.keys.contains("Stickers.xcstickers/Contents.json"))
             #expect(files.keys.filter { $0.hasSuffix(".png") }.count == 3)
         }
     }
 
-    @Test("stickerd export whatsapp|telegram|signal writes the same folders and prints each sticker's bytes and PSNR",
-          .hangLimit)
+    @Test(
+        "stickerd export whatsapp|telegram|signal writes the same folders and prints each sticker's bytes and PSNR",
+        .hangLimit)
     func command() async throws {
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
         defer { Task { await drop() } }
         let out = URL(fileURLWithPath: NSTemporaryDirectory()).appending(path: "export-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
-        for (platform, options, marker) in [("whatsapp", ["--publisher", "Me"], "contents.json"), ("telegram", ["--bot", "CandyBot"], "chewy_by_CandyBot/set.json"),
-                                            ("signal", [], "chewy/manifest.json")] {
+        for (platform, options, marker) in [
+            ("whatsapp", ["--publisher", "Me"], "contents.json"),
+            ("telegram", ["--bot", "CandyBot"], "chewy_by_CandyBot/set.json"),
+            ("signal", [], "chewy/manifest.json"),
+        ] {
             let folder = out.appending(path: platform)
-            let (status, output) = try await StickerdProcess.run(["export", platform] + options + ["--out", folder.path],
-                                                                 environment: ["DATABASE_URL": endpoint.url])
+            let (status, output) = try await StickerdProcess.run(
+                ["export", platform] + options + ["--out", folder.path],
+                environment: ["DATABASE_URL": endpoint.url])
             #expect(status == 0 && output.contains("Wrote 3 \(platform) pack(s) of 9 stickers"), "\(output)")
-            #expect(output.contains("bytes") && FileManager.default.fileExists(atPath: folder.appending(path: marker).path), "\(output)")
+            #expect(
+                output.contains("bytes") && FileManager.default.fileExists(atPath: folder.appending(path: marker).path),
+                "\(output)")
             #expect(FileManager.default.fileExists(atPath: folder.appending(path: "report.json").path))
         }
-        let (status, output) = try await StickerdProcess.run(["export", "telegram", "--out", out.path], environment: ["DATABASE_URL": endpoint.url])
+        let (status, output) = try await StickerdProcess.run(
+            ["export", "telegram", "--out", out.path], environment: ["DATABASE_URL": endpoint.url])
         #expect(status != 0 && output.contains("--bot"), "\(output)")
     }
 }

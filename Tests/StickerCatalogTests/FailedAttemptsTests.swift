@@ -29,7 +29,10 @@ import Testing
         let attempts = FailedAttempts(limit: 3, window: .seconds(60), now: { clock.now })
         let (guesser, other) = (Self.address("192.0.2.7"), Self.address("198.51.100.1"))
         // Action
-        for _ in 0..<3 { #expect(attempts.wait(for: guesser) == nil); attempts.fail(guesser) }
+        for _ in 0..<3 {
+            #expect(attempts.wait(for: guesser) == nil)
+            attempts.fail(guesser)
+        }
         // Check: refused for the rest of its window, then free again; the other address never was.
         clock.advance(.seconds(20))
         #expect(attempts.wait(for: guesser) == .seconds(40))
@@ -42,7 +45,8 @@ import Testing
         let clock = FakeClock()
         let attempts = FailedAttempts(limit: 1, window: .seconds(60), capacity: 100, now: { clock.now })
         for index in 0..<1000 { attempts.fail(Self.address("10.0.\(index / 256).\(index % 256)")) }
-        let refused = (0..<1000).filter { attempts.wait(for: Self.address("10.0.\($0 / 256).\($0 % 256)")) != nil }.count
+        let refused = (0..<1000).filter { attempts.wait(for: Self.address("10.0.\($0 / 256).\($0 % 256)")) != nil }
+            .count
         #expect(refused > 0 && refused <= 100)
         // The newest are the ones kept.
         #expect(attempts.wait(for: Self.address("10.0.3.231")) != nil)
@@ -52,11 +56,13 @@ import Testing
         try await withApp(demo: true, live: true) { client, _ in
             // Setup: ten wrong tokens from 127.0.0.1.
             for attempt in 0..<10 {
-                let response = try await client.execute(uri: "/v1/admin/groups", method: .get, headers: [.authorization: "Bearer wrong-\(attempt)"])
+                let response = try await client.execute(
+                    uri: "/v1/admin/groups", method: .get, headers: [.authorization: "Bearer wrong-\(attempt)"])
                 #expect(response.status == .unauthorized)
             }
             // Action: the eleventh, and then the right token from the same address.
-            let refused = try await client.execute(uri: "/v1/admin/groups", method: .get, headers: [.authorization: "Bearer wrong-10"])
+            let refused = try await client.execute(
+                uri: "/v1/admin/groups", method: .get, headers: [.authorization: "Bearer wrong-10"])
             let right = try await client.execute(uri: "/v1/admin/groups", method: .get, headers: admin)
             // Check: both refused for the window; anonymous client routes are untouched.
             #expect(refused.status == .tooManyRequests && refused.json["code"] as? String == "too_many_attempts")

@@ -10,7 +10,9 @@ import Testing
 /// stickerd under a low file descriptor limit, as the shell sets it: it raises its soft limit, refuses to start when
 /// its stream bound cannot fit, keeps health answering while one client takes every stream it may, and says when
 /// it could not accept a connection.
-@Suite("stickerd under a file limit", .serialized, .enabled(if: StickerdProcess.available, "needs the stickerd binary next to the test bundle (swift build)"))
+@Suite(
+    "stickerd under a file limit", .serialized,
+    .enabled(if: StickerdProcess.available, "needs the stickerd binary next to the test bundle (swift build)"))
 struct FileLimitTests {
     /// `stickerd serve` started by a shell that first runs `ulimit`, on a free port; what it prints goes to a file.
     final class Limited: @unchecked Sendable {
@@ -21,7 +23,9 @@ struct FileLimitTests {
         init(ulimit: String, _ arguments: [String], database: DatabaseEndpoint) throws {
             port = try StickerdProcess.freePort()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit \(ulimit) && exec \"$0\" \"$@\"", StickerdProcess.binary, "serve", "--port", "\(port)"] + arguments
+            process.arguments =
+                ["-c", "ulimit \(ulimit) && exec \"$0\" \"$@\"", StickerdProcess.binary, "serve", "--port", "\(port)"]
+                + arguments
             process.environment = ["PATH": "/usr/bin:/bin", "LOG_LEVEL": "info", "DATABASE_URL": database.url]
             FileManager.default.createFile(atPath: log.path, contents: nil)
             let output = try FileHandle(forWritingTo: log)
@@ -42,7 +46,9 @@ struct FileLimitTests {
         static func ready(ulimit: String, _ arguments: [String], database: DatabaseEndpoint) async throws -> Limited {
             var server = try Limited(ulimit: ulimit, arguments, database: database)
             if try await !server.waitReady(), !server.process.isRunning {
-                print("FileLimitTests: stickerd ended before it was ready: \(server.process.terminationReason) \(server.process.terminationStatus); \(server.printed.suffix(500))")
+                print(
+                    "FileLimitTests: stickerd ended before it was ready: \(server.process.terminationReason) \(server.process.terminationStatus); \(server.printed.suffix(500))"
+                )
                 server = try Limited(ulimit: ulimit, arguments, database: database)
             }
             try #require(try await server.waitReady(), "\(server.printed)")
@@ -62,8 +68,13 @@ struct FileLimitTests {
         /// Whether `path` answers 200 within `seconds`.
         func answers(_ path: String, seconds: Int = 5) async throws -> Bool {
             let port = port
-            let task = Task { try? await RawHTTP.exchange(port: port, Array("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n".utf8)) }
-            let timeout = Task { try await Task.sleep(for: .seconds(seconds)); task.cancel() }
+            let task = Task {
+                try? await RawHTTP.exchange(port: port, Array("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            }
+            let timeout = Task {
+                try await Task.sleep(for: .seconds(seconds))
+                task.cancel()
+            }
             defer { timeout.cancel() }
             return await task.value?.hasPrefix("HTTP/1.1 200") == true
         }
@@ -85,7 +96,8 @@ struct FileLimitTests {
         var fileLimits: (soft: String, hard: String)? {
             let limits = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/limits", encoding: .utf8)
             let line = limits?.split(separator: "\n").first { $0.hasPrefix("Max open files") }
-            let fields = line?.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).map(String.init) ?? []
+            let fields =
+                line?.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).map(String.init) ?? []
             return fields.count >= 2 ? (fields[0], fields[1]) : nil
         }
     }
@@ -97,8 +109,9 @@ struct FileLimitTests {
         return Int(clamping: limit.rlim_max)
     }
 
-    @Test("Under a soft limit of 300 stickerd raises it; one client's 300 streams get its address's 256 and health answers",
-          .hangLimit)
+    @Test(
+        "Under a soft limit of 300 stickerd raises it; one client's 300 streams get its address's 256 and health answers",
+        .hangLimit)
     func healthAnswersWhileOneClientHoldsItsStreams() async throws {
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
         defer { Task { await drop() } }
@@ -119,8 +132,9 @@ struct FileLimitTests {
         await server.stop()
     }
 
-    @Test("Refuses to start, saying why, when the stream bound does not fit the file limit; starts when it does",
-          .hangLimit)
+    @Test(
+        "Refuses to start, saying why, when the stream bound does not fit the file limit; starts when it does",
+        .hangLimit)
     func refusesABoundPastTheLimit() async throws {
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
         defer { Task { await drop() } }
@@ -128,13 +142,17 @@ struct FileLimitTests {
         let status = try await refused.exit(within: 30)
         #expect(status != nil && status != 0, "stickerd started under a limit its 10,000 streams cannot fit")
         let printed = refused.printed
-        #expect(printed.contains("file descriptors") && printed.contains("--max-event-streams 10000") && printed.contains("only 300"),
-                "\(printed)")
+        #expect(
+            printed.contains("file descriptors") && printed.contains("--max-event-streams 10000")
+                && printed.contains("only 300"),
+            "\(printed)")
         let fits = try await Limited.ready(ulimit: "-n 300", ["--max-event-streams", "100"], database: endpoint)
         await fits.stop()
     }
 
-    @Test("Past the connections its descriptors allow it stops accepting, and busy with those it holds it lives on", .hangLimit)
+    @Test(
+        "Past the connections its descriptors allow it stops accepting, and busy with those it holds it lives on",
+        .hangLimit)
     func connectionsPastTheLimitWaitAndLoadThenKillsNothing() async throws {
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
         defer { Task { await drop() } }
@@ -148,8 +166,10 @@ struct FileLimitTests {
         // (Within the 30 s after which idle connections are closed; a stickerd without the limit logs the accept that
         // ran out of descriptors instead.)
         let deadline = ContinuousClock.now + .seconds(15)
-        while !["connections this process may hold are open", "Could not accept"].contains(where: server.printed.contains),
-              ContinuousClock.now < deadline {
+        while !["connections this process may hold are open", "Could not accept"].contains(
+            where: server.printed.contains),
+            ContinuousClock.now < deadline
+        {
             try await Task.sleep(for: .milliseconds(100))
         }
         let request = Array("GET /v1/manifest HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
@@ -157,7 +177,9 @@ struct FileLimitTests {
         var answered = 0
         // Busy for 8 s, and longer (up to a minute) until a hundred answers came: a busy suite starves this test too.
         let busy = ContinuousClock.now + .seconds(8)
-        while ContinuousClock.now < busy || (answered <= 100 && ContinuousClock.now < busy + .seconds(52)), server.process.isRunning {
+        while ContinuousClock.now < busy || (answered <= 100 && ContinuousClock.now < busy + .seconds(52)),
+            server.process.isRunning
+        {
             for socket in held.prefix(200) {
                 // Each answer seen is replaced by another request, keeping the replica busy throughout.
                 let answers = socket.receiveAvailable().components(separatedBy: "HTTP/1.1 200").count - 1
@@ -172,11 +194,17 @@ struct FileLimitTests {
         #expect(answered > 100, "\(answered) answers")
         held.removeAll()
         #expect(try await server.waitReady(), "running: \(server.process.isRunning); \(server.printed.suffix(3000))")
-        let metrics = try await RawHTTP.exchange(port: server.port, Array("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8),
-                                                 whole: true)
+        let metrics = try await RawHTTP.exchange(
+            port: server.port, Array("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8),
+            whole: true)
         let line = metrics.split(separator: "\n").first { $0.hasPrefix("connection_limit_pauses_total ") }
-        #expect((line?.split(separator: " ").last.flatMap { Int($0) } ?? 0) > 0, "\(line ?? "no connection_limit_pauses_total line")")
-        #expect(server.printed.contains("at most \(DescriptorBudget(streams: 100, uploads: 8, pools: 1).connections(limit: 300)) connections at once"))
+        #expect(
+            (line?.split(separator: " ").last.flatMap { Int($0) } ?? 0) > 0,
+            "\(line ?? "no connection_limit_pauses_total line")")
+        #expect(
+            server.printed.contains(
+                "at most \(DescriptorBudget(streams: 100, uploads: 8, pools: 1).connections(limit: 300)) connections at once"
+            ))
         #expect(!server.printed.contains("Could not accept a connection"), "an accept ran out of descriptors")
         await server.stop()
     }

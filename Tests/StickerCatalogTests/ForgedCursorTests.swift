@@ -16,14 +16,17 @@ import Testing
     static let key = Array("forged-cursor-tests-asset-signing-key-0123".utf8)
 
     static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/", with: "_"
+        )
+        .replacingOccurrences(of: "=", with: "")
     }
 
     /// The bytes of a cursor: its JSON, then its tag (the last 16).
     static func bytes(_ cursor: String) throws -> [UInt8] {
         let base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        return Array(try #require(Data(base64Encoded: base64 + String(repeating: "=", count: (4 - base64.count % 4) % 4))))
+        return Array(
+            try #require(Data(base64Encoded: base64 + String(repeating: "=", count: (4 - base64.count % 4) % 4))))
     }
 
     @Test func aCursorTheServiceDidNotSignIsRefusedBeforeAnythingIsRead() async throws {
@@ -34,24 +37,30 @@ import Testing
         let json = Array(#"{"products":[],"since":0,"view":"0"}"#.utf8)
         let signed = cursor.encoded(with: CursorKey(signer: AssetSigner(key: Self.key, lifetime: 60)))
         let sealed = try Self.bytes(signed)
-        let forged = ["unsigned": Self.base64URL(json),
-                      "tampered": Self.base64URL(Array(#"{"products":[],"since":9,"view":"0"}"#.utf8) + sealed.suffix(16)),
-                      "another key": cursor.encoded(with: CursorKey(signer: AssetSigner(key: Array(repeating: 1, count: 32), lifetime: 60))),
-                      "no key": cursor.encoded(with: CursorKey(signer: nil)),
-                      "tag cut short": String(signed.dropLast(4))]
+        let forged = [
+            "unsigned": Self.base64URL(json),
+            "tampered": Self.base64URL(Array(#"{"products":[],"since":9,"view":"0"}"#.utf8) + sealed.suffix(16)),
+            "another key": cursor.encoded(
+                with: CursorKey(signer: AssetSigner(key: Array(repeating: 1, count: 32), lifetime: 60))),
+            "no key": cursor.encoded(with: CursorKey(signer: nil)),
+            "tag cut short": String(signed.dropLast(4)),
+        ]
         try await Application(router: offlineRouter(options: options)).test(.router) { client in
             for (name, text) in forged {
                 // Action
                 let changes = try await client.execute(uri: "/v1/manifest/changes?since=\(text)", method: .get)
                 let events = try await client.execute(uri: "/v1/events?since=\(text)", method: .get)
-                let resumed = try await client.execute(uri: "/v1/events", method: .get, headers: [HTTPField.Name("Last-Event-ID")!: text])
+                let resumed = try await client.execute(
+                    uri: "/v1/events", method: .get, headers: [HTTPField.Name("Last-Event-ID")!: text])
                 // Check
                 for response in [changes, events, resumed] {
                     #expect(response.status == .gone && response.problemCode == "cursor_expired", "\(name)")
                 }
             }
             // The replica's own cursor gets past the signature, to the database it cannot reach.
-            #expect(try await client.execute(uri: "/v1/manifest/changes?since=\(signed)", method: .get).status == .serviceUnavailable)
+            #expect(
+                try await client.execute(uri: "/v1/manifest/changes?since=\(signed)", method: .get).status
+                    == .serviceUnavailable)
         }
     }
 
@@ -59,7 +68,8 @@ import Testing
         try await withReplicas(options: { $0.access.assetSigningKey = Self.key }) { first, second in
             // Setup
             let manifest = try await ChangeFeedTests.manifest(first)
-            let cursor = try ChangeCursor(encoded: manifest.cursor, key: CursorKey(signer: AssetSigner(key: Self.key, lifetime: 60)))
+            let cursor = try ChangeCursor(
+                encoded: manifest.cursor, key: CursorKey(signer: AssetSigner(key: Self.key, lifetime: 60)))
             var older = cursor
             older.since -= 1
             let sealed = try Self.bytes(manifest.cursor)

@@ -20,8 +20,9 @@ import Testing
 
     /// Uploads `image` into Chewy; the sticker's id and image digest.
     static func upload(_ client: some TestClientProtocol) async throws -> (id: String, sha256: String) {
-        let response = try await client.execute(uri: "/v1/admin/groups/chewy/stickers?name=Spare&description=Spare", method: .post,
-                                                headers: Body.pngHeaders, body: ByteBuffer(bytes: Self.image))
+        let response = try await client.execute(
+            uri: "/v1/admin/groups/chewy/stickers?name=Spare&description=Spare", method: .post,
+            headers: Body.pngHeaders, body: ByteBuffer(bytes: Self.image))
         #expect(response.status == .created)
         let asset = try #require(response.json["asset"] as? [String: Any])
         return (try #require(response.json["id"] as? String), try #require(asset["sha256"] as? String))
@@ -31,13 +32,18 @@ import Testing
         try await withApp(demo: true) { client, db in
             // Setup: an image uploaded, its sticker deleted, long unused.
             let (id, sha) = try await Self.upload(client)
-            #expect(try await client.execute(uri: "/v1/admin/stickers/\(id)", method: .delete, headers: admin).status == .noContent)
-            try await db.execute("UPDATE assets SET unreferenced_since = now() - interval '60 days' WHERE unreferenced_since IS NOT NULL")
+            #expect(
+                try await client.execute(uri: "/v1/admin/stickers/\(id)", method: .delete, headers: admin).status
+                    == .noContent)
+            try await db.execute(
+                "UPDATE assets SET unreferenced_since = now() - interval '60 days' WHERE unreferenced_since IS NOT NULL"
+            )
             let expected = Renditions.count(animated: false)
             try await db.withConnection { gc in
                 // gc has deleted the renditions' images (not the original yet) and not committed.
                 try await gc.query("BEGIN", logger: TestDatabase.logger)
-                try await gc.query("""
+                try await gc.query(
+                    """
                     DELETE FROM assets WHERE sha256 IN (SELECT asset_sha256 FROM renditions WHERE source_sha256 = \(sha)) AND sha256 <> \(sha)
                     """, logger: TestDatabase.logger)
                 // Action: the same image uploaded again, which finds its renditions current; then gc commits.
@@ -47,10 +53,15 @@ import Testing
                 _ = try await again
             }
             // Check: the sticker has every rendition, stored.
-            #expect(try await db.count("""
-                SELECT count(*) FROM renditions r JOIN assets a ON a.sha256 = r.asset_sha256 WHERE r.source_sha256 = '\(sha)'
-                """) == expected)
-            #expect(try await db.count("SELECT count(*) FROM assets WHERE renditions_version = \(Renditions.version) AND sha256 = '\(sha)'") == 1)
+            #expect(
+                try await db.count(
+                    """
+                    SELECT count(*) FROM renditions r JOIN assets a ON a.sha256 = r.asset_sha256 WHERE r.source_sha256 = '\(sha)'
+                    """) == expected)
+            #expect(
+                try await db.count(
+                    "SELECT count(*) FROM assets WHERE renditions_version = \(Renditions.version) AND sha256 = '\(sha)'"
+                ) == 1)
         }
     }
 
@@ -64,7 +75,8 @@ import Testing
             try await db.withConnection { deleting in
                 // The sticker's deletion is under way (its trigger has run) and not committed.
                 try await deleting.query("BEGIN", logger: TestDatabase.logger)
-                try await deleting.query("DELETE FROM stickers WHERE id = \(UUID(uuidString: id)!)", logger: TestDatabase.logger)
+                try await deleting.query(
+                    "DELETE FROM stickers WHERE id = \(UUID(uuidString: id)!)", logger: TestDatabase.logger)
                 // Action: the rebuild stores its renditions meanwhile; then the deletion commits.
                 async let rebuild: Void = catalog.replaceRenditions(source: sha, rebuilt)
                 try await Task.sleep(for: .milliseconds(500))
@@ -72,11 +84,14 @@ import Testing
                 try await rebuild
             }
             // Check: the new renditions are dated unused, so gc will collect them.
-            #expect(try await db.count("""
-                SELECT count(*) FROM renditions r JOIN assets a ON a.sha256 = r.asset_sha256
-                WHERE r.source_sha256 = '\(sha)' AND a.unreferenced_since IS NULL
-                """) == 0)
-            #expect(try await db.count("SELECT count(*) FROM renditions WHERE source_sha256 = '\(sha)'") == rebuilt.count)
+            #expect(
+                try await db.count(
+                    """
+                    SELECT count(*) FROM renditions r JOIN assets a ON a.sha256 = r.asset_sha256
+                    WHERE r.source_sha256 = '\(sha)' AND a.unreferenced_since IS NULL
+                    """) == 0)
+            #expect(
+                try await db.count("SELECT count(*) FROM renditions WHERE source_sha256 = '\(sha)'") == rebuilt.count)
         }
     }
 }

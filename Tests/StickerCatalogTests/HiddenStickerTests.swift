@@ -25,17 +25,25 @@ import Testing
             let first = try await ChangeFeedTests.manifest(client)
             let visible = try await Self.order(client, "chewy")
             try #require(visible.count >= 3)
-            let (before, logged) = (try await DraftPrivacyTests.revision(db), try await db.count("SELECT count(*)::int FROM catalog_changes"))
+            let (before, logged) = (
+                try await DraftPrivacyTests.revision(db),
+                try await db.count("SELECT count(*)::int FROM catalog_changes")
+            )
             // Action: a sticker scheduled a day ahead, placed first (every visible one's stored position moves down),
             // moved into the middle, then deleted (the ones after it move up).
             let response = try await client.execute(
                 uri: "/v1/admin/groups/chewy/stickers", method: .post, headers: Body.formHeaders,
-                body: Body.form([("name", "Soon"), ("description", "Tomorrow"), ("position", "0"),
-                                 ("publishAt", RFC3339.string(Date().addingTimeInterval(86_400)))], files: [("file", Samples.opaqueSticker)]))
+                body: Body.form(
+                    [
+                        ("name", "Soon"), ("description", "Tomorrow"), ("position", "0"),
+                        ("publishAt", RFC3339.string(Date().addingTimeInterval(86_400))),
+                    ], files: [("file", Samples.opaqueSticker)]))
             #expect(response.status == .created && response.json["position"] as? Int == 0)
             let id = try #require(response.json["id"] as? String)
             try await ChangeFeedTests.patch(client, "stickers/\(id)", ["position": 2])
-            #expect(try await client.execute(uri: "/v1/admin/stickers/\(id)", method: .delete, headers: admin).status == .noContent)
+            #expect(
+                try await client.execute(uri: "/v1/admin/stickers/\(id)", method: .delete, headers: admin).status
+                    == .noContent)
             // Check: no revision, nothing logged, the feed has nothing new, the order is as it was.
             #expect(try await DraftPrivacyTests.revision(db) == before)
             #expect(try await db.count("SELECT count(*)::int FROM catalog_changes") == logged)
@@ -50,8 +58,11 @@ import Testing
             let visible = try await Self.order(client, "chewy")
             let response = try await client.execute(
                 uri: "/v1/admin/groups/chewy/stickers", method: .post, headers: Body.formHeaders,
-                body: Body.form([("name", "Soon"), ("description", "Tomorrow"), ("position", "0"),
-                                 ("publishAt", RFC3339.string(Date().addingTimeInterval(86_400)))], files: [("file", Samples.opaqueSticker)]))
+                body: Body.form(
+                    [
+                        ("name", "Soon"), ("description", "Tomorrow"), ("position", "0"),
+                        ("publishAt", RFC3339.string(Date().addingTimeInterval(86_400))),
+                    ], files: [("file", Samples.opaqueSticker)]))
             #expect(response.status == .created)
             let first = try await ChangeFeedTests.manifest(client)
             let before = try await DraftPrivacyTests.revision(db)

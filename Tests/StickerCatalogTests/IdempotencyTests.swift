@@ -24,13 +24,22 @@ import Testing
             let uri = "/v1/admin/groups/chewy/stickers?name=Again&description=Uploaded%20twice"
             let before = try await db.count("SELECT count(*) FROM stickers")
             // Action: the upload, then its retry (the client never saw the 201), then the key with another body.
-            let first = try await client.execute(uri: uri, method: .post, headers: Self.headers("upload-1"), body: ByteBuffer(bytes: Samples.opaqueSticker))
-            let retry = try await client.execute(uri: uri, method: .post, headers: Self.headers("upload-1"), body: ByteBuffer(bytes: Samples.opaqueSticker))
-            let other = try await client.execute(uri: uri, method: .post, headers: Self.headers("upload-1"), body: ByteBuffer(bytes: Samples.sticker))
+            let first = try await client.execute(
+                uri: uri, method: .post, headers: Self.headers("upload-1"),
+                body: ByteBuffer(bytes: Samples.opaqueSticker))
+            let retry = try await client.execute(
+                uri: uri, method: .post, headers: Self.headers("upload-1"),
+                body: ByteBuffer(bytes: Samples.opaqueSticker))
+            let other = try await client.execute(
+                uri: uri, method: .post, headers: Self.headers("upload-1"), body: ByteBuffer(bytes: Samples.sticker))
             // Check
             #expect(first.status == .created && retry.status == .created)
-            #expect(Array(buffer: retry.body) == Array(buffer: first.body) && retry.headers[.location] == first.headers[.location])
-            #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true" && first.headers[HTTPField.Name("Idempotent-Replayed")!] == nil)
+            #expect(
+                Array(buffer: retry.body) == Array(buffer: first.body)
+                    && retry.headers[.location] == first.headers[.location])
+            #expect(
+                retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true"
+                    && first.headers[HTTPField.Name("Idempotent-Replayed")!] == nil)
             #expect(other.status == .unprocessableContent && other.problemCode == "idempotency_key_reused")
             #expect(try await db.count("SELECT count(*) FROM stickers") == before + 1)
         }
@@ -40,34 +49,49 @@ import Testing
         try await withApp(demo: true) { client, db in
             let json: HTTPFields = [.authorization: "Bearer \(adminToken)", .contentType: "application/json"]
             // A refused write (an invalid id) keeps nothing: the same key then runs the corrected request.
-            let refused = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: Self.headers("group-1", json),
-                                                   body: ByteBuffer(string: #"{"id":"Not A Slug","name":"Sour"}"#))
-            let created = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: Self.headers("group-1", json),
-                                                   body: ByteBuffer(string: #"{"id":"sour","name":"Sour"}"#))
-            let replayed = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: Self.headers("group-1", json),
-                                                    body: ByteBuffer(string: #"{"id":"sour","name":"Sour"}"#))
-            #expect(refused.status == .unprocessableContent && created.status == .created && replayed.status == .created)
+            let refused = try await client.execute(
+                uri: "/v1/admin/groups", method: .post, headers: Self.headers("group-1", json),
+                body: ByteBuffer(string: #"{"id":"Not A Slug","name":"Sour"}"#))
+            let created = try await client.execute(
+                uri: "/v1/admin/groups", method: .post, headers: Self.headers("group-1", json),
+                body: ByteBuffer(string: #"{"id":"sour","name":"Sour"}"#))
+            let replayed = try await client.execute(
+                uri: "/v1/admin/groups", method: .post, headers: Self.headers("group-1", json),
+                body: ByteBuffer(string: #"{"id":"sour","name":"Sour"}"#))
+            #expect(
+                refused.status == .unprocessableContent && created.status == .created && replayed.status == .created)
             #expect(try await db.count("SELECT count(*) FROM sticker_groups WHERE id = 'sour'") == 1)
             // Keys must be visible ASCII, 255 at most.
             for key in ["", String(repeating: "k", count: 256), "with space"] {
-                let response = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: Self.headers(key, json),
-                                                        body: Body.json(["id": "bitter", "name": "Bitter"]))
+                let response = try await client.execute(
+                    uri: "/v1/admin/groups", method: .post, headers: Self.headers(key, json),
+                    body: Body.json(["id": "bitter", "name": "Bitter"]))
                 #expect(response.status == .badRequest && response.problemCode == "invalid_idempotency_key", "\(key)")
             }
         }
     }
 
     @Test func aKeyedUploadPastTheBoundIsRefusedBeforeItsBodyIsRead() async throws {
-        try await withApp(demo: true, live: true, options: { $0.limits.concurrentUploads = 1; $0.server.bodyTimeout = .seconds(10) }) { client, _ in
-            // Setup: an upload holding the only slot, waiting with 10 of its 1,000 bytes sent (as in HTTPBehaviourTests).
+        try await withApp(
+            demo: true, live: true,
+            options: {
+                $0.limits.concurrentUploads = 1
+                $0.server.bodyTimeout = .seconds(10)
+            }
+        ) { client, _ in
+            // Setup: an upload holding the only slot, waiting with 10 of its 1,000 bytes sent (as in
+            // HTTPBehaviourTests).
             let port = try #require(client.port)
-            let head = "POST /v1/admin/groups/chewy/stickers?name=A&description=d HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(adminToken)\r\n"
+            let head =
+                "POST /v1/admin/groups/chewy/stickers?name=A&description=d HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(adminToken)\r\n"
                 + "Content-Type: image/png\r\nContent-Length: 1000\r\n"
             let holder = try RawSocket(port: port)
             holder.send(Array((head + "\r\n").utf8) + Array(Samples.sticker.prefix(10)))
             let held = try await eventually {
                 ObservabilityTests.value(try await ObservabilityTests.metrics(client), "uploads_in_progress") ?? 0
-            } until: { $0 >= 1 }
+            } until: {
+                $0 >= 1
+            }
             #expect(held == 1)
             // Action: a keyed upload that sends its head and 10 bytes, then waits like the holder.
             let keyed = try RawSocket(port: port)

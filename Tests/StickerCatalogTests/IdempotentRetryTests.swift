@@ -22,11 +22,15 @@ import Testing
         for (field, value) in [("name", name), ("description", "Sent by curl")] {
             body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"\r\n\r\n\(value)\r\n")
         }
-        body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"s.png\"\r\nContent-Type: image/png\r\n\r\n")
+        body.writeString(
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"s.png\"\r\nContent-Type: image/png\r\n\r\n"
+        )
         body.writeBytes(Samples.opaqueSticker)
         body.writeString("\r\n--\(boundary)--\r\n")
-        let headers: HTTPFields = [.authorization: "Bearer \(adminToken)", .contentType: "multipart/form-data; boundary=\(boundary)",
-                                   HTTPField.Name("Idempotency-Key")!: "curl-1"]
+        let headers: HTTPFields = [
+            .authorization: "Bearer \(adminToken)", .contentType: "multipart/form-data; boundary=\(boundary)",
+            HTTPField.Name("Idempotency-Key")!: "curl-1",
+        ]
         return (headers, body)
     }
 
@@ -56,22 +60,30 @@ import Testing
             try await PostgresCatalog(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger)
                 .createAdminToken(name: "bootstrap", digest: digest)
             func create(_ id: String, as bearer: String) async throws -> TestResponse {
-                try await client.execute(uri: "/v1/admin/groups", method: .post,
-                                         headers: [.authorization: "Bearer \(bearer)", .contentType: "application/json",
-                                                   HTTPField.Name("Idempotency-Key")!: "shared"],
-                                         body: Body.json(["id": id, "name": id.capitalized]))
+                try await client.execute(
+                    uri: "/v1/admin/groups", method: .post,
+                    headers: [
+                        .authorization: "Bearer \(bearer)", .contentType: "application/json",
+                        HTTPField.Name("Idempotency-Key")!: "shared",
+                    ],
+                    body: Body.json(["id": id, "name": id.capitalized]))
             }
             // Action: each token writes under the same key, then retries.
             let first = try await create("sour", as: adminToken)
             let second = try await create("bitter", as: token)
-            let (firstRetry, secondRetry) = (try await create("sour", as: adminToken), try await create("bitter", as: token))
+            let (firstRetry, secondRetry) = (
+                try await create("sour", as: adminToken), try await create("bitter", as: token)
+            )
             // Check: each token got its own write and, on retry, its own answer.
             #expect(first.status == .created && second.status == .created, "\(second.problemCode ?? "")")
             #expect(second.headers[Self.replayed] == nil && second.headers[.location] == "/v1/admin/groups/bitter")
-            #expect(firstRetry.headers[Self.replayed] == "true" && firstRetry.headers[.location] == "/v1/admin/groups/sour",
-                    "\(firstRetry.status) \(firstRetry.problemCode ?? "")")
-            #expect(secondRetry.headers[Self.replayed] == "true" && secondRetry.headers[.location] == "/v1/admin/groups/bitter",
-                    "\(secondRetry.status) \(secondRetry.problemCode ?? "")")
+            #expect(
+                firstRetry.headers[Self.replayed] == "true" && firstRetry.headers[.location] == "/v1/admin/groups/sour",
+                "\(firstRetry.status) \(firstRetry.problemCode ?? "")")
+            #expect(
+                secondRetry.headers[Self.replayed] == "true"
+                    && secondRetry.headers[.location] == "/v1/admin/groups/bitter",
+                "\(secondRetry.status) \(secondRetry.problemCode ?? "")")
             #expect(try await db.count("SELECT count(*) FROM sticker_groups WHERE id IN ('sour', 'bitter')") == 2)
         }
     }
@@ -81,13 +93,17 @@ import Testing
             var headers = admin
             headers[.contentType] = "application/json"
             headers[HTTPField.Name("Idempotency-Key")!] = "json-order"
-            // Action: the same group twice, its keys written in another order (as Foundation may on Linux), then another.
-            let first = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: headers,
-                                                 body: ByteBuffer(string: #"{"id":"tart","name":"Tart"}"#))
-            let retry = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: headers,
-                                                 body: ByteBuffer(string: #"{ "name": "Tart", "id": "tart" }"#))
-            let other = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: headers,
-                                                 body: ByteBuffer(string: #"{"id":"tart","name":"Sweet"}"#))
+            // Action: the same group twice, its keys written in another order (as Foundation may on Linux), then
+            // another.
+            let first = try await client.execute(
+                uri: "/v1/admin/groups", method: .post, headers: headers,
+                body: ByteBuffer(string: #"{"id":"tart","name":"Tart"}"#))
+            let retry = try await client.execute(
+                uri: "/v1/admin/groups", method: .post, headers: headers,
+                body: ByteBuffer(string: #"{ "name": "Tart", "id": "tart" }"#))
+            let other = try await client.execute(
+                uri: "/v1/admin/groups", method: .post, headers: headers,
+                body: ByteBuffer(string: #"{"id":"tart","name":"Sweet"}"#))
             // Check
             #expect(first.status == .created && retry.status == .created && retry.headers[Self.replayed] == "true")
             #expect(other.status == .unprocessableContent)
@@ -98,10 +114,12 @@ import Testing
     @Test func anAnswerCommitsWithItsWriteOrNotAtAll() async throws {
         try await withApp(demo: true) { client, db in
             // Setup: storing an answer fails, as when PostgreSQL goes away between a write and its answer.
-            try await db.execute("""
+            try await db.execute(
+                """
                 CREATE FUNCTION refuse_answers() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no answer'; END $$
                 """)
-            try await db.execute("""
+            try await db.execute(
+                """
                 CREATE TRIGGER refuse_answers BEFORE UPDATE ON idempotency_keys FOR EACH ROW WHEN (NEW.status IS NOT NULL)
                 EXECUTE FUNCTION refuse_answers()
                 """)
@@ -109,16 +127,21 @@ import Testing
             let uri = "/v1/admin/groups/chewy/stickers?name=Once&description=Stored%20once"
             let headers = IdempotencyTests.headers("crash-1")
             // Action: the upload whose answer fails, then its retries once answers can be stored.
-            let failed = try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: Samples.opaqueSticker))
+            let failed = try await client.execute(
+                uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: Samples.opaqueSticker))
             let afterFailure = try await db.count("SELECT count(*) FROM stickers")
             try await db.execute("DROP TRIGGER refuse_answers ON idempotency_keys")
-            let retry = try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: Samples.opaqueSticker))
-            let again = try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: Samples.opaqueSticker))
+            let retry = try await client.execute(
+                uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: Samples.opaqueSticker))
+            let again = try await client.execute(
+                uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: Samples.opaqueSticker))
             // Check: the failed attempt stored neither sticker nor answer; the retry wrote once, then replays.
             #expect(failed.status.code >= 500)
             #expect(afterFailure == before)
             #expect(retry.status == .created && retry.headers[Self.replayed] == nil, "\(retry.problemCode ?? "")")
-            #expect(again.status == .created && again.headers[Self.replayed] == "true" && Array(buffer: again.body) == Array(buffer: retry.body))
+            #expect(
+                again.status == .created && again.headers[Self.replayed] == "true"
+                    && Array(buffer: again.body) == Array(buffer: retry.body))
             #expect(try await db.count("SELECT count(*) FROM stickers") == before + 1)
         }
     }
@@ -130,14 +153,17 @@ import Testing
             let answers = try await withThrowingTaskGroup(of: TestResponse.self) { group in
                 for _ in 0..<5 {
                     group.addTask {
-                        try await client.execute(uri: "/v1/admin/groups", method: .post, headers: IdempotencyTests.headers("at-once", json),
-                                                 body: ByteBuffer(string: #"{"id":"fizzy","name":"Fizzy"}"#))
+                        try await client.execute(
+                            uri: "/v1/admin/groups", method: .post, headers: IdempotencyTests.headers("at-once", json),
+                            body: ByteBuffer(string: #"{"id":"fizzy","name":"Fizzy"}"#))
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             // Check: one write; every copy answered 201 with its body, all but one as a replay.
-            #expect(answers.allSatisfy { $0.status == .created }, "\(answers.map { $0.problemCode ?? "\($0.status.code)" })")
+            #expect(
+                answers.allSatisfy { $0.status == .created }, "\(answers.map { $0.problemCode ?? "\($0.status.code)" })"
+            )
             #expect(answers.filter { $0.headers[Self.replayed] == nil }.count == 1)
             #expect(Set(answers.map { Array(buffer: $0.body) }).count == 1)
             #expect(try await db.count("SELECT count(*) FROM sticker_groups WHERE id = 'fizzy'") == 1)

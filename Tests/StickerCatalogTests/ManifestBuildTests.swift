@@ -15,51 +15,71 @@ import Testing
 @Suite struct ManifestBuildTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    static func catalog(revision: Int64, groups: Int = 20, perGroup: Int = 10, renamed: String? = nil) -> CatalogSnapshot {
-        var list: [StickerGroup] = [], stickers: [String: [Sticker]] = [:]
+    static func catalog(
+        revision: Int64, groups: Int = 20, perGroup: Int = 10, renamed: String? = nil
+    ) -> CatalogSnapshot {
+        var list: [StickerGroup] = []
+        var stickers: [String: [Sticker]] = [:]
         for g in 0..<groups {
             let id = "g\(g)"
-            list.append(StickerGroup(id: id, name: "Group \(g)", localizedNames: ["fr": "Groupe \(g)"], sizeClass: .medium,
-                                     flags: g % 3 == 0 ? ["chocolate"] : [], productId: g == 5 ? "com.example.premium" : nil,
-                                     position: g, published: true, coverStickerId: nil, createdAt: now, updatedAt: now))
+            list.append(
+                StickerGroup(
+                    id: id, name: "Group \(g)", localizedNames: ["fr": "Groupe \(g)"], sizeClass: .medium,
+                    flags: g % 3 == 0 ? ["chocolate"] : [], productId: g == 5 ? "com.example.premium" : nil,
+                    position: g, published: true, coverStickerId: nil, createdAt: now, updatedAt: now))
             stickers[id] = (0..<perGroup).map { s in
                 let sha = String(repeating: String(format: "%02x", (g * perGroup + s) % 256), count: 32)
-                return Sticker(id: UUID(uuidString: String(format: "00000000-0000-0000-%04x-%012x", g, s))!, groupId: id,
-                               name: "S\(g)-\(s)", description: id == renamed && s == 0 ? "changed" : "A sticker", localizedDescriptions: [:],
-                               flags: [], keywords: ["k"], emoji: ["🍬"], position: s,
-                               asset: Asset(sha256: sha, width: 408, height: 408, bytes: 100, animated: false, frames: 1, durationMs: 0, loops: 0),
-                               createdAt: now, updatedAt: now)
+                return Sticker(
+                    id: UUID(uuidString: String(format: "00000000-0000-0000-%04x-%012x", g, s))!, groupId: id,
+                    name: "S\(g)-\(s)", description: id == renamed && s == 0 ? "changed" : "A sticker",
+                    localizedDescriptions: [:],
+                    flags: [], keywords: ["k"], emoji: ["🍬"], position: s,
+                    asset: Asset(
+                        sha256: sha, width: 408, height: 408, bytes: 100, animated: false, frames: 1, durationMs: 0,
+                        loops: 0),
+                    createdAt: now, updatedAt: now)
             }
         }
-        return CatalogSnapshot(revision: revision, groups: list, stickers: stickers,
-                               filters: ["chocoholic": StickerFilter(name: "chocoholic", title: "Chocoholic", flags: ["chocolate"])])
+        return CatalogSnapshot(
+            revision: revision, groups: list, stickers: stickers,
+            filters: ["chocoholic": StickerFilter(name: "chocoholic", title: "Chocoholic", flags: ["chocolate"])])
     }
 
     @Test func fragmentsGiveTheBytesOfTheWholeManifestAcrossRevisions() throws {
         // Setup
-        let linker = AssetLinker(publicBaseURL: nil, signer: AssetSigner(key: Array(repeating: 7, count: 32), lifetime: 3600))
+        let linker = AssetLinker(
+            publicBaseURL: nil, signer: AssetSigner(key: Array(repeating: 7, count: 32), lifetime: 3600))
         let fragments = GroupFragments(capacity: 16 << 20)
-        let queries = [ManifestQuery(), ManifestQuery(filter: "chocoholic"), ManifestQuery(size: .small, scale: 2, format: .png, locale: "fr"),
-                       ManifestQuery().unlocking(["com.example.premium"], signedUntil: 1_800_003_600), ManifestQuery(flags: ["none"])]
+        let queries = [
+            ManifestQuery(), ManifestQuery(filter: "chocoholic"),
+            ManifestQuery(size: .small, scale: 2, format: .png, locale: "fr"),
+            ManifestQuery().unlocking(["com.example.premium"], signedUntil: 1_800_003_600),
+            ManifestQuery(flags: ["none"]),
+        ]
         for (revision, renamed) in [(Int64(1), nil), (2, "g7"), (3, "g7")] {
             let snapshot = Self.catalog(revision: revision, renamed: renamed)
             for query in queries {
                 // Action
                 let assembled = try fragments.manifest(from: snapshot, query: query, linker: linker)
                 // Check
-                let whole = Array(try JSONEncoder.catalog.encode(try Manifest.build(from: snapshot, query: query, linker: linker)))
+                let whole = Array(
+                    try JSONEncoder.catalog.encode(try Manifest.build(from: snapshot, query: query, linker: linker)))
                 #expect(assembled == whole, "revision \(revision), \(query)")
             }
         }
         #expect(throws: CatalogError.unknownFilter("nope")) {
-            try fragments.manifest(from: Self.catalog(revision: 4), query: ManifestQuery(filter: "nope"), linker: linker)
+            try fragments.manifest(
+                from: Self.catalog(revision: 4), query: ManifestQuery(filter: "nope"), linker: linker)
         }
     }
 
     @Test func largeBodiesAreCompressedFastFirstAndAtTheBestLevelOnceTheyHaveServedEnough() throws {
         // Setup: a 10,000-sticker-like body (hundreds of KiB) and a small one.
-        let large = Array(try JSONEncoder.catalog.encode(try Manifest.build(from: Self.catalog(revision: 1, groups: 40, perGroup: 50),
-                                                                             query: ManifestQuery(), linker: AssetLinker(publicBaseURL: nil))))
+        let large = Array(
+            try JSONEncoder.catalog.encode(
+                try Manifest.build(
+                    from: Self.catalog(revision: 1, groups: 40, perGroup: 50),
+                    query: ManifestQuery(), linker: AssetLinker(publicBaseURL: nil))))
         let body = CachedBody(json: large)
         let small = CachedBody(json: Array(large.prefix(4096)))
         // Action: the first brotli request finds nothing made yet; it is made at the fast level.
@@ -77,13 +97,15 @@ import Testing
         #expect(body.cost == large.count * 2 + 512 + best.bytes.readableBytes)
         // Small bodies get the best level at once; identity is never compressed.
         #expect(small.compress(.gzip).etag.hasSuffix("-gzip\""))
-        #expect(body.select(nil).coding == .identity && body.select("identity").representation?.etag == body.identity.etag)
+        #expect(
+            body.select(nil).coding == .identity && body.select("identity").representation?.etag == body.identity.etag)
     }
 
     @Test func aCompressedManifestDecodesToTheSameJSON() async throws {
         try await withApp(demo: true) { client, _ in
             let plain = try await client.execute(uri: "/v1/manifest?locale=fr", method: .get)
-            let gzip = try await client.execute(uri: "/v1/manifest?locale=fr", method: .get, headers: [.acceptEncoding: "gzip"])
+            let gzip = try await client.execute(
+                uri: "/v1/manifest?locale=fr", method: .get, headers: [.acceptEncoding: "gzip"])
             #expect(gzip.headers[.contentEncoding] == "gzip")
             #expect(try Decompress.run("gzip", Array(buffer: gzip.body)) == Array(buffer: plain.body))
         }
@@ -96,8 +118,9 @@ import Testing
             let first = try await catalog.snapshot(reusing: nil)
             let sticker = try #require(first.stickers["chewy"]?.first)
             // Action: one sticker changed; then one image's renditions dropped behind the API's back.
-            let patched = try await client.execute(uri: "/v1/admin/stickers/\(sticker.id.uuidString.lowercased())", method: .patch,
-                                                   headers: admin, body: Body.json(["description": "Changed"]))
+            let patched = try await client.execute(
+                uri: "/v1/admin/stickers/\(sticker.id.uuidString.lowercased())", method: .patch,
+                headers: admin, body: Body.json(["description": "Changed"]))
             #expect(patched.status == .ok)
             let second = try await catalog.snapshot(reusing: first)
             let chocolate = try #require(second.stickers["chocolate"]?.first?.asset.sha256)
@@ -106,23 +129,31 @@ import Testing
             let fresh = try await catalog.snapshot(reusing: nil)
             // Check: each incremental read equals a full one; only the changed groups' versions moved.
             #expect(second.stickers["chewy"]?.first?.description == "Changed")
-            #expect(second.contentVersions.filter { first.contentVersions[$0.key] != $0.value }.keys.sorted() == ["chewy"])
-            #expect(third.contentVersions.filter { second.contentVersions[$0.key] != $0.value }.keys.sorted() == ["chocolate"])
+            #expect(
+                second.contentVersions.filter { first.contentVersions[$0.key] != $0.value }.keys.sorted() == ["chewy"])
+            #expect(
+                third.contentVersions.filter { second.contentVersions[$0.key] != $0.value }.keys.sorted() == [
+                    "chocolate"
+                ])
             #expect(third.stickers["chocolate"]?.first?.renditions.isEmpty == true)
-            #expect(third.stickers == fresh.stickers && third.groups == fresh.groups && third.revision == fresh.revision)
+            #expect(
+                third.stickers == fresh.stickers && third.groups == fresh.groups && third.revision == fresh.revision)
         }
     }
 
     @Test func warmingLeavesTheDefaultManifestMadeInEveryCodingAndSurvivesAnUnreadableCatalog() async throws {
         // Setup
         let reader = SnapshotReader(Self.catalog(revision: 4))
-        let service = ManifestService(reader: reader, revision: CatalogRevision(), linker: AssetLinker(publicBaseURL: nil))
-        let failing = ManifestService(reader: SnapshotReader(nil), revision: CatalogRevision(), linker: AssetLinker(publicBaseURL: nil))
+        let service = ManifestService(
+            reader: reader, revision: CatalogRevision(), linker: AssetLinker(publicBaseURL: nil))
+        let failing = ManifestService(
+            reader: SnapshotReader(nil), revision: CatalogRevision(), linker: AssetLinker(publicBaseURL: nil))
         // Action
         await service.warm()
         await failing.warm()
         let served = try await service.body(for: .manifest(ManifestQuery()))
-        // Check: one read; the default manifest cached with brotli and gzip ready, so its first client waits for nothing.
+        // Check: one read; the default manifest cached with brotli and gzip ready, so its first client waits for
+        // nothing.
         #expect(reader.reads.value == 1)
         #expect(served.revision == 4 && service.isCached(.manifest(ManifestQuery())))
         for coding in ["br", "gzip"] {

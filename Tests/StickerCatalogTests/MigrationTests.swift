@@ -61,15 +61,20 @@ struct MigrationTests {
     func newerDatabase() async throws {
         try await withEmptyDatabase { client in
             try await Migrator().migrate(client, logger: TestDatabase.logger)
-            try await client.execute("INSERT INTO schema_migrations (version, name, checksum) VALUES (9999, 'future', 'x')")
-            await #expect(throws: MigrationError.unknownVersion(9999)) { try await Migrator().migrate(client, logger: TestDatabase.logger) }
+            try await client.execute(
+                "INSERT INTO schema_migrations (version, name, checksum) VALUES (9999, 'future', 'x')")
+            await #expect(throws: MigrationError.unknownVersion(9999)) {
+                try await Migrator().migrate(client, logger: TestDatabase.logger)
+            }
         }
     }
 }
 
 @Suite("Loading the demo catalog")
 struct DemoLoadTests {
-    @Test("Replicas loading the demo at once load it once; a failure part-way leaves nothing, and the next start completes it")
+    @Test(
+        "Replicas loading the demo at once load it once; a failure part-way leaves nothing, and the next start completes it"
+    )
     func oneTransaction() async throws {
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: false)
         defer { Task { await drop() } }

@@ -14,12 +14,15 @@ import Testing
 struct OpenAPITests {
     /// "METHOD /path" for every operation under `paths:` (two-space paths, four-space methods).
     static func documentedOperations() throws -> Set<String> {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appending(path: "openapi.yaml")
         var operations = Set<String>()
         var path: String?
         var inPaths = false
-        for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in try String(contentsOf: url, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        {
             if !line.hasPrefix(" "), !line.isEmpty { inPaths = line == "paths:" }
             guard inPaths else { continue }
             if line.hasPrefix("  /"), line.hasSuffix(":") {
@@ -34,11 +37,15 @@ struct OpenAPITests {
     @Test("A manifest leaves out a missing size and cover, which generators cannot type as null, and keeps other nulls")
     func absentNotNull() throws {
         // Setup
-        let group = ManifestGroup(id: "g", name: "G", sizeClass: .medium, flags: [], position: 0, locked: false, productId: nil,
-                                  cover: nil, stickers: [])
-        let manifest = Manifest(revision: 1, cursor: "c", filter: nil, flags: [], size: nil, scale: 1, format: nil, locale: nil, groups: [group])
+        let group = ManifestGroup(
+            id: "g", name: "G", sizeClass: .medium, flags: [], position: 0, locked: false, productId: nil,
+            cover: nil, stickers: [])
+        let manifest = Manifest(
+            revision: 1, cursor: "c", filter: nil, flags: [], size: nil, scale: 1, format: nil, locale: nil,
+            groups: [group])
         // Action
-        let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder.catalog.encode(manifest)) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder.catalog.encode(manifest)) as? [String: Any])
         // Check: openapi.yaml leaves these two out of `required`; swift-openapi-generator drops an object-or-null key.
         let first = try #require((json["groups"] as? [[String: Any]])?.first)
         #expect(json.keys.contains("size") == false && first.keys.contains("cover") == false)
@@ -48,7 +55,8 @@ struct OpenAPITests {
     @Test("Every route the router serves is documented, and every documented route is served")
     func routesMatch() throws {
         let router = offlineRouter(methodNotAllowed: false)
-        var served = Set(router.routes.map { "\($0.method.rawValue) \($0.path.description.hasPrefix("/") ? "" : "/")\($0.path)" })
+        var served = Set(
+            router.routes.map { "\($0.method.rawValue) \($0.path.description.hasPrefix("/") ? "" : "/")\($0.path)" })
         // The router answers HEAD wherever it answers GET.
         for route in served where route.hasPrefix("GET ") { served.insert("HEAD " + route.dropFirst(4)) }
         let documented = try Self.documentedOperations()

@@ -26,12 +26,17 @@ struct OutageTests {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
-    @Test("While PostgreSQL is down: fast 503s, cached and stale manifests still served; writes succeed again once it is back",
-          .hangLimit)
+    @Test(
+        "While PostgreSQL is down: fast 503s, cached and stale manifests still served; writes succeed again once it is back",
+        .hangLimit)
     func outage() async throws {
         // A cluster of this test's own, since it stops it.
         let directory = NSTemporaryDirectory() + "stickercatalog-outage-\(getpid())"
-        let logger = { var logger = Logger(label: "outage"); logger.logLevel = .critical; return logger }()
+        let logger = {
+            var logger = Logger(label: "outage")
+            logger.logLevel = .critical
+            return logger
+        }()
         let cluster = EmbeddedPostgres(directory: directory, durable: false, logger: logger)
         defer {
             cluster.stop()
@@ -48,19 +53,29 @@ struct OutageTests {
         try await Purchasing.options()(&options)
         let revision = CatalogRevision()
         let pool = DatabasePool(endpoint: endpoint, logger: logger, statementTimeout: .seconds(300))
-        let app = buildApplication(pool: pool, options: options, registry: PrometheusCollectorRegistry(), logger: logger, revision: revision)
+        let app = buildApplication(
+            pool: pool, options: options, registry: PrometheusCollectorRegistry(), logger: logger, revision: revision)
         try await app.test(.live) { client in
             #expect(try await waitUntilReady(client))
             let manifest = try await client.execute(uri: "/v1/manifest", method: .get)
             let etag = try #require(manifest.headers[.eTag])
-            let urls = (manifest.json["groups"] as? [[String: Any]] ?? []).compactMap { ($0["cover"] as? [String: Any])?["url"] as? String }
+            let urls = (manifest.json["groups"] as? [[String: Any]] ?? []).compactMap {
+                ($0["cover"] as? [String: Any])?["url"] as? String
+            }
             #expect(urls.count == 3)
             _ = try await client.execute(uri: urls[0], method: .get)
 
             // A change committed and announced, not yet loaded by this replica.
-            try await TestDatabase.withPool(endpoint) { try await $0.execute("UPDATE sticker_groups SET name = 'Gummies' WHERE id = 'chewy'") }
+            try await TestDatabase.withPool(endpoint) {
+                try await $0.execute("UPDATE sticker_groups SET name = 'Gummies' WHERE id = 'chewy'")
+            }
             let loaded = (manifest.json["revision"] as? Int).map(Int64.init) ?? 0
-            try #require(try await eventually { revision.current } until: { $0 > loaded } > loaded)
+            try #require(
+                try await eventually {
+                    revision.current
+                } until: {
+                    $0 > loaded
+                } > loaded)
             try await blocking { cluster.stop() }
 
             var start = ContinuousClock.now
@@ -70,21 +85,34 @@ struct OutageTests {
             #expect(uncached.headers[.retryAfter] != nil && assetSeconds < Self.fast)
             start = .now
             let ready = try await client.execute(uri: "/readyz", method: .get)
-            #expect(ready.status == .serviceUnavailable && ready.headers[.retryAfter] != nil && Self.seconds(since: start) < Self.fast)
+            #expect(
+                ready.status == .serviceUnavailable && ready.headers[.retryAfter] != nil
+                    && Self.seconds(since: start) < Self.fast)
             start = .now
-            let write = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: admin, body: Body.json(["id": "new", "name": "New"]))
+            let write = try await client.execute(
+                uri: "/v1/admin/groups", method: .post, headers: admin, body: Body.json(["id": "new", "name": "New"]))
             let writeSeconds = Self.seconds(since: start)
-            #expect(write.status == .serviceUnavailable && write.problemCode == "database_unavailable" && writeSeconds < Self.fast)
+            #expect(
+                write.status == .serviceUnavailable && write.problemCode == "database_unavailable"
+                    && writeSeconds < Self.fast)
             // A purchase webhook cannot be stored: 503, so that the sender retries; a user whose entitlements are not
             // known yet gets 503 too, never an anonymous manifest.
             start = .now
-            let (body, headers) = Purchasing.generic(["id": "o1", "type": "purchase", "userId": "olga", "productId": Purchasing.product,
-                                                      "transactionId": "o1", "occurredAt": Date().timeIntervalSince1970.rounded()])
-            let webhook = try await client.execute(uri: "/v1/webhooks/purchases", method: .post, headers: headers, body: body)
-            #expect(webhook.status == .serviceUnavailable && webhook.headers[.retryAfter] != nil && Self.seconds(since: start) < Self.fast)
+            let (body, headers) = Purchasing.generic([
+                "id": "o1", "type": "purchase", "userId": "olga", "productId": Purchasing.product,
+                "transactionId": "o1", "occurredAt": Date().timeIntervalSince1970.rounded(),
+            ])
+            let webhook = try await client.execute(
+                uri: "/v1/webhooks/purchases", method: .post, headers: headers, body: body)
+            #expect(
+                webhook.status == .serviceUnavailable && webhook.headers[.retryAfter] != nil
+                    && Self.seconds(since: start) < Self.fast)
             start = .now
-            let personal = try await client.execute(uri: "/v1/manifest", method: .get, headers: try await Purchasing.user("olga"))
-            #expect(personal.status == .serviceUnavailable && personal.headers[.retryAfter] != nil && Self.seconds(since: start) < Self.fast)
+            let personal = try await client.execute(
+                uri: "/v1/manifest", method: .get, headers: try await Purchasing.user("olga"))
+            #expect(
+                personal.status == .serviceUnavailable && personal.headers[.retryAfter] != nil
+                    && Self.seconds(since: start) < Self.fast)
             // The manifest one revision older is served, marked stale; the cached asset still downloads.
             start = .now
             let stale = try await client.execute(uri: "/v1/manifest", method: .get)
@@ -98,7 +126,9 @@ struct OutageTests {
             // The mechanism is asserted (writes succeed again without a restart); how soon is a figure, printed: on a
             // busy machine it took over 5 s once, so a stopwatch here would fail `make test` for nothing.
             while !created, ContinuousClock.now - back < .seconds(120) {
-                let response = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: admin, body: Body.json(["id": "new", "name": "New"]))
+                let response = try await client.execute(
+                    uri: "/v1/admin/groups", method: .post, headers: admin,
+                    body: Body.json(["id": "new", "name": "New"]))
                 created = response.status == .created
                 if !created { try await Task.sleep(for: .milliseconds(100)) }
             }
@@ -107,21 +137,25 @@ struct OutageTests {
             let fresh = try await client.execute(uri: "/v1/manifest", method: .get)
             #expect(fresh.headers[.init("Cache-Status")!] == nil && fresh.headers[.eTag] != etag)
             #expect((fresh.json["groups"] as? [[String: Any]])?.contains { $0["name"] as? String == "Gummies" } == true)
-            print("Outage figures: uncached asset 503 after \(assetSeconds) s, write 503 after \(writeSeconds) s, "
-                + "first write \(recoverySeconds) s after PostgreSQL was back")
+            print(
+                "Outage figures: uncached asset 503 after \(assetSeconds) s, write 503 after \(writeSeconds) s, "
+                    + "first write \(recoverySeconds) s after PostgreSQL was back")
         }
     }
 
     @Test("A LISTEN connection that stops answering is replaced by a new one, and the replica catches up", .hangLimit)
     func halfOpenListener() async throws {
         try await withApp(demo: true) { client, db in
-            let before = try #require(try await client.execute(uri: "/v1/manifest", method: .get).json["revision"] as? Int)
+            let before = try #require(
+                try await client.execute(uri: "/v1/manifest", method: .get).json["revision"] as? Int)
             var listener = 0
             let deadline = ContinuousClock.now + .seconds(60)
-            // Frozen only while idle between polls: a backend stopped inside PostgreSQL's notification code could hold a
-            // lock every NOTIFY needs, which would freeze the writer below too (an artefact of SIGSTOP, not of the service).
+            // Frozen only while idle between polls: a backend stopped inside PostgreSQL's notification code could hold
+            // a lock every NOTIFY needs, which would freeze the writer below too (an artefact of SIGSTOP, not of the
+            // service).
             while listener == 0, ContinuousClock.now < deadline {
-                listener = try await db.count("""
+                listener = try await db.count(
+                    """
                     SELECT COALESCE(max(pid), 0) FROM pg_stat_activity
                     WHERE application_name = 'stickerd revision listener' AND datname = current_database()
                       AND state = 'idle' AND wait_event = 'ClientRead' AND now() - backend_start > interval '1 second'
@@ -142,11 +176,13 @@ struct OutageTests {
             // Waits on the event, not a stopwatch: a busy machine may take longer than the poll deadline says.
             while revision == before, ContinuousClock.now - changed < .seconds(60) {
                 try await Task.sleep(for: .milliseconds(100))
-                revision = try await client.execute(uri: "/v1/manifest", method: .get).json["revision"] as? Int ?? before
+                revision =
+                    try await client.execute(uri: "/v1/manifest", method: .get).json["revision"] as? Int ?? before
             }
             let caughtUp = OutageTests.seconds(since: changed)
             // Check: caught up through a new listener connection, while the frozen one never answered.
-            let listeners = try await db.strings("""
+            let listeners = try await db.strings(
+                """
                 SELECT pid::text FROM pg_stat_activity WHERE application_name = 'stickerd revision listener' AND datname = current_database()
                 """)
             #expect(revision > before)

@@ -14,8 +14,9 @@ import Testing
 @Suite struct PremiumManifestTests {
     /// Makes the demo's Chewy group premium.
     static func premiumChewy(_ client: some TestClientProtocol) async throws {
-        let patched = try await client.execute(uri: "/v1/admin/groups/chewy", method: .patch, headers: admin,
-                                               body: Body.json(["productId": Purchasing.product]))
+        let patched = try await client.execute(
+            uri: "/v1/admin/groups/chewy", method: .patch, headers: admin,
+            body: Body.json(["productId": Purchasing.product]))
         #expect(patched.status == .ok)
     }
 
@@ -24,8 +25,9 @@ import Testing
     }
 
     static func grant(_ client: some TestClientProtocol, _ user: String) async throws -> TestResponse {
-        try await client.execute(uri: "/v1/admin/users/\(user)/entitlements", method: .post, headers: admin,
-                                 body: Body.json(["productId": Purchasing.product]))
+        try await client.execute(
+            uri: "/v1/admin/users/\(user)/entitlements", method: .post, headers: admin,
+            body: Body.json(["productId": Purchasing.product]))
     }
 
     @Test func lockedUnlockedAndTheETag() async throws {
@@ -37,7 +39,8 @@ import Testing
             let unentitled = try await client.execute(uri: "/v1/manifest", method: .get, headers: gus)
             let locked = Self.chewy(anonymous)
             #expect(locked["locked"] as? Bool == true && locked["productId"] as? String == Purchasing.product)
-            #expect((locked["stickers"] as? [Any])?.isEmpty == true && (locked["cover"] as? [String: Any])?["url"] != nil)
+            #expect(
+                (locked["stickers"] as? [Any])?.isEmpty == true && (locked["cover"] as? [String: Any])?["url"] != nil)
             #expect(unentitled.headers[.eTag] == anonymous.headers[.eTag])
             #expect(unentitled.headers[.cacheControl] == "private, no-cache")
             // Granted: unlocked, a new ETag, stable on repeat.
@@ -46,13 +49,18 @@ import Testing
             let unlocked = Self.chewy(entitled)
             #expect(unlocked["locked"] as? Bool == false && (unlocked["stickers"] as? [Any])?.count == 3)
             #expect(entitled.headers[.eTag] != anonymous.headers[.eTag])
-            #expect(try await client.execute(uri: "/v1/manifest", method: .get, headers: hana).headers[.eTag] == entitled.headers[.eTag])
+            #expect(
+                try await client.execute(uri: "/v1/manifest", method: .get, headers: hana).headers[.eTag]
+                    == entitled.headers[.eTag])
             let group = try await client.execute(uri: "/v1/groups/chewy", method: .get, headers: hana)
             #expect(group.json["locked"] as? Bool == false)
             // Revoked: back to what everyone else sees.
-            let revoked = try await client.execute(uri: "/v1/admin/users/hana/entitlements/\(Purchasing.product)", method: .delete, headers: admin)
+            let revoked = try await client.execute(
+                uri: "/v1/admin/users/hana/entitlements/\(Purchasing.product)", method: .delete, headers: admin)
             #expect(revoked.status == .ok && (revoked.json["entitlements"] as? [Any])?.isEmpty == true)
-            #expect(try await client.execute(uri: "/v1/manifest", method: .get, headers: hana).headers[.eTag] == anonymous.headers[.eTag])
+            #expect(
+                try await client.execute(uri: "/v1/manifest", method: .get, headers: hana).headers[.eTag]
+                    == anonymous.headers[.eTag])
             #expect(try await Purchasing.audit(client, user: "hana") == ["grant", "revoke"])
         }
     }
@@ -61,7 +69,8 @@ import Testing
         try await withApp(demo: true, options: try await Purchasing.options()) { client, _ in
             try await Self.premiumChewy(client)
             _ = try await Self.grant(client, "hana")
-            let manifest = try await client.execute(uri: "/v1/manifest", method: .get, headers: try await Purchasing.user("hana"))
+            let manifest = try await client.execute(
+                uri: "/v1/manifest", method: .get, headers: try await Purchasing.user("hana"))
             let sticker = ((Self.chewy(manifest)["stickers"] as? [[String: Any]]) ?? []).last ?? [:]
             let signed = (sticker["asset"] as? [String: Any])?["url"] as? String ?? ""
             let path = String(signed.prefix { $0 != "?" })
@@ -75,14 +84,18 @@ import Testing
             let longer = signed.replacingOccurrences(of: "exp=", with: "exp=9")
             #expect(try await client.execute(uri: longer, method: .get).status == .forbidden)
             let sha = String(path.dropFirst("/v1/assets/".count).dropLast(4))
-            let expired = AssetSigner(key: Purchasing.assetKey, lifetime: 3600).query(sha256: sha, expires: Int64(Date().timeIntervalSince1970) - 5)
-            #expect(try await client.execute(uri: path + "?" + expired, method: .get).problemCode == "signature_expired")
+            let expired = AssetSigner(key: Purchasing.assetKey, lifetime: 3600).query(
+                sha256: sha, expires: Int64(Date().timeIntervalSince1970) - 5)
+            #expect(
+                try await client.execute(uri: path + "?" + expired, method: .get).problemCode == "signature_expired")
             // The locked group's cover and free groups' images stay public.
             let anonymous = try await client.execute(uri: "/v1/manifest", method: .get)
             let cover = (Self.chewy(anonymous)["cover"] as? [String: Any])?["url"] as? String ?? ""
             #expect(!cover.contains("?"))
             #expect(try await client.execute(uri: cover, method: .get).status == .ok)
-            let free = ((anonymous.json["groups"] as? [[String: Any]])?.first { $0["id"] as? String == "crunchy" }?["stickers"] as? [[String: Any]])?
+            let free =
+                ((anonymous.json["groups"] as? [[String: Any]])?.first { $0["id"] as? String == "crunchy" }?["stickers"]
+                as? [[String: Any]])?
                 .first?["asset"] as? [String: Any]
             #expect(try await client.execute(uri: free?["url"] as? String ?? "", method: .get).status == .ok)
         }
@@ -95,7 +108,8 @@ import Testing
             let group = try await client.execute(uri: "/v1/admin/groups/chewy", method: .get, headers: admin)
             let sticker = try #require((group.json["stickers"] as? [[String: Any]])?.last)
             let url = try #require((sticker["asset"] as? [String: Any])?["url"] as? String)
-            let rendition = try #require(((sticker["renditions"] as? [[String: Any]])?.first?["asset"] as? [String: Any])?["url"] as? String)
+            let rendition = try #require(
+                ((sticker["renditions"] as? [[String: Any]])?.first?["asset"] as? [String: Any])?["url"] as? String)
             // Check: each opens without a user token; the bare path does not.
             #expect(url.contains("?exp=") && rendition.contains("?exp="))
             #expect(try await client.execute(uri: url, method: .get).status == .ok)
@@ -108,8 +122,12 @@ import Testing
         try await withApp(demo: true, options: try await Purchasing.options()) { client, _ in
             let expired = try await UserTokens.sign(user: "ivy", secret: Purchasing.userSecret, lifetime: -120)
             let forged = try await UserTokens.sign(user: "ivy", secret: String(repeating: "x", count: 40), lifetime: 60)
-            for header in ["Bearer \(expired)", "Bearer \(forged)", "Bearer not-a-jwt", "Basic aXZ5OnB3", "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJpdnkifQ."] {
-                let response = try await client.execute(uri: "/v1/manifest", method: .get, headers: [.authorization: header])
+            for header in [
+                "Bearer \(expired)", "Bearer \(forged)", "Bearer not-a-jwt", "Basic aXZ5OnB3",
+                "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJpdnkifQ.",
+            ] {
+                let response = try await client.execute(
+                    uri: "/v1/manifest", method: .get, headers: [.authorization: header])
                 #expect(response.status == .unauthorized && response.problemCode == "invalid_token", "\(header)")
                 #expect(response.headers[.wwwAuthenticate]?.contains("invalid_token") == true)
             }
@@ -123,11 +141,16 @@ import Testing
             try await Self.premiumChewy(first)
             let hana = try await Purchasing.user("hana")
             // The second replica has read hana's (empty) entitlements into memory.
-            #expect(Self.chewy(try await second.execute(uri: "/v1/manifest", method: .get, headers: hana))["locked"] as? Bool == true)
+            #expect(
+                Self.chewy(try await second.execute(uri: "/v1/manifest", method: .get, headers: hana))["locked"]
+                    as? Bool == true)
             _ = try await Self.grant(first, "hana")
             let unlocked = try await eventually {
-                Self.chewy(try await second.execute(uri: "/v1/manifest", method: .get, headers: hana))["locked"] as? Bool == false
-            } until: { $0 }
+                Self.chewy(try await second.execute(uri: "/v1/manifest", method: .get, headers: hana))["locked"]
+                    as? Bool == false
+            } until: {
+                $0
+            }
             #expect(unlocked)
         }
     }
@@ -145,14 +168,19 @@ import Testing
             #expect(try await client.execute(uri: path(deleted), method: .get).problemCode == "signature_required")
             // Action: delete one premium sticker (its bytes stay for gc), then unpublish the group.
             let id = try #require(deleted["id"] as? String)
-            #expect(try await client.execute(uri: "/v1/admin/stickers/\(id)", method: .delete, headers: admin).status == .noContent)
+            #expect(
+                try await client.execute(uri: "/v1/admin/stickers/\(id)", method: .delete, headers: admin).status
+                    == .noContent)
             #expect(try await client.execute(uri: path(deleted), method: .get).problemCode == "signature_required")
-            let draft = try await client.execute(uri: "/v1/admin/groups/chewy", method: .patch, headers: admin, body: Body.json(["published": false]))
+            let draft = try await client.execute(
+                uri: "/v1/admin/groups/chewy", method: .patch, headers: admin, body: Body.json(["published": false]))
             #expect(draft.status == .ok)
             // Check: neither image is served unsigned (and so never as public, immutable bytes a CDN keeps for a year).
             for image in [path(deleted), path(kept)] {
                 let response = try await client.execute(uri: image, method: .get)
-                #expect(response.status == .forbidden && response.headers[.cacheControl]?.contains("public") != true, "\(image)")
+                #expect(
+                    response.status == .forbidden && response.headers[.cacheControl]?.contains("public") != true,
+                    "\(image)")
             }
         }
     }
@@ -165,10 +193,15 @@ import Testing
                 // Action: anonymous and signed-in answers, and their revalidations.
                 let anonymous = try await client.execute(uri: uri, method: .get, headers: [.acceptEncoding: "gzip"])
                 let signedIn = try await client.execute(uri: uri, method: .get, headers: hana)
-                let revalidated = try await client.execute(uri: uri, method: .get, headers: [.acceptEncoding: "gzip", .ifNoneMatch: anonymous.headers[.eTag] ?? ""])
+                let revalidated = try await client.execute(
+                    uri: uri, method: .get,
+                    headers: [.acceptEncoding: "gzip", .ifNoneMatch: anonymous.headers[.eTag] ?? ""])
                 // Check: a shared cache must key on Authorization, and may not store a signed-in user's answer at all.
                 for response in [anonymous, signedIn, revalidated] {
-                    let vary = Set((response.headers[.vary] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+                    let vary = Set(
+                        (response.headers[.vary] ?? "").split(separator: ",").map {
+                            $0.trimmingCharacters(in: .whitespaces).lowercased()
+                        })
                     #expect(vary.contains("authorization"), "\(uri) \(response.status)")
                 }
                 #expect(revalidated.status == .notModified)

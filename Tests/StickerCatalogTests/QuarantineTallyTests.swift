@@ -16,7 +16,10 @@ import Testing
         let tally = QuarantineTally(recount: .seconds(60), now: { clock.now })
         let counts = Mutex(0)
         let stored = Mutex(5)
-        let count: @Sendable () async throws -> Int = { counts.withLock { $0 += 1 }; return stored.withLock { $0 } }
+        let count: @Sendable () async throws -> Int = {
+            counts.withLock { $0 += 1 }
+            return stored.withLock { $0 }
+        }
         // Action: ten scrapes, a quarantine and a pruning of two in between.
         var seen: [Int] = []
         for scrape in 0..<10 {

@@ -31,10 +31,12 @@ import Testing
     @Test func theWatchdogEndsTheRaceWithoutWaitingForWorkThatIgnoresCancellation() async throws {
         let work = Stubborn()
         await #expect(throws: Stop.self) {
-            try await race({ await work.run(20) }, watchdog: {
-                try await Task.sleep(for: .milliseconds(50))
-                throw Stop()
-            })
+            try await race(
+                { await work.run(20) },
+                watchdog: {
+                    try await Task.sleep(for: .milliseconds(50))
+                    throw Stop()
+                })
         }
         #expect(!work.finished, "the race waited for the work")
     }
@@ -43,12 +45,17 @@ import Testing
         #expect(try await race({ 7 }, watchdog: { try await Task.sleep(for: .seconds(30)) }) == 7)
         let work = Stubborn()
         #expect(try await race({ await work.run(0.1) + 1 }, watchdog: {}) == 2)
-        await #expect(throws: Stop.self) { try await race({ () async throws -> Int in throw Stop() }, watchdog: { try await Task.sleep(for: .seconds(30)) }) }
+        await #expect(throws: Stop.self) {
+            try await race(
+                { () async throws -> Int in throw Stop() }, watchdog: { try await Task.sleep(for: .seconds(30)) })
+        }
     }
 
     @Test func cancellingTheCallerEndsTheRace() async throws {
         let work = Stubborn()
-        let task = Task { try await race({ await work.run(20) }, watchdog: { try await Task.sleep(for: .seconds(30)) }) }
+        let task = Task {
+            try await race({ await work.run(20) }, watchdog: { try await Task.sleep(for: .seconds(30)) })
+        }
         try await Task.sleep(for: .milliseconds(50))
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
@@ -64,7 +71,8 @@ import Testing
             // The limit counts from when the statement got its connection, however long that took (up to a minute: the
             // whole suite runs at once on two cores, and 2 s once ran out before the statement began). Counted from the
             // end of the acquire timeout instead, as it once was, the 30 s sleep would finish first.
-            let pool = DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(60), statementTimeout: limit)
+            let pool = DatabasePool(
+                endpoint: endpoint, logger: logger, acquireTimeout: .seconds(60), statementTimeout: limit)
             return try await withRunning(pool) { pool in
                 try await PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger).read { connection in
                     try await connection.query("SELECT pg_sleep(\(seconds))", logger: logger)

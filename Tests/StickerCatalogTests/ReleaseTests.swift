@@ -17,7 +17,9 @@ import Testing
 /// keeps what a kept release shows.
 @Suite struct ReleaseTests {
     /// The raw manifest body with its revision and cursor taken out, for byte comparisons.
-    static func manifestBytes(_ client: some TestClientProtocol, _ query: String = "") async throws -> (text: String, revision: Int64) {
+    static func manifestBytes(
+        _ client: some TestClientProtocol, _ query: String = ""
+    ) async throws -> (text: String, revision: Int64) {
         let response = try await client.execute(uri: "/v1/manifest" + query, method: .get)
         #expect(response.status == .ok)
         let text = String(buffer: response.body)
@@ -28,7 +30,8 @@ import Testing
     }
 
     static func restore(_ client: some TestClientProtocol, _ revision: Int64) async throws -> [String: Any] {
-        let response = try await client.execute(uri: "/v1/admin/releases/\(revision)/restore", method: .post, headers: admin)
+        let response = try await client.execute(
+            uri: "/v1/admin/releases/\(revision)/restore", method: .post, headers: admin)
         #expect(response.status == .ok)
         return response.json
     }
@@ -45,10 +48,13 @@ import Testing
         _ = try await DraftPrivacyTests.upload(client, into: "crunchy", name: "Newcomer")
         let crunchy = try await ChangeFeedTests.manifest(client).groups.first { $0.id == "crunchy" }
         let gone = try #require(crunchy?.stickers.first?.id)
-        #expect(try await client.execute(uri: "/v1/admin/stickers/\(gone)", method: .delete, headers: admin).status == .noContent)
+        #expect(
+            try await client.execute(uri: "/v1/admin/stickers/\(gone)", method: .delete, headers: admin).status
+                == .noContent)
         try await ChangeFeedTests.patch(client, "groups/chocolate", ["position": 0])
-        let filter = try await client.execute(uri: "/v1/admin/filters/chocoholic", method: .put, headers: admin,
-                                              body: Body.json(["title": "Only chocolate", "flags": ["chocolate", "dark"]]))
+        let filter = try await client.execute(
+            uri: "/v1/admin/filters/chocoholic", method: .put, headers: admin,
+            body: Body.json(["title": "Only chocolate", "flags": ["chocolate", "dark"]]))
         #expect(filter.status == .ok)
     }
 
@@ -57,8 +63,9 @@ import Testing
             // Setup: the manifest of a release, then changes of every kind, and a purchase granted meanwhile.
             let old = try await Self.manifestBytes(client, "?locale=fr&size=small")
             try await Self.changeEverything(client)
-            let grant = try await client.execute(uri: "/v1/admin/users/ada/entitlements", method: .post, headers: admin,
-                                                 body: Body.json(["productId": "com.example.chocolate"]))
+            let grant = try await client.execute(
+                uri: "/v1/admin/users/ada/entitlements", method: .post, headers: admin,
+                body: Body.json(["productId": "com.example.chocolate"]))
             #expect(grant.status == .created || grant.status == .ok)
             let changed = try await ChangeFeedTests.manifest(client, "?locale=fr&size=small")
             #expect(try await Self.manifestBytes(client, "?locale=fr&size=small").text != old.text)
@@ -72,18 +79,21 @@ import Testing
             #expect(now.text == old.text)
             let held = try await client.execute(uri: "/v1/admin/users/ada/entitlements", method: .get, headers: admin)
             #expect(String(buffer: held.body).contains("com.example.chocolate"))
-            // Check: the feed from before the restore brings a client to the same groups, sending only those that differ.
+            // Check: the feed from before the restore brings a client to the same groups, sending only those that
+            // differ.
             var groups = changed.groups
             let feed = try await ChangeFeedTests.changes(client, since: changed.cursor, "locale=fr&size=small")
             let page = try JSONDecoder().decode(ManifestChanges.self, from: Data(buffer: feed.body))
             _ = try await ChangeFeedTests.catchUp(client, &groups, from: changed.cursor, "locale=fr&size=small")
             let after = try await ChangeFeedTests.manifest(client, "?locale=fr&size=small")
             #expect(groups == after.groups)
-            let differing = Set(after.groups.filter { group in changed.groups.first { $0.id == group.id } != group }.map(\.id))
+            let differing = Set(
+                after.groups.filter { group in changed.groups.first { $0.id == group.id } != group }.map(\.id))
             #expect(Set(page.groups.map(\.id)) == differing)
             #expect(!differing.isEmpty)
             // Check: the release says what it was.
-            let newest = try #require((try await Self.releases(client, "?limit=1"))["releases"] as? [[String: Any]]).first
+            let newest = try #require((try await Self.releases(client, "?limit=1"))["releases"] as? [[String: Any]])
+                .first
             #expect(newest?["restoredFrom"] as? Int == Int(old.revision))
             #expect(newest?["author"] as? String == "bootstrap")
         }
@@ -118,7 +128,9 @@ import Testing
         try await withApp(demo: true) { client, _ in
             // Setup: each change right after the manifest of the release before it.
             let beforeDeletion = try await Self.manifestBytes(client)
-            #expect(try await client.execute(uri: "/v1/admin/groups/crunchy", method: .delete, headers: admin).status == .noContent)
+            #expect(
+                try await client.execute(uri: "/v1/admin/groups/crunchy", method: .delete, headers: admin).status
+                    == .noContent)
             // Action, check: back to before the deletion.
             _ = try await Self.restore(client, beforeDeletion.revision)
             #expect(try await Self.manifestBytes(client).text == beforeDeletion.text)
@@ -143,7 +155,8 @@ import Testing
             let first = try await Self.releases(client, "?limit=2")
             let releases = try #require(first["releases"] as? [[String: Any]])
             let next = try #require(first["nextBefore"] as? Int)
-            let second = try #require((try await Self.releases(client, "?limit=2&before=\(next)"))["releases"] as? [[String: Any]])
+            let second = try #require(
+                (try await Self.releases(client, "?limit=2&before=\(next)"))["releases"] as? [[String: Any]])
             // Check: newest first, each with its author and what it changed.
             #expect(releases.compactMap { $0["revision"] as? Int } == [Int(current), Int(current) - 1])
             #expect(second.first?["revision"] as? Int == Int(current) - 2)
@@ -155,22 +168,28 @@ import Testing
             let renamed = try #require(second[0]["summary"] as? [String: Any])
             #expect((renamed["groups"] as? [String: Any])?["changed"] as? [String] == ["chewy"])
             // Check: the manifest of that release shows the name before the rename only there.
-            let before = try await client.execute(uri: "/v1/admin/releases/\(current - 3)/manifest", method: .get, headers: admin)
+            let before = try await client.execute(
+                uri: "/v1/admin/releases/\(current - 3)/manifest", method: .get, headers: admin)
             #expect(before.status == .ok)
-            #expect(String(buffer: before.body).contains("\"Chewy\"") && !String(buffer: before.body).contains("Chewy!"))
+            #expect(
+                String(buffer: before.body).contains("\"Chewy\"") && !String(buffer: before.body).contains("Chewy!"))
         }
     }
 
     @Test func unknownReleasesAndBadParametersAreProblems() async throws {
         try await withApp(demo: true) { client, db in
             let stored = try await DraftPrivacyTests.revision(db)
-            for path in ["releases/999999/manifest", "releases/abc/manifest", "releases/0/manifest", "releases/-1/manifest",
-                         "releases/99999999999999999999/manifest"] {
+            for path in [
+                "releases/999999/manifest", "releases/abc/manifest", "releases/0/manifest", "releases/-1/manifest",
+                "releases/99999999999999999999/manifest",
+            ] {
                 let response = try await client.execute(uri: "/v1/admin/" + path, method: .get, headers: admin)
                 #expect(response.status == .notFound, "\(path)")
                 #expect(response.headers[.contentType] == "application/problem+json")
             }
-            #expect(try await client.execute(uri: "/v1/admin/releases/1/restore", method: .post, headers: admin).status == .notFound)
+            #expect(
+                try await client.execute(uri: "/v1/admin/releases/1/restore", method: .post, headers: admin).status
+                    == .notFound)
             for query in ["?before=abc", "?before=0", "?limit=0", "?limit=201"] {
                 let response = try await client.execute(uri: "/v1/admin/releases" + query, method: .get, headers: admin)
                 #expect(response.status == .badRequest, "\(query)")
@@ -187,22 +206,33 @@ import Testing
             let id = try await DraftPrivacyTests.upload(client, into: "crunchy", name: "Fleeting")
             let shown = try await ChangeFeedTests.manifest(client).revision
             let sha = try #require(try await db.strings("SELECT asset_sha256 FROM stickers WHERE id = '\(id)'").first)
-            #expect(try await client.execute(uri: "/v1/admin/stickers/\(id)", method: .delete, headers: admin).status == .noContent)
-            try await db.execute("UPDATE assets SET unreferenced_since = now() - interval '2 hours' WHERE unreferenced_since IS NOT NULL")
+            #expect(
+                try await client.execute(uri: "/v1/admin/stickers/\(id)", method: .delete, headers: admin).status
+                    == .noContent)
+            try await db.execute(
+                "UPDATE assets SET unreferenced_since = now() - interval '2 hours' WHERE unreferenced_since IS NOT NULL"
+            )
             // Action: gc past the grace period. Check: the image and its renditions stay, and the restore shows them.
             _ = try await catalog.collectGarbage(unusedFor: .seconds(3600), limit: 1000)
             #expect(try await db.count("SELECT count(*) FROM assets WHERE sha256 = '\(sha)'") == 1)
             _ = try await Self.restore(client, shown)
-            let back = try await ChangeFeedTests.manifest(client).groups.first { $0.id == "crunchy" }?.stickers.first { $0.id == id }
+            let back = try await ChangeFeedTests.manifest(client).groups.first { $0.id == "crunchy" }?.stickers.first {
+                $0.id == id
+            }
             let url = try #require(back?.asset.url)
             #expect(try await client.execute(uri: url, method: .get).status == .ok)
             // Action: deleted again, and its releases forgotten. Check: gc collects it; its release is gone.
-            #expect(try await client.execute(uri: "/v1/admin/stickers/\(id)", method: .delete, headers: admin).status == .noContent)
+            #expect(
+                try await client.execute(uri: "/v1/admin/stickers/\(id)", method: .delete, headers: admin).status
+                    == .noContent)
             #expect(try await catalog.pruneReleases(olderThan: .zero) > 0)
-            try await db.execute("UPDATE assets SET unreferenced_since = now() - interval '2 hours' WHERE unreferenced_since IS NOT NULL")
+            try await db.execute(
+                "UPDATE assets SET unreferenced_since = now() - interval '2 hours' WHERE unreferenced_since IS NOT NULL"
+            )
             _ = try await catalog.collectGarbage(unusedFor: .seconds(3600), limit: 1000)
             #expect(try await db.count("SELECT count(*) FROM assets WHERE sha256 = '\(sha)'") == 0)
-            let forgotten = try await client.execute(uri: "/v1/admin/releases/\(shown)/manifest", method: .get, headers: admin)
+            let forgotten = try await client.execute(
+                uri: "/v1/admin/releases/\(shown)/manifest", method: .get, headers: admin)
             #expect(forgotten.status == .notFound)
             #expect(try await ChangeFeedTests.manifest(client).groups.count == 3)
         }
@@ -217,15 +247,20 @@ import Testing
             try await ScheduleTests.createGroup(client, publishAt: publishAt)
             _ = try await DraftPrivacyTests.upload(client, into: ScheduleTests.group, name: "Bauble")
             try await DraftPrivacyTests.createDraft(client)
-            _ = try await DraftPrivacyTests.upload(client, into: DraftPrivacyTests.draft, name: "Teaser", image: Samples.otherSticker)
+            _ = try await DraftPrivacyTests.upload(
+                client, into: DraftPrivacyTests.draft, name: "Teaser", image: Samples.otherSticker)
             #expect(try await db.count("SELECT count(*) FROM catalog_releases") == before)
             // Action: the boundary passes.
             clock.advance(to: publishAt)
             #expect(try await ScheduleTests.eventuallyShows(client) { $0.contains(ScheduleTests.group) })
             // Check: one release, the schedule's, showing the group added.
-            let newest = try #require((try await Self.releases(client, "?limit=1"))["releases"] as? [[String: Any]]).first
+            let newest = try #require((try await Self.releases(client, "?limit=1"))["releases"] as? [[String: Any]])
+                .first
             #expect(newest?["author"] as? String == "schedule")
-            #expect(((newest?["summary"] as? [String: Any])?["groups"] as? [String: Any])?["added"] as? [String] == [ScheduleTests.group])
+            #expect(
+                ((newest?["summary"] as? [String: Any])?["groups"] as? [String: Any])?["added"] as? [String] == [
+                    ScheduleTests.group
+                ])
             #expect(try await db.count("SELECT count(*) FROM catalog_releases") == before + 1)
         }
     }

@@ -16,7 +16,9 @@ struct RenditionMemoryTests {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        guard posix_spawn(&pid, StickerdProcess.binary, &actions, nil, argv, environ) == 0 else { throw CocoaError(.executableLoad) }
+        guard posix_spawn(&pid, StickerdProcess.binary, &actions, nil, argv, environ) == 0 else {
+            throw CocoaError(.executableLoad)
+        }
         var status: Int32 = 0
         var usage = rusage()
         _ = wait4(pid, &status, 0, &usage)
@@ -29,12 +31,17 @@ struct RenditionMemoryTests {
         let folder = FileManager.default.temporaryDirectory.appending(path: "memory-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let amplifying = folder.appending(path: "amplifying.png"), still = folder.appending(path: "still.png")
+        let amplifying = folder.appending(path: "amplifying.png")
+        let still = folder.appending(path: "still.png")
         try Data(Samples.amplifying()).write(to: amplifying)
         try Data(Samples.sticker).write(to: still)
         // Action
-        let baseline = try Self.peakMiB(["renditions", "render", "--output", folder.appending(path: "a").path, still.path])
-        let peak = try Self.peakMiB(["renditions", "render", "--output", folder.appending(path: "b").path, amplifying.path])
+        let baseline = try Self.peakMiB([
+            "renditions", "render", "--output", folder.appending(path: "a").path, still.path,
+        ])
+        let peak = try Self.peakMiB([
+            "renditions", "render", "--output", folder.appending(path: "b").path, amplifying.path,
+        ])
         // Check: 100 full canvases alone were 146 MiB, and the review saw about 0.5 GiB for this upload.
         print("Renditions of the amplifying APNG: peak \(Int(peak)) MiB, a still \(Int(baseline)) MiB")
         #expect(peak - baseline < 64, "peak \(peak) MiB against \(baseline) MiB for a still")

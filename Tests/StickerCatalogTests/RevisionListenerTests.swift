@@ -12,25 +12,33 @@ import Testing
 @Suite struct RevisionListenerTests {
     @Test("Stopped while its poll waits on PostgreSQL, it stops at once, not when the poll is answered", .hangLimit)
     func stopsWhileAPollWaits() async throws {
-        // Setup: catalog_revision locked by another session, so the listener's poll waits (its deadline is ten minutes).
+        // Setup: catalog_revision locked by another session, so the listener's poll waits (its deadline is ten
+        // minutes).
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: false)
         defer { Task { await drop() } }
         let logger = TestDatabase.logger
         let locker = try await endpoint.connect(applicationName: "locker", logger: logger)
         try await locker.query("BEGIN", logger: logger)
         try await locker.query("LOCK TABLE catalog_revision IN ACCESS EXCLUSIVE MODE", logger: logger)
-        let listener = RevisionListener(endpoint: endpoint, revision: CatalogRevision(), logger: logger, pollTimeout: .seconds(600))
+        let listener = RevisionListener(
+            endpoint: endpoint, revision: CatalogRevision(), logger: logger, pollTimeout: .seconds(600))
         let ended = Atomic(false)
         let running = Task {
             try? await listener.run()
             ended.store(true, ordering: .relaxed)
         }
-        try await TestDatabase.withPool(endpoint) { try await EntitlementRuleAPITests.waitForLockWait($0, query: "SELECT revision FROM catalog_revision") }
+        try await TestDatabase.withPool(endpoint) {
+            try await EntitlementRuleAPITests.waitForLockWait($0, query: "SELECT revision FROM catalog_revision")
+        }
         // Action
         running.cancel()
         // Check: it ended with the lock still held. (Its poll, awaited in a task group, once kept it waiting for the
         // answer; here, until the lock goes.)
-        let stopped = try await eventually { ended.load(ordering: .relaxed) } until: { $0 }
+        let stopped = try await eventually {
+            ended.load(ordering: .relaxed)
+        } until: {
+            $0
+        }
         try await locker.query("ROLLBACK", logger: logger)
         try await locker.close()
         #expect(stopped)

@@ -17,18 +17,23 @@ import Testing
     static let group = "christmas"
 
     /// A listed group (or a draft) appearing and leaving at the given moments.
-    static func createGroup(_ client: some TestClientProtocol, publishAt: Date?, unpublishAt: Date? = nil, published: Bool = true) async throws {
+    static func createGroup(
+        _ client: some TestClientProtocol, publishAt: Date?, unpublishAt: Date? = nil, published: Bool = true
+    ) async throws {
         // Last, so that no published group moves (a new position for them is a visible change).
         var body: [String: Any] = ["id": group, "name": "Christmas", "published": published, "position": 1000]
         if let publishAt { body["publishAt"] = RFC3339.string(publishAt) }
         if let unpublishAt { body["unpublishAt"] = RFC3339.string(unpublishAt) }
-        let created = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: admin, body: Body.json(body))
+        let created = try await client.execute(
+            uri: "/v1/admin/groups", method: .post, headers: admin, body: Body.json(body))
         #expect(created.status == .created)
         if let publishAt { #expect(created.json["publishAt"] as? String == RFC3339.string(publishAt)) }
     }
 
     /// The ids of the groups `client`'s manifest shows, and its revision.
-    static func shown(_ client: some TestClientProtocol, _ query: String = "") async throws -> (groups: [String], revision: Int64) {
+    static func shown(
+        _ client: some TestClientProtocol, _ query: String = ""
+    ) async throws -> (groups: [String], revision: Int64) {
         let manifest = try await ChangeFeedTests.manifest(client, query)
         return (manifest.groups.map(\.id), manifest.revision)
     }
@@ -40,7 +45,8 @@ import Testing
 
     @Test func aBoundarySeenByTwoReplicasRaisesOneRevisionAndShowsOnBoth() async throws {
         let clock = ManualClock()
-        let publishAt = clock.now().addingTimeInterval(3600), unpublishAt = publishAt.addingTimeInterval(86_400)
+        let publishAt = clock.now().addingTimeInterval(3600)
+        let unpublishAt = publishAt.addingTimeInterval(86_400)
         try await withReplicas(options: { $0.database.scheduleClock = clock }) { a, b in
             // Setup: a group scheduled an hour ahead, with a sticker, made on replica A.
             let before = try await Self.shown(a).revision
@@ -82,7 +88,9 @@ import Testing
             }
             // Check: one revision for the group and the sticker together; both visible.
             #expect(try await DraftPrivacyTests.revision(db) == before + 1)
-            #expect(try await db.count("SELECT count(*)::int FROM sticker_groups WHERE id = '\(Self.group)' AND published") == 1)
+            #expect(
+                try await db.count("SELECT count(*)::int FROM sticker_groups WHERE id = '\(Self.group)' AND published")
+                    == 1)
             #expect(try await db.count("SELECT count(*)::int FROM stickers WHERE id = '\(sticker)' AND visible") == 1)
         }
     }
@@ -97,8 +105,11 @@ import Testing
             // Action: a sticker uploaded into a published group, scheduled.
             let response = try await client.execute(
                 uri: "/v1/admin/groups/chewy/stickers", method: .post, headers: Body.formHeaders,
-                body: Body.form([("name", "Snowman"), ("description", "Coming soon"), ("keywords", "snowman"),
-                                 ("publishAt", RFC3339.string(publishAt))], files: [("file", Samples.opaqueSticker)]))
+                body: Body.form(
+                    [
+                        ("name", "Snowman"), ("description", "Coming soon"), ("keywords", "snowman"),
+                        ("publishAt", RFC3339.string(publishAt)),
+                    ], files: [("file", Samples.opaqueSticker)]))
             #expect(response.status == .created)
             let id = try #require(response.json["id"] as? String)
             #expect(response.json["publishAt"] as? String == RFC3339.string(publishAt))
@@ -113,33 +124,54 @@ import Testing
             clock.advance(to: publishAt)
             // Check: in the feed with its group, and found.
             var groups = first.groups
-            _ = try await eventually { try await ChangeFeedTests.changes(client, since: first.cursor).status } until: { $0 != .notModified }
+            _ = try await eventually {
+                try await ChangeFeedTests.changes(client, since: first.cursor).status
+            } until: {
+                $0 != .notModified
+            }
             _ = try await ChangeFeedTests.catchUp(client, &groups, from: first.cursor)
             #expect(groups.first { $0.id == "chewy" }?.stickers.contains { $0.id == id } == true)
             #expect(try await SearchTests.search(client, "snowman").json["total"] as? Int == 1)
             // Action: it is set to leave an hour later, and that moment comes.
             let shown = try await ChangeFeedTests.manifest(client)
-            try await ChangeFeedTests.patch(client, "stickers/\(id)", ["unpublishAt": RFC3339.string(publishAt.addingTimeInterval(3600))])
+            try await ChangeFeedTests.patch(
+                client, "stickers/\(id)", ["unpublishAt": RFC3339.string(publishAt.addingTimeInterval(3600))])
             clock.advance(to: publishAt.addingTimeInterval(3600))
             // Check: the feed sends chewy without it.
-            _ = try await eventually { try await ChangeFeedTests.changes(client, since: shown.cursor).status } until: { $0 != .notModified }
+            _ = try await eventually {
+                try await ChangeFeedTests.changes(client, since: shown.cursor).status
+            } until: {
+                $0 != .notModified
+            }
             var after = shown.groups
             _ = try await ChangeFeedTests.catchUp(client, &after, from: shown.cursor)
             #expect(after.first { $0.id == "chewy" }?.stickers.contains { $0.id == id } == false)
-            #expect(after.first { $0.id == "chewy" }?.stickers.count == groups.first { $0.id == "chewy" }!.stickers.count - 1)
+            #expect(
+                after.first { $0.id == "chewy" }?.stickers.count == groups.first { $0.id == "chewy" }!.stickers.count
+                    - 1)
         }
     }
 
     @Test func writesOfThePreviousReleaseStillMeanTheAdminsChoice() async throws {
         try await withApp(demo: true) { _, db in
             // Action: what a replica of the previous release writes during a rolling update: `published` alone.
-            try await db.execute("INSERT INTO sticker_groups (id, name, position, published) VALUES ('old-draft', 'Old draft', 3, false)")
+            try await db.execute(
+                "INSERT INTO sticker_groups (id, name, position, published) VALUES ('old-draft', 'Old draft', 3, false)"
+            )
             try await db.execute("UPDATE sticker_groups SET published = false WHERE id = 'chewy'")
             // Check: a draft stays a draft, and an unpublished group is unlisted, not published again by the trigger.
-            #expect(try await db.count("SELECT count(*)::int FROM sticker_groups WHERE id = 'old-draft' AND NOT listed AND NOT published") == 1)
-            #expect(try await db.count("SELECT count(*)::int FROM sticker_groups WHERE id = 'chewy' AND NOT listed AND NOT published") == 1)
+            #expect(
+                try await db.count(
+                    "SELECT count(*)::int FROM sticker_groups WHERE id = 'old-draft' AND NOT listed AND NOT published")
+                    == 1)
+            #expect(
+                try await db.count(
+                    "SELECT count(*)::int FROM sticker_groups WHERE id = 'chewy' AND NOT listed AND NOT published") == 1
+            )
             try await db.execute("UPDATE sticker_groups SET published = true WHERE id = 'chewy'")
-            #expect(try await db.count("SELECT count(*)::int FROM sticker_groups WHERE id = 'chewy' AND listed AND published") == 1)
+            #expect(
+                try await db.count(
+                    "SELECT count(*)::int FROM sticker_groups WHERE id = 'chewy' AND listed AND published") == 1)
         }
     }
 
@@ -153,8 +185,12 @@ import Testing
             let tomorrow = RFC3339.string(clock.now().addingTimeInterval(86_400))
             try await db.execute("SELECT apply_schedule('\(tomorrow)', interval '2 seconds')")
             // Check: nothing published, and the moment applied is no later than the database's clock allows.
-            #expect(try await db.count("SELECT count(*)::int FROM sticker_groups WHERE id = '\(Self.group)' AND published") == 0)
-            #expect(try await db.count("SELECT count(*)::int FROM catalog_schedule WHERE applied_at > now() + interval '1 minute'") == 0)
+            #expect(
+                try await db.count("SELECT count(*)::int FROM sticker_groups WHERE id = '\(Self.group)' AND published")
+                    == 0)
+            #expect(
+                try await db.count(
+                    "SELECT count(*)::int FROM catalog_schedule WHERE applied_at > now() + interval '1 minute'") == 0)
         }
     }
 
@@ -170,8 +206,9 @@ import Testing
             try await db.execute("SELECT apply_schedule('\(RFC3339.string(publishAt.addingTimeInterval(1)))')")
             // Check: still a draft: not shown, not previewed, no revision.
             #expect(try await !Self.shown(client).groups.contains(Self.group))
-            let preview = try await client.execute(uri: "/v1/admin/manifest?at=\(RFC3339.string(publishAt.addingTimeInterval(60)))",
-                                                   method: .get, headers: admin)
+            let preview = try await client.execute(
+                uri: "/v1/admin/manifest?at=\(RFC3339.string(publishAt.addingTimeInterval(60)))",
+                method: .get, headers: admin)
             #expect(preview.status == .ok && !String(buffer: preview.body).contains(Self.group))
             #expect(try await DraftPrivacyTests.revision(db) == before)
         }
@@ -179,7 +216,8 @@ import Testing
 
     @Test func thePreviewShowsAnyMomentWithWhatIsScheduledNow() async throws {
         let clock = ManualClock()
-        let publishAt = clock.now().addingTimeInterval(3600), unpublishAt = publishAt.addingTimeInterval(3600)
+        let publishAt = clock.now().addingTimeInterval(3600)
+        let unpublishAt = publishAt.addingTimeInterval(3600)
         try await withApp(demo: true, options: { $0.database.scheduleClock = clock }) { client, _ in
             // Setup
             try await Self.createGroup(client, publishAt: publishAt, unpublishAt: unpublishAt)
@@ -191,7 +229,9 @@ import Testing
                 #expect(response.headers[.cacheControl] == "no-store")
                 return response.json
             }
-            func ids(_ manifest: [String: Any]) -> [String] { (manifest["groups"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String } }
+            func ids(_ manifest: [String: Any]) -> [String] {
+                (manifest["groups"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            }
             // Action and check: before, during, at the end (exclusive), now.
             #expect(!ids(try await preview(publishAt.addingTimeInterval(-1))).contains(Self.group))
             let during = try await preview(publishAt, "locale=fr&filter=chocoholic")
@@ -201,8 +241,11 @@ import Testing
             #expect(!ids(try await preview(unpublishAt)).contains(Self.group))
             #expect(!ids(try await preview(nil)).contains(Self.group))
             // Its pictures load from the preview: signed, as they are not free to anyone yet.
-            let shownThen = (try await preview(publishAt)["groups"] as? [[String: Any]] ?? []).first { $0["id"] as? String == Self.group }
-            let url = try #require(((shownThen?["stickers"] as? [[String: Any]])?.first?["asset"] as? [String: Any])?["url"] as? String)
+            let shownThen = (try await preview(publishAt)["groups"] as? [[String: Any]] ?? []).first {
+                $0["id"] as? String == Self.group
+            }
+            let url = try #require(
+                ((shownThen?["stickers"] as? [[String: Any]])?.first?["asset"] as? [String: Any])?["url"] as? String)
             #expect(url.contains("sig="))
             #expect(try await client.execute(uri: url, method: .get).status == .ok)
             // The preview at a moment equals the manifest at that moment, apart from revision and cursor.
@@ -228,7 +271,9 @@ import Testing
             // Check: max-age at most 3 (the scheduler names the boundary within its next round).
             let cacheControl = try await eventually {
                 try await SearchTests.search(client, "chocolate").headers[.cacheControl] ?? ""
-            } until: { $0.contains("max-age=") && !$0.contains("max-age=5") }
+            } until: {
+                $0.contains("max-age=") && !$0.contains("max-age=5")
+            }
             let maxAge = Int(cacheControl.split(separator: "max-age=").last?.prefix { $0.isNumber } ?? "")
             #expect(maxAge != nil && maxAge! <= 3, "\(cacheControl)")
         }
@@ -242,7 +287,8 @@ import Testing
             let bad: [[String: Any]] = [
                 ["publishAt": "2026-12-24T00:00:00Z", "unpublishAt": "2026-12-23T00:00:00Z"],
                 ["publishAt": "2026-12-24T00:00:00Z", "unpublishAt": "2026-12-24T00:00:00Z"],
-                ["publishAt": "next Tuesday"], ["unpublishAt": "2026-13-01T00:00:00Z"], ["publishAt": "1970-01-01T00:00:00Z"],
+                ["publishAt": "next Tuesday"], ["unpublishAt": "2026-13-01T00:00:00Z"],
+                ["publishAt": "1970-01-01T00:00:00Z"],
                 ["publishAt": "3000-01-01T00:00:00Z"], ["publishAt": String(repeating: "9", count: 5000)],
             ]
             for fields in bad {
@@ -250,9 +296,12 @@ import Testing
                 var body = fields
                 body["id"] = "bad-schedule"
                 body["name"] = "Bad"
-                let created = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: admin, body: Body.json(body))
-                let patched = try await client.execute(uri: "/v1/admin/groups/chewy", method: .patch, headers: admin, body: Body.json(fields))
-                let sticky = try await client.execute(uri: "/v1/admin/stickers/\(sticker)", method: .patch, headers: admin, body: Body.json(fields))
+                let created = try await client.execute(
+                    uri: "/v1/admin/groups", method: .post, headers: admin, body: Body.json(body))
+                let patched = try await client.execute(
+                    uri: "/v1/admin/groups/chewy", method: .patch, headers: admin, body: Body.json(fields))
+                let sticky = try await client.execute(
+                    uri: "/v1/admin/stickers/\(sticker)", method: .patch, headers: admin, body: Body.json(fields))
                 // Check: each refused as a malformed request, 400 invalid_schedule naming the field.
                 for response in [created, patched, sticky] {
                     #expect(response.status == .badRequest, "\(fields)")
@@ -261,26 +310,31 @@ import Testing
                 }
             }
             // A number is not a date-time: the body does not decode (400 invalid_body).
-            let number = try await client.execute(uri: "/v1/admin/groups/chewy", method: .patch, headers: admin,
-                                                  body: Body.json(["publishAt": 1_766_534_400]))
+            let number = try await client.execute(
+                uri: "/v1/admin/groups/chewy", method: .patch, headers: admin,
+                body: Body.json(["publishAt": 1_766_534_400]))
             #expect(number.status == .badRequest && number.problemCode == "invalid_body")
             // A patch that sets only the end, before the stored start, is refused by the database's rule.
             try await ChangeFeedTests.patch(client, "groups/chewy", ["publishAt": "2026-12-24T00:00:00Z"])
-            let early = try await client.execute(uri: "/v1/admin/groups/chewy", method: .patch, headers: admin,
-                                                 body: Body.json(["unpublishAt": "2026-12-01T00:00:00Z"]))
+            let early = try await client.execute(
+                uri: "/v1/admin/groups/chewy", method: .patch, headers: admin,
+                body: Body.json(["unpublishAt": "2026-12-01T00:00:00Z"]))
             #expect(early.status == .badRequest && early.problemCode == "invalid_schedule")
             #expect((early.json["detail"] as? String ?? "").contains("unpublishAt must be later than publishAt"))
             let preview = try await client.execute(uri: "/v1/admin/manifest?at=yesterday", method: .get, headers: admin)
             #expect(preview.status == .badRequest && preview.problemCode == "invalid_parameter")
             // A bad date beside another bad field: every bad field of the body is named, as validation_failed.
-            let mixed = try await client.execute(uri: "/v1/admin/groups/chewy", method: .patch, headers: admin,
-                                                 body: Body.json(["name": "", "publishAt": "tomorrow"]))
+            let mixed = try await client.execute(
+                uri: "/v1/admin/groups/chewy", method: .patch, headers: admin,
+                body: Body.json(["name": "", "publishAt": "tomorrow"]))
             #expect(mixed.status == .unprocessableContent && mixed.problemCode == "validation_failed")
             #expect((mixed.json["errors"] as? [[String: Any]])?.count == 2)
             // Check: nothing stored changed but the one good patch.
             #expect(try await db.count("SELECT count(*)::int FROM sticker_groups") == before)
             #expect(try await db.count("SELECT count(*)::int FROM sticker_groups WHERE unpublish_at IS NOT NULL") == 0)
-            #expect(try await db.count("SELECT count(*)::int FROM stickers WHERE publish_at IS NOT NULL OR unpublish_at IS NOT NULL") == 0)
+            #expect(
+                try await db.count(
+                    "SELECT count(*)::int FROM stickers WHERE publish_at IS NOT NULL OR unpublish_at IS NOT NULL") == 0)
             // A null clears it.
             try await ChangeFeedTests.patch(client, "groups/chewy", ["publishAt": NSNull()])
             #expect(try await db.count("SELECT count(*)::int FROM sticker_groups WHERE publish_at IS NOT NULL") == 0)
@@ -296,8 +350,10 @@ import Testing
         #expect(RFC3339.date("2025-12-24T00:00:00.250Z") == christmas.addingTimeInterval(0.25))
         #expect(RFC3339.date("2024-02-29T00:00:00Z") != nil && RFC3339.date("2025-02-29T00:00:00Z") == nil)
         #expect(RFC3339.date("1900-02-29T00:00:00Z") == nil && RFC3339.date("2000-02-29T00:00:00Z") != nil)
-        for bad in ["2025-12-24", "2025-12-24T00:00:00", "2025-13-01T00:00:00Z", "2025-04-31T00:00:00Z", "2025-12-24T24:00:00Z",
-                    "2025-12-24T00:00:00.Z", "2025-12-24T00:00:00+1:00", "2025-12-24T00:00:00Z ", "２０２５-12-24T00:00:00Z", ""] {
+        for bad in [
+            "2025-12-24", "2025-12-24T00:00:00", "2025-13-01T00:00:00Z", "2025-04-31T00:00:00Z", "2025-12-24T24:00:00Z",
+            "2025-12-24T00:00:00.Z", "2025-12-24T00:00:00+1:00", "2025-12-24T00:00:00Z ", "２０２５-12-24T00:00:00Z", "",
+        ] {
             #expect(RFC3339.date(bad) == nil, "\(bad)")
         }
         // Every day of four years, against Foundation's reader.
@@ -314,11 +370,14 @@ import Testing
             let first = try await ChangeFeedTests.manifest(client)
             let before = try await DraftPrivacyTests.revision(db)
             // Action: a draft that sorts first (every published group's stored position moves), moved, deleted.
-            let created = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: admin,
-                                                   body: Body.json(["id": "aardvark", "name": "Aardvark", "published": false]))
+            let created = try await client.execute(
+                uri: "/v1/admin/groups", method: .post, headers: admin,
+                body: Body.json(["id": "aardvark", "name": "Aardvark", "published": false]))
             #expect(created.status == .created && created.json["position"] as? Int == 0)
             try await ChangeFeedTests.patch(client, "groups/aardvark", ["position": 2])
-            #expect(try await client.execute(uri: "/v1/admin/groups/aardvark", method: .delete, headers: admin).status == .noContent)
+            #expect(
+                try await client.execute(uri: "/v1/admin/groups/aardvark", method: .delete, headers: admin).status
+                    == .noContent)
             // Check: no revision, nothing logged, the feed has nothing new.
             #expect(try await DraftPrivacyTests.revision(db) == before)
             #expect(try await db.count("SELECT count(*)::int FROM catalog_changes WHERE revision > \(before)") == 0)
@@ -333,9 +392,12 @@ import Testing
             // Setup: a client's manifest; a group scheduled at the first place (it shifts every stored position).
             let first = try await ChangeFeedTests.manifest(client)
             let before = try await DraftPrivacyTests.revision(db)
-            let created = try await client.execute(uri: "/v1/admin/groups", method: .post, headers: admin,
-                                                   body: Body.json(["id": Self.group, "name": "Christmas", "position": 0,
-                                                                    "publishAt": RFC3339.string(publishAt)]))
+            let created = try await client.execute(
+                uri: "/v1/admin/groups", method: .post, headers: admin,
+                body: Body.json([
+                    "id": Self.group, "name": "Christmas", "position": 0,
+                    "publishAt": RFC3339.string(publishAt),
+                ]))
             #expect(created.status == .created)
             _ = try await DraftPrivacyTests.upload(client, into: Self.group, name: "Bauble")
             #expect(try await DraftPrivacyTests.revision(db) == before)
@@ -347,7 +409,9 @@ import Testing
             _ = try await ChangeFeedTests.catchUp(client, &groups, from: first.cursor)
             let now = try await ChangeFeedTests.manifest(client)
             #expect(groups.map(\.id) == now.groups.map(\.id))
-            #expect(groups.map(\.position) == now.groups.map(\.position) && now.groups.map(\.position) == Array(0..<now.groups.count))
+            #expect(
+                groups.map(\.position) == now.groups.map(\.position)
+                    && now.groups.map(\.position) == Array(0..<now.groups.count))
             #expect(try await DraftPrivacyTests.revision(db) == before + 1)
         }
     }

@@ -16,7 +16,8 @@ import Testing
     /// What `index` answers for `text` (default view, and in French): sticker names in order.
     static func answers(_ index: SearchIndex, _ text: String) -> [String] {
         [nil, "fr"].flatMap { locale in
-            index.matches(SearchTerms(text), required: [], locale: locale).best.map { index.member($0).sticker.name } + ["|"]
+            index.matches(SearchTerms(text), required: [], locale: locale).best.map { index.member($0).sticker.name }
+                + ["|"]
         }
     }
 
@@ -24,9 +25,12 @@ import Testing
     static func queries(_ snapshot: CatalogSnapshot) -> [String] {
         var words = Set<String>()
         for group in snapshot.groups {
-            words.formUnion(SearchText.words(group.name + " " + group.localizedNames.values.joined(separator: " "), camelCase: true))
+            words.formUnion(
+                SearchText.words(group.name + " " + group.localizedNames.values.joined(separator: " "), camelCase: true)
+            )
             for sticker in snapshot.stickers[group.id] ?? [] {
-                let texts = [sticker.name, sticker.description] + sticker.keywords + Array(sticker.localizedDescriptions.values)
+                let texts =
+                    [sticker.name, sticker.description] + sticker.keywords + Array(sticker.localizedDescriptions.values)
                 words.formUnion(texts.flatMap { SearchText.words($0, camelCase: true) })
                 words.formUnion(sticker.emoji)
             }
@@ -42,19 +46,63 @@ import Testing
             let manifest = try await ChangeFeedTests.manifest(client)
             let ids = Dictionary(uniqueKeysWithValues: manifest.groups.flatMap(\.stickers).map { ($0.name, $0.id) })
             let changes: [(String, () async throws -> Void)] = [
-                ("a description", { try await ChangeFeedTests.patch(client, "stickers/\(ids["Caramel"]!)", ["description": "Crème brûlée"]) }),
-                ("a new French text", { try await ChangeFeedTests.patch(client, "stickers/\(ids["Lollipop"]!)", ["localizedDescriptions": ["fr": "Une sucette"]]) }),
-                ("a new locale", { try await ChangeFeedTests.patch(client, "stickers/\(ids["GummiBear"]!)", ["localizedDescriptions": ["it": "Orsetto gommoso"]]) }),
-                ("keywords and emoji", { try await ChangeFeedTests.patch(client, "stickers/\(ids["CandyCane"]!)", ["keywords": ["marzipan"], "emoji": ["👍🏽"]]) }),
-                ("a group's name", { try await ChangeFeedTests.patch(client, "groups/chewy", ["name": "Gummies", "localizedNames": ["de": "Gummis"]]) }),
-                ("an upload", { _ = try await DraftPrivacyTests.upload(client, into: "crunchy", name: "TruffleSurprise") }),
-                ("a deletion", {
-                    let deleted = try await client.execute(uri: "/v1/admin/stickers/\(ids["JawBreaker"]!)", method: .delete, headers: admin)
-                    #expect(deleted.status == .noContent)
-                }),
+                (
+                    "a description",
+                    {
+                        try await ChangeFeedTests.patch(
+                            client, "stickers/\(ids["Caramel"]!)", ["description": "Crème brûlée"])
+                    }
+                ),
+                (
+                    "a new French text",
+                    {
+                        try await ChangeFeedTests.patch(
+                            client, "stickers/\(ids["Lollipop"]!)", ["localizedDescriptions": ["fr": "Une sucette"]])
+                    }
+                ),
+                (
+                    "a new locale",
+                    {
+                        try await ChangeFeedTests.patch(
+                            client, "stickers/\(ids["GummiBear"]!)",
+                            ["localizedDescriptions": ["it": "Orsetto gommoso"]])
+                    }
+                ),
+                (
+                    "keywords and emoji",
+                    {
+                        try await ChangeFeedTests.patch(
+                            client, "stickers/\(ids["CandyCane"]!)", ["keywords": ["marzipan"], "emoji": ["👍🏽"]])
+                    }
+                ),
+                (
+                    "a group's name",
+                    {
+                        try await ChangeFeedTests.patch(
+                            client, "groups/chewy", ["name": "Gummies", "localizedNames": ["de": "Gummis"]])
+                    }
+                ),
+                (
+                    "an upload",
+                    { _ = try await DraftPrivacyTests.upload(client, into: "crunchy", name: "TruffleSurprise") }
+                ),
+                (
+                    "a deletion",
+                    {
+                        let deleted = try await client.execute(
+                            uri: "/v1/admin/stickers/\(ids["JawBreaker"]!)", method: .delete, headers: admin)
+                        #expect(deleted.status == .noContent)
+                    }
+                ),
                 ("groups reordered", { try await ChangeFeedTests.patch(client, "groups/crunchy", ["position": 0]) }),
-                ("a group unpublished", { try await ChangeFeedTests.patch(client, "groups/chocolate", ["published": false]) }),
-                ("and published again", { try await ChangeFeedTests.patch(client, "groups/chocolate", ["published": true]) }),
+                (
+                    "a group unpublished",
+                    { try await ChangeFeedTests.patch(client, "groups/chocolate", ["published": false]) }
+                ),
+                (
+                    "and published again",
+                    { try await ChangeFeedTests.patch(client, "groups/chocolate", ["published": true]) }
+                ),
             ]
             var growth: [Int] = []
             var queries = Set(Self.queries(snapshot))  // words no longer in the catalog are asked too
@@ -69,7 +117,9 @@ import Testing
                 #expect(differing.isEmpty, "after \(change): \(differing.prefix(5)) answered differently")
                 #expect(patched.slots.count == fresh.slots.count && !queries.isEmpty)
                 // What a change took out is gone, not merely unreachable.
-                let (kept, made): (Int, Int) = (patched.postings.reduce(0) { $0 + $1.count }, fresh.postings.reduce(0) { $0 + $1.count })
+                let (kept, made): (Int, Int) = (
+                    patched.postings.reduce(0) { $0 + $1.count }, fresh.postings.reduce(0) { $0 + $1.count }
+                )
                 #expect(kept == made, "after \(change)")
                 #expect(patched.emoji.mapValues(\.count) == fresh.emoji.mapValues(\.count), "after \(change)")
                 growth.append(patched.members.count - before)
@@ -87,7 +137,8 @@ import Testing
             let catalog = PostgresCatalog(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger)
             let snapshot = try await catalog.snapshot(reusing: nil)
             let index = SearchIndex.empty.patched(to: snapshot)
-            let linker = AssetLinker(publicBaseURL: nil, signer: AssetSigner(key: Array(repeating: 7, count: 32), lifetime: 3600))
+            let linker = AssetLinker(
+                publicBaseURL: nil, signer: AssetSigner(key: Array(repeating: 7, count: 32), lifetime: 3600))
             let kept = Mutex<[SearchFragmentKey: [UInt8]]>([:])
             let cache: SearchFragments = { key, make in
                 if let hit = kept.withLock({ $0[key] }) { return hit }
@@ -96,14 +147,20 @@ import Testing
                 return made
             }
             // Action and check: every query in several views, twice through the cache (made, then kept), as fresh.
-            let views: [[String: String]] = [[:], ["locale": "fr"], ["locale": "de", "size": "small", "scale": "2"], ["format": "png"]]
+            let views: [[String: String]] = [
+                [:], ["locale": "fr"], ["locale": "de", "size": "small", "scale": "2"], ["format": "png"],
+            ]
             for parameters in views {
                 for text in Self.queries(snapshot) {
                     // A word's tail may be empty: not a query.
-                    guard let request = try? SearchRequest(parameters: parameters.merging(["q": text]) { $1 }) else { continue }
+                    guard let request = try? SearchRequest(parameters: parameters.merging(["q": text]) { $1 }) else {
+                        continue
+                    }
                     let fresh = try SearchPage.build(request, index: index, linker: linker).json
                     for _ in 0..<2 {
-                        #expect(try SearchPage.build(request, index: index, linker: linker, fragments: cache).json == fresh, "\(text) \(parameters)")
+                        #expect(
+                            try SearchPage.build(request, index: index, linker: linker, fragments: cache).json == fresh,
+                            "\(text) \(parameters)")
                     }
                 }
             }

@@ -13,13 +13,17 @@ import Testing
 /// the manifest's view rules, locked premium results, a second replica, bad input.
 @Suite struct SearchTests {
     /// The names of the stickers `q` finds (its first page), in order.
-    static func names(_ client: some TestClientProtocol, _ q: String, _ query: String = "", headers: HTTPFields = [:]) async throws -> [String] {
+    static func names(
+        _ client: some TestClientProtocol, _ q: String, _ query: String = "", headers: HTTPFields = [:]
+    ) async throws -> [String] {
         let response = try await search(client, q, query, headers: headers)
         #expect(response.status == .ok, "\(q): \(String(buffer: response.body))")
         return (response.json["results"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
     }
 
-    static func search(_ client: some TestClientProtocol, _ q: String, _ query: String = "", headers: HTTPFields = [:]) async throws -> TestResponse {
+    static func search(
+        _ client: some TestClientProtocol, _ q: String, _ query: String = "", headers: HTTPFields = [:]
+    ) async throws -> TestResponse {
         let encoded = q.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? q
         return try await client.execute(uri: "/v1/search?q=\(encoded)\(query)", method: .get, headers: headers)
     }
@@ -42,7 +46,8 @@ import Testing
             #expect(try await Self.names(client, "lmon").isEmpty)  // four letters: no typo allowed
             #expect(try await Self.names(client, "lemonade").isEmpty)  // three edits
             #expect(try await Self.names(client, "Schokolade") == chocolates)  // the German group name
-            #expect(try await Self.names(client, "moelleux") == ["Caramel", "GummiBear", "SourCandy"])  // the French one
+            // the French one
+            #expect(try await Self.names(client, "moelleux") == ["Caramel", "GummiBear", "SourCandy"])
             #expect(try await Self.names(client, "KNUSPRIG") == ["CandyCane", "JawBreaker", "Lollipop"])  // any case
             #expect(try await Self.names(client, "caramel square") == ["Caramel"])  // every word required
             #expect(try await Self.names(client, "caramel lollipop").isEmpty)
@@ -50,8 +55,8 @@ import Testing
             #expect(try await Self.names(client, "dark 🍫") == ["DarkChocolate"])
             #expect(try await Self.names(client, "wrapper") == ["Caramel", "ChocolateBar"])  // descriptions
             // A name as suggestions offer it, or typed as one word.
-            // (`ChocolateBar` asks for chocolate and bar, which DarkChocolate's description has too; `chocolateb` is also one
-            // edit from chocolate.)
+            // (`ChocolateBar` asks for chocolate and bar, which DarkChocolate's description has too; `chocolateb` is
+            // also one edit from chocolate.)
             #expect(try await Self.names(client, "ChocolateBar") == ["ChocolateBar", "DarkChocolate"])
             #expect(try await Self.names(client, "chocolatebar") == ["ChocolateBar"])
             #expect(try await Self.names(client, "chocolateb").first == "ChocolateBar")
@@ -63,7 +68,8 @@ import Testing
         try await withApp(demo: true) { client, _ async throws in
             let caramel = try await Self.id(client, "Caramel")
             let lollipop = try await Self.id(client, "Lollipop")
-            try await ChangeFeedTests.patch(client, "stickers/\(caramel)", ["description": "Crème brûlée in a \"square\" \\ box", "emoji": ["👍"]])
+            try await ChangeFeedTests.patch(
+                client, "stickers/\(caramel)", ["description": "Crème brûlée in a \"square\" \\ box", "emoji": ["👍"]])
             try await ChangeFeedTests.patch(client, "stickers/\(lollipop)", ["emoji": ["❤️"]])
             for q in ["creme", "CRÈME", "Cre\u{300}me", "ｃｒｅｍｅ", "brulee", "BRÛLÉE"] {
                 #expect(try await Self.names(client, q) == ["Caramel"], "\(q)")
@@ -74,7 +80,7 @@ import Testing
             #expect(try await Self.names(client, "👍🏽") == ["Caramel"])  // a skin tone
             #expect(try await Self.names(client, "👍🏿") == ["Caramel"])
             #expect(try await Self.names(client, "❤") == ["Lollipop"])  // no variation selector
-            #expect(try await Self.names(client, "I ❤️") .isEmpty)  // the word is required too
+            #expect(try await Self.names(client, "I ❤️").isEmpty)  // the word is required too
         }
     }
 
@@ -87,8 +93,10 @@ import Testing
             #expect(try await Self.names(client, "cocoa") == ["DarkChocolate"])
             // The asked locale first: the same word in a French and in a German description.
             let (caramel, lollipop) = (try await Self.id(client, "Caramel"), try await Self.id(client, "Lollipop"))
-            try await ChangeFeedTests.patch(client, "stickers/\(caramel)", ["localizedDescriptions": ["fr": "Une praline dorée"]])
-            try await ChangeFeedTests.patch(client, "stickers/\(lollipop)", ["localizedDescriptions": ["de": "Eine Praline am Stiel"]])
+            try await ChangeFeedTests.patch(
+                client, "stickers/\(caramel)", ["localizedDescriptions": ["fr": "Une praline dorée"]])
+            try await ChangeFeedTests.patch(
+                client, "stickers/\(lollipop)", ["localizedDescriptions": ["de": "Eine Praline am Stiel"]])
             #expect(try await Self.names(client, "praline", "&locale=de") == ["Lollipop", "Caramel"])
             #expect(try await Self.names(client, "praline", "&locale=fr-CA") == ["Caramel", "Lollipop"])
             #expect(try await Self.names(client, "praline") == ["Caramel", "Lollipop"])
@@ -110,7 +118,10 @@ import Testing
             let suggestions = try await client.execute(uri: "/v1/search/suggestions?q=t", method: .get)
             #expect(!(suggestions.json["suggestions"] as? [String] ?? []).contains("TruffleTeaser"))
             // The view's filter and flags, as in the manifest.
-            #expect(try await Self.names(client, "a", "&filter=chocoholic&limit=100").allSatisfy { $0.contains("Chocolate") })
+            #expect(
+                try await Self.names(client, "a", "&filter=chocoholic&limit=100").allSatisfy {
+                    $0.contains("Chocolate")
+                })
             #expect(try await Self.names(client, "candy", "&flags=chocolate").isEmpty)
             #expect(try await Self.search(client, "candy", "&filter=nonesuch").status == .notFound)
             // Published, it is found: the group's name too.
@@ -127,15 +138,20 @@ import Testing
             let locked = try #require((anonymous.json["results"] as? [[String: Any]])?.first)
             #expect(locked["locked"] as? Bool == true && locked["productId"] as? String == Purchasing.product)
             #expect(locked["asset"] == nil && locked["thumbnail"] == nil && locked["name"] as? String == "Caramel")
-            #expect(anonymous.headers[.cacheControl] == "max-age=5" && anonymous.headers[.vary]?.contains("Authorization") == true)
+            #expect(
+                anonymous.headers[.cacheControl] == "max-age=5"
+                    && anonymous.headers[.vary]?.contains("Authorization") == true)
             _ = try await PremiumManifestTests.grant(client, "hana")
             let hana = try await Purchasing.user("hana")
             let owned = try await Self.search(client, "caramel", headers: hana)
             let unlocked = try #require((owned.json["results"] as? [[String: Any]])?.first)
             #expect(unlocked["locked"] as? Bool == false)
             #expect(((unlocked["asset"] as? [String: Any])?["url"] as? String)?.contains("sig=") == true)
-            #expect(owned.headers[.cacheControl] == "private, max-age=5" && owned.headers[.vary]?.contains("Authorization") == true)
-            // Results' JSON is kept across queries, never an unlocked one: anonymous asking anew after hana gets no picture.
+            #expect(
+                owned.headers[.cacheControl] == "private, max-age=5"
+                    && owned.headers[.vary]?.contains("Authorization") == true)
+            // Results' JSON is kept across queries, never an unlocked one: anonymous asking anew after hana gets no
+            // picture.
             let again = try await Self.search(client, "caramel", "&limit=7")
             let stillLocked = try #require((again.json["results"] as? [[String: Any]])?.first)
             #expect(stillLocked["locked"] as? Bool == true && stillLocked["asset"] == nil)
@@ -161,12 +177,16 @@ import Testing
             let etag = try #require(first.headers[.eTag])
             var headers = HTTPFields()
             headers[.ifNoneMatch] = etag
-            #expect(try await client.execute(uri: "/v1/search?q=choc", method: .get, headers: headers).status == .notModified)
+            #expect(
+                try await client.execute(uri: "/v1/search?q=choc", method: .get, headers: headers).status
+                    == .notModified)
             // A change gives a new answer and a new ETag.
-            try await ChangeFeedTests.patch(client, "stickers/\(try await Self.id(client, "ChocolateChip"))", ["name": "Biscuit"])
+            try await ChangeFeedTests.patch(
+                client, "stickers/\(try await Self.id(client, "ChocolateChip"))", ["name": "Biscuit"])
             let changed = try await Self.search(client, "choc")
             #expect(changed.headers[.eTag] != etag)
-            #expect(try await Self.names(client, "choc") == ["ChocolateBar", "Biscuit", "DarkChocolate"])  // a group name ties with a later word of a name
+            // a group name ties with a later word of a name
+            #expect(try await Self.names(client, "choc") == ["ChocolateBar", "Biscuit", "DarkChocolate"])
         }
     }
 
@@ -177,7 +197,9 @@ import Testing
             let c = try await client.execute(uri: "/v1/search/suggestions?q=c&locale=fr", method: .get)
             let list = c.json["suggestions"] as? [String] ?? []
             #expect(list.count == 10 && list.contains("Chocolat") && !list.contains("Chewy"))
-            #expect(try await client.execute(uri: "/v1/search/suggestions?q=zz", method: .get).json["suggestions"] as? [String] == [])
+            #expect(
+                try await client.execute(uri: "/v1/search/suggestions?q=zz", method: .get).json["suggestions"]
+                    as? [String] == [])
         }
     }
 
@@ -185,20 +207,28 @@ import Testing
         try await withReplicas { first, second async throws in
             #expect(try await Self.names(second, "marzipan").isEmpty)  // the second replica's index is built
             let id = try await Self.id(first, "Lollipop")
-            let patch = try await first.execute(uri: "/v1/admin/stickers/\(id)", method: .patch, headers: admin,
-                                                body: Body.json(["keywords": ["marzipan"]]))
+            let patch = try await first.execute(
+                uri: "/v1/admin/stickers/\(id)", method: .patch, headers: admin,
+                body: Body.json(["keywords": ["marzipan"]]))
             #expect(patch.status == .ok)
             // (How soon is measured by scripts/bench-search.sh; a busy suite can take seconds.)
-            let found = try await eventually { try await Self.names(second, "marzipan") } until: { !$0.isEmpty }
+            let found = try await eventually {
+                try await Self.names(second, "marzipan")
+            } until: {
+                !$0.isEmpty
+            }
             #expect(found == ["Lollipop"])
         }
     }
 
     @Test func badInputIsAProblemNeverASlowAnswer() async throws {
         try await withApp(demo: true) { client, _ async throws in
-            let bad = ["", "q=", "q=%20%20", "q=%09", "q=a%00b", "q=a%1Bb", "q=" + String(repeating: "a", count: 101),
-                       "q=a&limit=0", "q=a&limit=101", "q=a&limit=x", "q=a&cursor=zzz",
-                       "q=a&cursor=" + String(SearchCursor.encode(offset: 2).dropLast()), "q=a&cursor=" + SearchCursor.encode(offset: 0), "q=a&scale=9", "q=a&locale=x"]
+            let bad = [
+                "", "q=", "q=%20%20", "q=%09", "q=a%00b", "q=a%1Bb", "q=" + String(repeating: "a", count: 101),
+                "q=a&limit=0", "q=a&limit=101", "q=a&limit=x", "q=a&cursor=zzz",
+                "q=a&cursor=" + String(SearchCursor.encode(offset: 2).dropLast()),
+                "q=a&cursor=" + SearchCursor.encode(offset: 0), "q=a&scale=9", "q=a&locale=x",
+            ]
             for query in bad {
                 let response = try await client.execute(uri: "/v1/search?" + query, method: .get)
                 #expect(response.status == .badRequest && response.problemCode == "invalid_parameter", "\(query)")
@@ -209,14 +239,18 @@ import Testing
             }
             // What openapi.yaml's pattern allows is never refused: a zero-width space is not blank.
             #expect(try await client.execute(uri: "/v1/search?q=%E2%80%8B", method: .get).status == .ok)
-            #expect(try await client.execute(uri: "/v1/search?q=%E2%80%83", method: .get).status == .badRequest)  // an em space is
+            // an em space is
+            #expect(try await client.execute(uri: "/v1/search?q=%E2%80%83", method: .get).status == .badRequest)
             // Nothing to search for finds nothing; words past the eighth are not searched.
             #expect(try await Self.names(client, "!!!").isEmpty)
-            #expect(try await Self.names(client, "a golden caramel square in its twisted wrapper xylophone") == ["Caramel"])
+            #expect(
+                try await Self.names(client, "a golden caramel square in its twisted wrapper xylophone") == ["Caramel"])
             // A hundred characters is allowed; a page past the end is empty.
             #expect(try await Self.search(client, String(repeating: "é", count: 100)).status == .ok)
-            let past = try await client.execute(uri: "/v1/search?q=a&cursor=" + SearchCursor.encode(offset: 500), method: .get)
-            #expect(past.status == .ok && (past.json["results"] as? [Any])?.isEmpty == true && past.json["next"] is NSNull)
+            let past = try await client.execute(
+                uri: "/v1/search?q=a&cursor=" + SearchCursor.encode(offset: 500), method: .get)
+            #expect(
+                past.status == .ok && (past.json["results"] as? [Any])?.isEmpty == true && past.json["next"] is NSNull)
         }
     }
 }
@@ -250,7 +284,9 @@ import Testing
 
     @Test func oneEdit() {
         func scalars(_ s: String) -> [Unicode.Scalar] { Array(s.unicodeScalars) }
-        for (a, b) in [("choclate", "chocolate"), ("lemno", "lemon"), ("lemon", "lemmon"), ("lemon", "lemun"), ("ab", "ba")] {
+        for (a, b) in [
+            ("choclate", "chocolate"), ("lemno", "lemon"), ("lemon", "lemmon"), ("lemon", "lemun"), ("ab", "ba"),
+        ] {
             #expect(TypoKeys.isOneEditApart(scalars(a), scalars(b)), "\(a) \(b)")
             #expect(TypoKeys.isOneEditApart(scalars(b), scalars(a)), "\(b) \(a)")
             #expect(!Set(TypoKeys.keys(scalars(a))).isDisjoint(with: TypoKeys.keys(scalars(b))))

@@ -46,14 +46,18 @@ import Testing
         let limits = admission.limits
         #expect(StreamAdmission.Refusal.replica.problem(limits).status == .serviceUnavailable)
         let user = StreamAdmission.Refusal.user.problem(limits)
-        #expect(user.status == .tooManyRequests && user.code == "too_many_user_streams" && user.headers[.retryAfter] == "30")
+        #expect(
+            user.status == .tooManyRequests && user.code == "too_many_user_streams" && user.headers[.retryAfter] == "30"
+        )
         #expect(StreamAdmission.Refusal.address.problem(limits).code == "too_many_address_streams")
     }
 
     @Test func forwardedForIsBelievedOnlyFromTrustedProxiesAndOnlyAsFarAsThey() throws {
         let proxies = TrustedProxies([try #require(AddressRange("10.0.0.0/8")), try #require(AddressRange("fd00::/8"))])
         let proxy = IPAddress("10.1.2.3")
-        let client = { (peer: String, header: [String]) in proxies.client(peer: IPAddress(peer), forwardedFor: header)?.description }
+        let client = { (peer: String, header: [String]) in
+            proxies.client(peer: IPAddress(peer), forwardedFor: header)?.description
+        }
         // Anyone else's header is ignored; a trusted proxy's names the client it heard from.
         #expect(client("203.0.113.5", ["198.51.100.1"]) == "203.0.113.5")
         #expect(client("10.1.2.3", ["198.51.100.1"]) == "198.51.100.1")
@@ -107,7 +111,9 @@ import Testing
         #expect(budget.shortfall(limit: 20_000) == nil)
         let why = budget.shortfall(limit: 1024) ?? ""
         // 1024 less the uploads, the database's and the reserve: what streams may have.
-        #expect(why.contains("1024") && why.contains("--max-event-streams") && why.contains("at most \(1024 - 8 - 41 - DescriptorBudget.reserve)"))
+        #expect(
+            why.contains("1024") && why.contains("--max-event-streams")
+                && why.contains("at most \(1024 - 8 - 41 - DescriptorBudget.reserve)"))
         // Connections leave the database's and the process's own descriptors free, and room for the streams.
         #expect(budget.connections(limit: 20_000) == 20_000 - 41 - DescriptorBudget.processReserve)
         #expect(DescriptorBudget(streams: 100, uploads: 8, pools: 1).connections(limit: 300) >= 100 + 8 + 80)

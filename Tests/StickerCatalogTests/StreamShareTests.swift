@@ -20,7 +20,8 @@ import Testing
 
         init(port: Int, headers: [String] = []) throws {
             socket = try RawSocket(port: port)
-            let head = (["GET /v1/events HTTP/1.1", "Host: localhost"] + headers).joined(separator: "\r\n") + "\r\n\r\n"
+            let head =
+                (["GET /v1/events HTTP/1.1", "Host: localhost"] + headers).joined(separator: "\r\n") + "\r\n\r\n"
             socket.send(Array(head.utf8))
         }
 
@@ -59,7 +60,8 @@ import Testing
             // Setup: two clients behind the proxy (this test's loopback) and the proxy itself.
             var held: [Opened] = []
             for forwarded in ["203.0.113.7", "198.51.100.1, 203.0.113.7", "198.51.100.1", "", ""] {
-                let (stream, status) = try await Self.open(port, forwarded.isEmpty ? [] : ["X-Forwarded-For: \(forwarded)"])
+                let (stream, status) = try await Self.open(
+                    port, forwarded.isEmpty ? [] : ["X-Forwarded-For: \(forwarded)"])
                 #expect(status == "200", "\(forwarded)")
                 held.append(stream)
             }
@@ -79,7 +81,13 @@ import Testing
 
     @Test func oneUserGetsTheirShareAndOthersStillGetIn() async throws {
         let purchasing = try await Purchasing.options()
-        try await withApp(demo: true, live: true, options: { purchasing(&$0); $0.streams.perUser = 2 }) { client, _ in
+        try await withApp(
+            demo: true, live: true,
+            options: {
+                purchasing(&$0)
+                $0.streams.perUser = 2
+            }
+        ) { client, _ in
             let port = try #require(client.port)
             let ola = "Authorization: " + ((try await Purchasing.user("ola"))[.authorization] ?? "")
             let bo = "Authorization: " + ((try await Purchasing.user("bo"))[.authorization] ?? "")
@@ -102,9 +110,13 @@ import Testing
             var lifetime = 3
             while true {
                 let expiry = ContinuousClock.now + .seconds(lifetime)
-                let token = try await UserTokens.sign(user: "ola", secret: Purchasing.userSecret, lifetime: TimeInterval(lifetime))
+                let token = try await UserTokens.sign(
+                    user: "ola", secret: Purchasing.userSecret, lifetime: TimeInterval(lifetime))
                 let (stream, status) = try await Self.open(port, ["Authorization: Bearer \(token)"])
-                if status == "401", ContinuousClock.now >= expiry - .seconds(1), lifetime < 48 { lifetime *= 2; continue }
+                if status == "401", ContinuousClock.now >= expiry - .seconds(1), lifetime < 48 {
+                    lifetime *= 2
+                    continue
+                }
                 #expect(status == "200")
                 #expect(try await stream.saw(": connected"))
                 // Check: it ends cleanly (the last chunk) when the token does, not before, and long before the stream's

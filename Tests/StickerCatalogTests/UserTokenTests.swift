@@ -31,12 +31,18 @@ import Testing
         let token = try await signer.sign(Claims(sub: "zoe", exp: .init(value: Date() + 60)))
         // Action and check
         #expect(try await tokens.user(token: token) == "zoe")
-        #expect(try await tokens.user(token: try await UserTokens.sign(user: "yan", secret: Self.secret, lifetime: 60)) == "yan")
+        #expect(
+            try await tokens.user(token: try await UserTokens.sign(user: "yan", secret: Self.secret, lifetime: 60))
+                == "yan")
         // Another key's token, and an expired one, are refused.
         let other = JWTKeyCollection()
         await other.add(ecdsa: ES256PrivateKey())
-        await #expect(throws: Problem.self) { try await tokens.user(token: try await other.sign(Claims(sub: "zoe", exp: .init(value: Date() + 60)))) }
-        await #expect(throws: Problem.self) { try await tokens.user(token: try await signer.sign(Claims(sub: "zoe", exp: .init(value: Date() - 120)))) }
+        await #expect(throws: Problem.self) {
+            try await tokens.user(token: try await other.sign(Claims(sub: "zoe", exp: .init(value: Date() + 60))))
+        }
+        await #expect(throws: Problem.self) {
+            try await tokens.user(token: try await signer.sign(Claims(sub: "zoe", exp: .init(value: Date() - 120))))
+        }
     }
 
     @Test func theAlgorithmCannotBeSwitched() async throws {
@@ -48,8 +54,12 @@ import Testing
         let forged = try await forger.sign(Claims(sub: "mallory", exp: .init(value: Date() + 60)))
         await #expect(throws: Problem.self) { try await tokens.user(token: forged) }
         // Without a secret, HS256 is not accepted at all; `none` never is.
-        await #expect(throws: Problem.self) { try await tokens.user(token: try await UserTokens.sign(user: "x", secret: Self.secret, lifetime: 60)) }
-        await #expect(throws: Problem.self) { try await tokens.user(token: "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4IiwiZXhwIjo5OTk5OTk5OTk5fQ.") }
+        await #expect(throws: Problem.self) {
+            try await tokens.user(token: try await UserTokens.sign(user: "x", secret: Self.secret, lifetime: 60))
+        }
+        await #expect(throws: Problem.self) {
+            try await tokens.user(token: "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4IiwiZXhwIjo5OTk5OTk5OTk5fQ.")
+        }
     }
 
     @Test func aTokenIsCheckedOnceHoweverManyRequestsBringIt() async throws {
@@ -69,24 +79,33 @@ import Testing
 
     @Test func issuerAudienceAndNotBeforeAreRequiredWhenConfigured() async throws {
         // Setup: the sign-in service signs tokens for several purposes with one key; this service is "stickers".
-        let tokens = try await UserTokens(secret: Self.secret, publicKeys: [], issuer: "https://id.example", audience: "stickers")
+        let tokens = try await UserTokens(
+            secret: Self.secret, publicKeys: [], issuer: "https://id.example", audience: "stickers")
         let signer = JWTKeyCollection()
         await signer.add(hmac: HMACKey(from: Self.secret), digestAlgorithm: .sha256)
-        func token(iss: String? = "https://id.example", aud: [String]? = ["stickers"], nbf: Date? = nil, exp: Date = Date() + 600) async throws -> String {
-            try await signer.sign(Claims(sub: "ann", exp: .init(value: exp), nbf: nbf.map { .init(value: $0) },
-                                         iss: iss.map { .init(value: $0) }, aud: aud.map { .init(value: $0) }))
+        func token(
+            iss: String? = "https://id.example", aud: [String]? = ["stickers"], nbf: Date? = nil,
+            exp: Date = Date() + 600
+        ) async throws -> String {
+            try await signer.sign(
+                Claims(
+                    sub: "ann", exp: .init(value: exp), nbf: nbf.map { .init(value: $0) },
+                    iss: iss.map { .init(value: $0) }, aud: aud.map { .init(value: $0) }))
         }
         // Action and check: ours passes, also among other audiences and within the clock skew.
         #expect(try await tokens.user(token: try await token()) == "ann")
         #expect(try await tokens.user(token: try await token(aud: ["billing", "stickers"], nbf: Date() + 30)) == "ann")
         #expect(try await tokens.user(token: try await token(exp: Date() - 30)) == "ann")
         // Another issuer, another audience, none of either, not valid yet, long expired: each refused.
-        for refused in [try await token(iss: "https://evil.example"), try await token(aud: ["billing"]), try await token(iss: nil),
-                        try await token(aud: nil), try await token(nbf: Date() + 3600), try await token(exp: Date() - 120)] {
+        for refused in [
+            try await token(iss: "https://evil.example"), try await token(aud: ["billing"]), try await token(iss: nil),
+            try await token(aud: nil), try await token(nbf: Date() + 3600), try await token(exp: Date() - 120),
+        ] {
             await #expect(throws: Problem.self) { try await tokens.user(token: refused) }
         }
         // `stickerd token user` mints tokens this configuration accepts.
-        let minted = try await UserTokens.sign(user: "bo", secret: Self.secret, lifetime: 60, issuer: "https://id.example", audience: "stickers")
+        let minted = try await UserTokens.sign(
+            user: "bo", secret: Self.secret, lifetime: 60, issuer: "https://id.example", audience: "stickers")
         #expect(try await tokens.user(token: minted) == "bo")
     }
 

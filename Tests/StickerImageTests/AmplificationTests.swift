@@ -1,8 +1,9 @@
 import CLibPNG
 import Foundation
-@testable import StickerImage
 import TestSupport
 import Testing
+
+@testable import StickerImage
 
 /// Files whose own encoding hides how much their animation amounts to: renditions stay within the sticker rules,
 /// encode only what changed, and an animation too big at some size plays as its still there.
@@ -48,7 +49,8 @@ import Testing
         // Check: every rendition within the limit; each animated one plays as long as the source, with fewer frames
         // where all of them would not fit, and every one reads as a well-formed APNG or animated WebP.
         for rendition in renditions where !rendition.still {
-            #expect(rendition.bytes.count <= StickerRules().maxBytes, "\(rendition.edge): \(rendition.bytes.count) bytes")
+            #expect(
+                rendition.bytes.count <= StickerRules().maxBytes, "\(rendition.edge): \(rendition.bytes.count) bytes")
             let file = try StickerSource(rendition.bytes, rules: StickerRules())
             #expect(file.frameCount == rendition.frames && rendition.frames > 1, "\(rendition.edge)")
             #expect(abs((file.animation?.durationMs ?? 0) - info.durationMs) <= 30, "\(rendition.edge)")

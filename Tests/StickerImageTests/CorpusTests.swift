@@ -21,15 +21,19 @@ struct CorpusTests {
         }
     }
 
-    @Test("validate agrees with every verdict in MANIFEST.tsv", .enabled(if: TestData.available, "needs ../shared/testdata (absent here)"))
+    @Test(
+        "validate agrees with every verdict in MANIFEST.tsv",
+        .enabled(if: TestData.available, "needs ../shared/testdata (absent here)"))
     func corpus() throws {
         let manifest = try String(contentsOf: TestData.root.appending(path: "png/MANIFEST.tsv"), encoding: .utf8)
         let validator = StickerValidator()
-        var agreed = 0, total = 0
+        var agreed = 0
+        var total = 0
         for line in manifest.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             let (path, kind, notes) = (fields[0], fields[6], fields[9])
-            let expected = try #require(Self.decision(kind: kind, notes: notes) as Bool?, "unknown verdict \(kind) for \(path)")
+            let expected = try #require(
+                Self.decision(kind: kind, notes: notes) as Bool?, "unknown verdict \(kind) for \(path)")
             let verdict = validator.judge(try TestData.png(path), file: path)
             total += 1
             if verdict.valid == expected, verdict.valid || verdict.code != nil {

@@ -1,14 +1,18 @@
 import Foundation
-@testable import StickerImage
 import TestSupport
 import Testing
+
+@testable import StickerImage
 
 @Suite("Hostile and broken input, generated")
 struct HostileInputTests {
     let validator = StickerValidator()
 
     func code(_ bytes: [UInt8]) -> String? {
-        do { _ = try validator.validate(bytes); return nil } catch { return error.code }
+        do {
+            _ = try validator.validate(bytes)
+            return nil
+        } catch { return error.code }
     }
 
     @Test("Truncating a valid still or animated sticker at any chunk boundary is refused")
@@ -16,7 +20,8 @@ struct HostileInputTests {
         for sample in [Samples.sticker, APNGWriter.animation(side: 408, frames: 3).bytes] {
             let chunks = try! PNGChunkWalker.chunks(of: sample).get()
             for chunk in chunks {
-                for cut in [chunk.whole.lowerBound, chunk.dataOffset, chunk.whole.upperBound - 1] where cut < sample.count {
+                for cut in [chunk.whole.lowerBound, chunk.dataOffset, chunk.whole.upperBound - 1]
+                where cut < sample.count {
                     #expect(code(Array(sample.prefix(cut))) != nil, "cut at \(cut) in \(chunk.type)")
                 }
             }
@@ -27,7 +32,8 @@ struct HostileInputTests {
     func bitFlips() {
         let sample = APNGWriter.animation(side: 408, frames: 3).bytes
         for chunk in try! PNGChunkWalker.chunks(of: sample).get() {
-            for offset in [chunk.whole.lowerBound + 5, chunk.dataOffset + chunk.length / 2, chunk.whole.upperBound - 1] {
+            for offset in [chunk.whole.lowerBound + 5, chunk.dataOffset + chunk.length / 2, chunk.whole.upperBound - 1]
+            {
                 var bytes = sample
                 bytes[offset] ^= 0x10
                 #expect(code(bytes) != nil, "bit flipped at \(offset) in \(chunk.type)")
@@ -56,9 +62,12 @@ struct HostileInputTests {
         #expect(code(Samples.jpeg) == "unsupported_format")
     }
 
-    @Test("Broken animations are refused with invalid_animation", arguments: [
-        "outside", "gap", "repeat", "start", "zero", "low", "high", "dispose", "blend", "noActl", "empty", "offsetDefault",
-    ])
+    @Test(
+        "Broken animations are refused with invalid_animation",
+        arguments: [
+            "outside", "gap", "repeat", "start", "zero", "low", "high", "dispose", "blend", "noActl", "empty",
+            "offsetDefault",
+        ])
     func brokenAnimations(kind: String) {
         var apng = APNGWriter.animation(side: 408, frames: 3)
         switch kind {
@@ -95,7 +104,8 @@ struct HostileInputTests {
         let info = try validator.validate(apng.bytes)
         #expect(info.animated && info.frames == 30 && info.durationMs == 300 && info.loops == 3)
         #expect(code(APNGWriter.animation(side: 300, frames: 101).bytes) == "too_many_frames")
-        #expect(code(APNGWriter.animation(side: 300, frames: 11, delay: 1, denominator: 1).bytes) == "animation_too_long")
+        #expect(
+            code(APNGWriter.animation(side: 300, frames: 11, delay: 1, denominator: 1).bytes) == "animation_too_long")
         let tenThousand = APNGWriter.animation(side: 1, frames: 10_000).bytes
         let judged = validator.judge(tenThousand, file: "x")
         #expect(judged.valid && judged.frames == 10_000 && judged.sticker == "too_large")
@@ -110,7 +120,9 @@ struct HostileInputTests {
         let exif: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8]
         let text: [UInt8] = Array("Author".utf8) + [0] + Array("Jane".utf8)
         let international: [UInt8] = Array("Where".utf8) + [0, 0, 0, 0, 0] + Array("Paris".utf8)
-        var metadata: [(type: String, data: [UInt8])] = [chunks[0], ("tEXt", text), ("tIME", [7, 234, 11, 22, 1, 2, 3]), ("eXIf", exif)]
+        var metadata: [(type: String, data: [UInt8])] = [
+            chunks[0], ("tEXt", text), ("tIME", [7, 234, 11, 22, 1, 2, 3]), ("eXIf", exif),
+        ]
         metadata += chunks.dropFirst()
         metadata.insert(("iTXt", international), at: metadata.count - 1)
         let tagged = Samples.assemble(metadata)
@@ -118,6 +130,7 @@ struct HostileInputTests {
         let kept = Samples.chunks(info.storedBytes).map(\.type)
         #expect(!kept.contains("tEXt") && !kept.contains("tIME") && !kept.contains("eXIf") && !kept.contains("iTXt"))
         #expect(info.storedBytes == Samples.sticker)
-        #expect(try PNGCodec.decode(info.storedBytes, maxPixels: 1 << 20) == PNGCodec.decode(tagged, maxPixels: 1 << 20))
+        #expect(
+            try PNGCodec.decode(info.storedBytes, maxPixels: 1 << 20) == PNGCodec.decode(tagged, maxPixels: 1 << 20))
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import StickerImage
 import TestSupport
 import Testing
+
+@testable import StickerImage
 
 @Suite("Renditions: sizes, premultiplied alpha, quality, APNG compositing")
 struct RenditionTests {
@@ -12,23 +13,28 @@ struct RenditionTests {
         return (file, try Renditions.make(.png(file), stored: info.storedBytes).filter { $0.format == .png })
     }
 
-
-    @Test("Every size class at every scale has its exact size, aspect kept, never above the original",
-          arguments: [(408, 408), (618, 618), (300, 300), (618, 300), (300, 618), (500, 350)])
+    @Test(
+        "Every size class at every scale has its exact size, aspect kept, never above the original",
+        arguments: [(408, 408), (618, 618), (300, 300), (618, 300), (300, 618), (500, 350)])
     func sizes(width: Int, height: Int) throws {
         let (_, made) = try renditions(Samples.gradient(width, height))
         #expect(made.map(\.edge) == RenditionEdge.all)
-        for size in SizeClass.allCases { for scale in 1...3 {
-            let edge = size.pixels(scale: scale)
-            let rendition = try #require(made.first { $0.edge == edge })
-            let image = try PNGCodec.decode(rendition.bytes, maxPixels: 1 << 20)
-            #expect((image.width, image.height) == (rendition.width, rendition.height))
-            #expect(max(image.width, image.height) == min(edge, max(width, height)), "\(width)x\(height) at \(edge)")
-            #expect(image.width <= width && image.height <= height)
-            // The aspect ratio holds to within the rounding of one pixel.
-            #expect(abs(Double(image.width) / Double(image.height) - Double(width) / Double(height)) < 2.0 / Double(min(image.width, image.height)))
-            #expect(rendition.isOriginal == (edge >= max(width, height)))
-        } }
+        for size in SizeClass.allCases {
+            for scale in 1...3 {
+                let edge = size.pixels(scale: scale)
+                let rendition = try #require(made.first { $0.edge == edge })
+                let image = try PNGCodec.decode(rendition.bytes, maxPixels: 1 << 20)
+                #expect((image.width, image.height) == (rendition.width, rendition.height))
+                #expect(
+                    max(image.width, image.height) == min(edge, max(width, height)), "\(width)x\(height) at \(edge)")
+                #expect(image.width <= width && image.height <= height)
+                // The aspect ratio holds to within the rounding of one pixel.
+                #expect(
+                    abs(Double(image.width) / Double(image.height) - Double(width) / Double(height)) < 2.0
+                        / Double(min(image.width, image.height)))
+                #expect(rendition.isOriginal == (edge >= max(width, height)))
+            }
+        }
         #expect(RenditionEdge.fitted(width: 408, height: 408, edge: 272) == (272, 272))
         #expect(RenditionEdge.fitted(width: 618, height: 300, edge: 100) == (100, 49))
     }
@@ -38,23 +44,32 @@ struct RenditionTests {
         // Left half opaque blue, right half fully transparent but with a red hidden colour.
         let side = 408
         var pixels = [UInt8](repeating: 0, count: side * side * 4)
-        for y in 0..<side { for x in 0..<side {
-            let i = (y * side + x) * 4
-            if x < side / 2 { (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = (0, 0, 255, 255) }
-            else { (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = (255, 0, 0, 0) }
-        } }
+        for y in 0..<side {
+            for x in 0..<side {
+                let i = (y * side + x) * 4
+                if x < side / 2 {
+                    (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = (0, 0, 255, 255)
+                } else {
+                    (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = (255, 0, 0, 0)
+                }
+            }
+        }
         let (_, made) = try renditions(PNGCodec.encode(RGBAImage(width: side, height: side, pixels: pixels)))
         for rendition in made where !rendition.isOriginal {
             let image = try PNGCodec.decode(rendition.bytes, maxPixels: 1 << 20)
             for index in stride(from: 0, to: image.pixels.count, by: 4) where image.pixels[index + 3] > 0 {
-                #expect(image.pixels[index] == 0 && image.pixels[index + 1] == 0, "red at \(rendition.edge): \(image.pixels[index..<(index + 4)])")
+                #expect(
+                    image.pixels[index] == 0 && image.pixels[index + 1] == 0,
+                    "red at \(rendition.edge): \(image.pixels[index..<(index + 4)])")
                 if image.pixels[index] != 0 { return }
             }
         }
     }
 }
 
-@Suite("Renditions against libvips", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/vips"), "needs vips (libvips-tools)"))
+@Suite(
+    "Renditions against libvips",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/vips"), "needs vips (libvips-tools)"))
 struct RenditionQualityTests {
     /// PSNR (dB) of two same-sized images over premultiplied RGBA (`RGBAImage.psnr`).
     static func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double { a.psnr(b) }
@@ -67,15 +82,18 @@ struct RenditionQualityTests {
         try Data(png).write(to: folder.appending(path: "in.png"))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
-        process.arguments = ["thumbnail", folder.appending(path: "in.png").path, folder.appending(path: "out.png").path, "\(edge)",
-                             "--height", "\(edge)", "--size", "down", "--linear"]
+        process.arguments = [
+            "thumbnail", folder.appending(path: "in.png").path, folder.appending(path: "out.png").path, "\(edge)",
+            "--height", "\(edge)", "--size", "down", "--linear",
+        ]
         try process.run()
         process.waitUntilExit()
         return try PNGCodec.decode(Array(Data(contentsOf: folder.appending(path: "out.png"))), maxPixels: 1 << 20)
     }
 
-    @Test("Each rendition is within the PSNR threshold of libvips' linear-light thumbnail of the same image",
-          arguments: ["Caramel", "Lollipop", "JawBreaker"])
+    @Test(
+        "Each rendition is within the PSNR threshold of libvips' linear-light thumbnail of the same image",
+        arguments: ["Caramel", "Lollipop", "JawBreaker"])
     func quality(name: String) async throws {
         let png = try #require(DemoArt.png(name))
         let made = try await blocking { () -> [Rendition] in
@@ -94,7 +112,9 @@ struct RenditionQualityTests {
     }
 }
 
-@Suite("APNG renditions against apngdis", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/apngdis"), "needs apngdis"))
+@Suite(
+    "APNG renditions against apngdis",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/apngdis"), "needs apngdis"))
 struct APNGRenditionTests {
 
     /// The frames `apngdis` writes for `png`: full canvases, composited.
@@ -110,8 +130,12 @@ struct APNGRenditionTests {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("frame") && $0.hasSuffix(".png") }.sorted()
-        return try names.map { try PNGCodec.decode(Array(Data(contentsOf: folder.appending(path: $0))), maxPixels: 1 << 22) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasPrefix("frame") && $0.hasSuffix(".png")
+        }.sorted()
+        return try names.map {
+            try PNGCodec.decode(Array(Data(contentsOf: folder.appending(path: $0))), maxPixels: 1 << 22)
+        }
     }
 
     @Test("Composited frames match apngdis' decode, pixel for pixel (within one level where blending rounds)")
@@ -121,7 +145,9 @@ struct APNGRenditionTests {
         var compositor = APNGCompositor(width: file.width, height: file.height)
         var ours: [RGBAImage] = []
         try file.decodeAllFrames(maxPixels: 1 << 20, rules: StickerRules()) { decoded in
-            if case .frame(let index, let image) = decoded { ours.append(compositor.render(animation.frames[index], image: image, index: index)) }
+            if case .frame(let index, let image) = decoded {
+                ours.append(compositor.render(animation.frames[index], image: image, index: index))
+            }
         }
         let reference = try await blocking { try Self.apngdis(Samples.everyOpAnimation) }
         #expect(ours.count == 5 && reference.count == 5)
@@ -131,22 +157,40 @@ struct APNGRenditionTests {
         }
     }
 
-    @Test("APNG renditions keep frames, delays and loops, pass the validator, and apngdis splits them into as many frames")
+    @Test(
+        "APNG renditions keep frames, delays and loops, pass the validator, and apngdis splits them into as many frames"
+    )
     func renditions() async throws {
         let info = try StickerValidator().validate(Samples.everyOpAnimation)
         let file = try PNGFile(info.storedBytes, rules: StickerRules())
         let made = try Renditions.make(.png(file), stored: info.storedBytes).filter { $0.format == .png }
-        #expect(made.filter { !$0.still }.count == RenditionEdge.all.count && made.filter(\.still).count == RenditionEdge.all.count)
+        #expect(
+            made.filter { !$0.still }.count == RenditionEdge.all.count
+                && made.filter(\.still).count == RenditionEdge.all.count)
         for rendition in made where !rendition.still {
-            let checked = try StickerValidator(rules: { var rules = StickerRules(); rules.sideRange = 1...618; return rules }())
-                .validate(rendition.bytes)
-            #expect(checked.animated && checked.frames == 5 && checked.loops == 2 && checked.durationMs == info.durationMs)
+            let checked = try StickerValidator(
+                rules: {
+                    var rules = StickerRules()
+                    rules.sideRange = 1...618
+                    return rules
+                }()
+            )
+            .validate(rendition.bytes)
+            #expect(
+                checked.animated && checked.frames == 5 && checked.loops == 2 && checked.durationMs == info.durationMs)
             let frames = try await blocking { try Self.apngdis(rendition.bytes) }
             #expect(frames.count == 5)
             #expect(frames.first.map { ($0.width, $0.height) } ?? (0, 0) == (rendition.width, rendition.height))
         }
         // A still is the default image, resized.
         let still = try #require(made.first { $0.still && $0.edge == 100 })
-        #expect(try StickerValidator(rules: { var rules = StickerRules(); rules.sideRange = 1...618; return rules }()).validate(still.bytes).frames == 1)
+        #expect(
+            try StickerValidator(
+                rules: {
+                    var rules = StickerRules()
+                    rules.sideRange = 1...618
+                    return rules
+                }()
+            ).validate(still.bytes).frames == 1)
     }
 }

@@ -1,6 +1,7 @@
-@testable import StickerImage
 import TestSupport
 import Testing
+
+@testable import StickerImage
 
 @Suite("Sticker image validation")
 struct StickerValidatorTests {
@@ -20,22 +21,27 @@ struct StickerValidatorTests {
         let info = try validator.validate(Samples.opaqueSticker)
         #expect(!info.hasAlpha)
         #expect(validator.warnings(for: info, in: .medium).map(\.code) == ["no_alpha_channel"])
-        #expect(validator.warnings(for: try validator.validate(Samples.sticker), in: .small).map(\.code) == ["not_size_class_exact"])
+        #expect(
+            validator.warnings(for: try validator.validate(Samples.sticker), in: .small).map(\.code) == [
+                "not_size_class_exact"
+            ])
     }
 
-    @Test("Each refusal has its precise reason", arguments: [
-        (Samples.jpeg, "unsupported_format"),
-        (Samples.gif, "unsupported_format"),
-        (Array("just some text".utf8), "unsupported_format"),
-        (Samples.tiny, "dimensions_out_of_range"),
-        (Samples.claiming(width: 100_000, height: 100_000), "dimensions_out_of_range"),
-        (Samples.claiming(width: 619, height: 408), "dimensions_out_of_range"),
-        (Samples.badCRC, "corrupt_image"),
-        (Samples.corruptPixels, "corrupt_image"),
-        (Array(Samples.sticker.prefix(Samples.sticker.count - 12)), "corrupt_image"),
-        (Array(Samples.sticker.prefix(100)), "corrupt_image"),
-        ([UInt8](), "validation_failed"),
-    ])
+    @Test(
+        "Each refusal has its precise reason",
+        arguments: [
+            (Samples.jpeg, "unsupported_format"),
+            (Samples.gif, "unsupported_format"),
+            (Array("just some text".utf8), "unsupported_format"),
+            (Samples.tiny, "dimensions_out_of_range"),
+            (Samples.claiming(width: 100_000, height: 100_000), "dimensions_out_of_range"),
+            (Samples.claiming(width: 619, height: 408), "dimensions_out_of_range"),
+            (Samples.badCRC, "corrupt_image"),
+            (Samples.corruptPixels, "corrupt_image"),
+            (Array(Samples.sticker.prefix(Samples.sticker.count - 12)), "corrupt_image"),
+            (Array(Samples.sticker.prefix(100)), "corrupt_image"),
+            ([UInt8](), "validation_failed"),
+        ])
     func refusals(bytes: [UInt8], code: String) {
         let error = #expect(throws: StickerRejection.self) { try validator.validate(bytes) }
         #expect(error?.code == code, "\(error?.detail ?? "")")
@@ -45,8 +51,11 @@ struct StickerValidatorTests {
     func apngDefaultImage() throws {
         let chunks = Samples.chunks(Samples.sticker)
         let actl = (type: "acTL", data: Samples.bigEndian(1) + Samples.bigEndian(0))
-        let fctl = (type: "fcTL", data: Samples.bigEndian(0) + Samples.bigEndian(408) + Samples.bigEndian(408)
-                        + Samples.bigEndian(0) + Samples.bigEndian(0) + [0, 1, 0, 10, 0, 0])
+        let fctl = (
+            type: "fcTL",
+            data: Samples.bigEndian(0) + Samples.bigEndian(408) + Samples.bigEndian(408)
+                + Samples.bigEndian(0) + Samples.bigEndian(0) + [0, 1, 0, 10, 0, 0]
+        )
         let apng = Samples.assemble([chunks[0], actl, fctl] + chunks.dropFirst())
         let info = try validator.validate(apng)
         #expect(info.animated && info.frames == 1 && info.width == 408)
@@ -66,11 +75,14 @@ struct StickerValidatorTests {
         #expect(StickerRejection.unsupportedFormat(ImageFormat(sniffing: Samples.gif)).detail.contains("GIF"))
     }
 
-    @Test("PngSuite: broken files are corrupt, small valid ones are out of range",
-          .enabled(if: TestData.available, "needs ../shared/testdata (absent here)"))
+    @Test(
+        "PngSuite: broken files are corrupt, small valid ones are out of range",
+        .enabled(if: TestData.available, "needs ../shared/testdata (absent here)"))
     func pngSuite() throws {
-        let cases = [("pngsuite/xcsn0g01.png", "corrupt_image"), ("pngsuite/xhdn0g08.png", "corrupt_image"),
-                     ("pngsuite/basn6a08.png", "dimensions_out_of_range"), ("pngsuite/xs1n0g01.png", "unsupported_format")]
+        let cases = [
+            ("pngsuite/xcsn0g01.png", "corrupt_image"), ("pngsuite/xhdn0g08.png", "corrupt_image"),
+            ("pngsuite/basn6a08.png", "dimensions_out_of_range"), ("pngsuite/xs1n0g01.png", "unsupported_format"),
+        ]
         for (path, code) in cases {
             let bytes = try TestData.png(path)
             let error = #expect(throws: StickerRejection.self, "\(path)") { try validator.validate(bytes) }

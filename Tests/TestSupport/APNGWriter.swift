@@ -15,28 +15,36 @@ package struct APNGWriter {
     package var bytes: [UInt8] {
         let valid = try! APNGEncoder.encode(frames: frames, loops: loops)
         guard announcedFrames != nil || sequenceMap != nil else { return valid }
-        return Samples.assemble(Samples.chunks(valid).map { chunk in
-            var data = chunk.data
-            if chunk.type == "acTL", let announcedFrames { data.replaceSubrange(0..<4, with: Samples.bigEndian(announcedFrames)) }
-            if chunk.type == "fcTL" || chunk.type == "fdAT", let sequenceMap {
-                let number = UInt32(data[0]) << 24 | UInt32(data[1]) << 16 | UInt32(data[2]) << 8 | UInt32(data[3])
-                data.replaceSubrange(0..<4, with: Samples.bigEndian(sequenceMap(number)))
-            }
-            return (chunk.type, data)
-        })
+        return Samples.assemble(
+            Samples.chunks(valid).map { chunk in
+                var data = chunk.data
+                if chunk.type == "acTL", let announcedFrames {
+                    data.replaceSubrange(0..<4, with: Samples.bigEndian(announcedFrames))
+                }
+                if chunk.type == "fcTL" || chunk.type == "fdAT", let sequenceMap {
+                    let number = UInt32(data[0]) << 24 | UInt32(data[1]) << 16 | UInt32(data[2]) << 8 | UInt32(data[3])
+                    data.replaceSubrange(0..<4, with: Samples.bigEndian(sequenceMap(number)))
+                }
+                return (chunk.type, data)
+            })
     }
 
     /// A plain-coloured opaque RGBA picture.
     package static func solid(_ width: Int, _ height: Int, _ value: UInt8) -> RGBAImage {
-        RGBAImage(width: width, height: height, pixels: (0..<(width * height * 4)).map { $0 % 4 == 3 ? 255 : value &+ UInt8($0 % 3) })
+        RGBAImage(
+            width: width, height: height,
+            pixels: (0..<(width * height * 4)).map { $0 % 4 == 3 ? 255 : value &+ UInt8($0 % 3) })
     }
 
     /// `count` frames of `side` x `side`, cycling through four shades.
-    package static func animation(side: Int, frames count: Int, delay: UInt16 = 1, denominator: UInt16 = 10) -> APNGWriter {
+    package static func animation(
+        side: Int, frames count: Int, delay: UInt16 = 1, denominator: UInt16 = 10
+    ) -> APNGWriter {
         let shades = (0..<min(count, 4)).map { solid(side, side, UInt8($0 * 60)) }
-        return APNGWriter(frames: (0..<count).map {
-            Frame(image: shades[$0 % shades.count], delayNumerator: delay, delayDenominator: denominator)
-        })
+        return APNGWriter(
+            frames: (0..<count).map {
+                Frame(image: shades[$0 % shades.count], delayNumerator: delay, delayDenominator: denominator)
+            })
     }
 
     package init(frames: [Frame], loops: UInt32 = 0, announcedFrames: UInt32? = nil) {

@@ -9,7 +9,9 @@ package enum AppStore {
     package static let bundleId = "com.example"
     package static let appId: Int64 = 1234
     package static var vectors: URL { TestData.root.appending(path: "appstore") }
-    package static var vectorsAvailable: Bool { FileManager.default.fileExists(atPath: vectors.appending(path: "certs/testCA.der").path) }
+    package static var vectorsAvailable: Bool {
+        FileManager.default.fileExists(atPath: vectors.appending(path: "certs/testCA.der").path)
+    }
 
     package static func file(_ path: String) throws -> [UInt8] {
         Array(try Data(contentsOf: vectors.appending(path: path)))
@@ -17,7 +19,8 @@ package enum AppStore {
 
     /// One of Apple's signed test files, as the JWS text.
     package static func signed(_ name: String) throws -> String {
-        String(decoding: try file("mock_signed_data/\(name)"), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        String(decoding: try file("mock_signed_data/\(name)"), as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
     }
 
     /// A webhook body carrying `jws`.
@@ -40,9 +43,13 @@ package enum AppStore {
             let pki = TestPKI.shared
             return switch self {
             case .valid: (pki.leaf.key, [pki.leaf.x5c, pki.intermediate.x5c, pki.root.x5c])
-            case .leafWithoutOID: (pki.leafWithoutOID.key, [pki.leafWithoutOID.x5c, pki.intermediate.x5c, pki.root.x5c])
+            case .leafWithoutOID:
+                (pki.leafWithoutOID.key, [pki.leafWithoutOID.x5c, pki.intermediate.x5c, pki.root.x5c])
             case .intermediateWithoutOID:
-                (pki.leafUnderIntermediateWithoutOID.key, [pki.leafUnderIntermediateWithoutOID.x5c, pki.intermediateWithoutOID.x5c, pki.root.x5c])
+                (
+                    pki.leafUnderIntermediateWithoutOID.key,
+                    [pki.leafUnderIntermediateWithoutOID.x5c, pki.intermediateWithoutOID.x5c, pki.root.x5c]
+                )
             case .noRoot: (pki.leaf.key, [pki.leaf.x5c, pki.intermediate.x5c])
             }
         }
@@ -81,15 +88,23 @@ package enum AppStore {
 
         package func verify(using algorithm: some JWTAlgorithm) async throws {}
 
-        package init(transactionId: String, originalTransactionId: String, bundleId: String = AppStore.bundleId,
-                     productId: String = defaultProduct, purchaseDate: Int64, expiresDate: Int64? = nil,
-                     revocationDate: Int64? = nil, revocationReason: Int? = nil, appAccountToken: String? = nil,
-                     environment: String? = "Sandbox", type: String = "Auto-Renewable Subscription", signedDate: Int64,
-                     isUpgraded: Bool? = nil) {
-            (self.transactionId, self.originalTransactionId, self.bundleId) = (transactionId, originalTransactionId, bundleId)
+        package init(
+            transactionId: String, originalTransactionId: String, bundleId: String = AppStore.bundleId,
+            productId: String = defaultProduct, purchaseDate: Int64, expiresDate: Int64? = nil,
+            revocationDate: Int64? = nil, revocationReason: Int? = nil, appAccountToken: String? = nil,
+            environment: String? = "Sandbox", type: String = "Auto-Renewable Subscription", signedDate: Int64,
+            isUpgraded: Bool? = nil
+        ) {
+            (self.transactionId, self.originalTransactionId, self.bundleId) = (
+                transactionId, originalTransactionId, bundleId
+            )
             (self.productId, self.purchaseDate, self.expiresDate) = (productId, purchaseDate, expiresDate)
-            (self.revocationDate, self.revocationReason, self.appAccountToken) = (revocationDate, revocationReason, appAccountToken)
-            (self.environment, self.type, self.signedDate, self.isUpgraded) = (environment, type, signedDate, isUpgraded)
+            (self.revocationDate, self.revocationReason, self.appAccountToken) = (
+                revocationDate, revocationReason, appAccountToken
+            )
+            (self.environment, self.type, self.signedDate, self.isUpgraded) = (
+                environment, type, signedDate, isUpgraded
+            )
         }
     }
 
@@ -101,9 +116,11 @@ package enum AppStore {
             package var signedTransactionInfo: String?
             package var signedRenewalInfo: String?
 
-            package init(appAppleId: Int64? = AppStore.appId, bundleId: String = AppStore.bundleId,
-                         environment: String? = "Sandbox", signedTransactionInfo: String? = nil,
-                         signedRenewalInfo: String? = nil) {
+            package init(
+                appAppleId: Int64? = AppStore.appId, bundleId: String = AppStore.bundleId,
+                environment: String? = "Sandbox", signedTransactionInfo: String? = nil,
+                signedRenewalInfo: String? = nil
+            ) {
                 self.appAppleId = appAppleId
                 self.bundleId = bundleId
                 self.environment = environment
@@ -120,9 +137,11 @@ package enum AppStore {
 
         package func verify(using algorithm: some JWTAlgorithm) async throws {}
 
-        package init(notificationType: String, subtype: String? = nil,
-                     notificationUUID: String = UUID().uuidString.lowercased(), data: Payload, version: String = "2.0",
-                     signedDate: Int64) {
+        package init(
+            notificationType: String, subtype: String? = nil,
+            notificationUUID: String = UUID().uuidString.lowercased(), data: Payload, version: String = "2.0",
+            signedDate: Int64
+        ) {
             self.notificationType = notificationType
             self.subtype = subtype
             self.notificationUUID = notificationUUID
@@ -141,8 +160,10 @@ package enum AppStore {
 
         package func verify(using algorithm: some JWTAlgorithm) async throws {}
 
-        package init(originalTransactionId: String, environment: String = "Sandbox", gracePeriodExpiresDate: Int64? = nil,
-                     signedDate: Int64) {
+        package init(
+            originalTransactionId: String, environment: String = "Sandbox", gracePeriodExpiresDate: Int64? = nil,
+            signedDate: Int64
+        ) {
             self.originalTransactionId = originalTransactionId
             self.environment = environment
             self.gracePeriodExpiresDate = gracePeriodExpiresDate
@@ -151,14 +172,18 @@ package enum AppStore {
     }
 
     /// The body of a minted notification of `type` about `transaction` (signed at the transaction's signedDate).
-    package static func notification(_ type: String, subtype: String? = nil, _ transaction: Transaction, renewal: RenewalInfo? = nil,
-                             uuid: String = UUID().uuidString.lowercased(), chain: Chain = .valid) async throws -> [UInt8] {
+    package static func notification(
+        _ type: String, subtype: String? = nil, _ transaction: Transaction, renewal: RenewalInfo? = nil,
+        uuid: String = UUID().uuidString.lowercased(), chain: Chain = .valid
+    ) async throws -> [UInt8] {
         let signedTransaction = try await mint(transaction)
         let signedRenewal: String? = if let renewal { try await mint(renewal) } else { nil }
-        let notification = Notification(notificationType: type, subtype: subtype, notificationUUID: uuid,
-                                        data: .init(environment: transaction.environment, signedTransactionInfo: signedTransaction,
-                                                    signedRenewalInfo: signedRenewal),
-                                        signedDate: transaction.signedDate)
+        let notification = Notification(
+            notificationType: type, subtype: subtype, notificationUUID: uuid,
+            data: .init(
+                environment: transaction.environment, signedTransactionInfo: signedTransaction,
+                signedRenewalInfo: signedRenewal),
+            signedDate: transaction.signedDate)
         return body(try await mint(notification, chain: chain))
     }
 }

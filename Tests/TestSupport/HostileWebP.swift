@@ -4,7 +4,7 @@ import Testing
 /// WebPs that lie, overflow or are cut short, and the codes they must be refused with.
 package enum HostileWebP: String, CaseIterable, CustomTestStringConvertible {
     case truncated, trailingBytes, riffSizeTooLarge, garbageImageData, canvasHuge, tooSmall, tooManyFrames, tooLong,
-         frameOutsideCanvas, tooLarge, stillCanvasLie
+        frameOutsideCanvas, tooLarge, stillCanvasLie
 
     package var testDescription: String { rawValue }
 
@@ -37,10 +37,15 @@ package enum HostileWebP: String, CaseIterable, CustomTestStringConvertible {
             return bytes
         case .canvasHuge:
             // The ANIM file's canvas says 16000 x 16000; every frame lies inside it.
-            return WebPSamples.assemble(WebPSamples.chunks(animation).map { chunk in
-                guard chunk.type == "VP8X" else { return chunk }
-                return (chunk.type, Array(chunk.data.prefix(4)) + WebPSamples.littleEndian24(15_999) + WebPSamples.littleEndian24(15_999))
-            })
+            return WebPSamples.assemble(
+                WebPSamples.chunks(animation).map { chunk in
+                    guard chunk.type == "VP8X" else { return chunk }
+                    return (
+                        chunk.type,
+                        Array(chunk.data.prefix(4)) + WebPSamples.littleEndian24(15_999)
+                            + WebPSamples.littleEndian24(15_999)
+                    )
+                })
         case .tooSmall:
             return try! WebPCodec.encode(WebPSamples.picture(side: 200, shade: 1))
         case .tooManyFrames:
@@ -50,18 +55,24 @@ package enum HostileWebP: String, CaseIterable, CustomTestStringConvertible {
         case .frameOutsideCanvas:
             // The second frame moved to 100,100: its 300 x 300 picture then ends past the 300 x 300 canvas.
             var seen = 0
-            return WebPSamples.assemble(WebPSamples.chunks(animation).map { chunk in
-                guard chunk.type == "ANMF" else { return chunk }
-                seen += 1
-                guard seen == 2 else { return chunk }
-                return (chunk.type, WebPSamples.littleEndian24(50) + WebPSamples.littleEndian24(50) + Array(chunk.data.dropFirst(6)))
-            })
+            return WebPSamples.assemble(
+                WebPSamples.chunks(animation).map { chunk in
+                    guard chunk.type == "ANMF" else { return chunk }
+                    seen += 1
+                    guard seen == 2 else { return chunk }
+                    return (
+                        chunk.type,
+                        WebPSamples.littleEndian24(50) + WebPSamples.littleEndian24(50) + Array(chunk.data.dropFirst(6))
+                    )
+                })
         case .tooLarge:
             return still + [UInt8](repeating: 0, count: 500 * 1024)
         case .stillCanvasLie:
             // A still whose VP8X canvas claims 618 x 618 around a 408 x 408 image.
             let chunks = WebPSamples.chunks(still)
-            return WebPSamples.assemble([("VP8X", [0x10, 0, 0, 0] + WebPSamples.littleEndian24(617) + WebPSamples.littleEndian24(617))] + chunks)
+            return WebPSamples.assemble(
+                [("VP8X", [0x10, 0, 0, 0] + WebPSamples.littleEndian24(617) + WebPSamples.littleEndian24(617))] + chunks
+            )
         }
     }
 }

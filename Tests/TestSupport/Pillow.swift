@@ -3,7 +3,8 @@ import Foundation
 /// Pillow, an image library independent of this service's code (it reads WebP with libwebp and APNG with its own
 /// PNG reader), as tests' second opinion on the files the service writes. `make test` installs it.
 package enum Pillow {
-    package static let available: Bool = (try? Command.run("/usr/bin/env", ["python3", "-c", "import PIL.WebPImagePlugin"]).0) == 0
+    package static let available: Bool =
+        (try? Command.run("/usr/bin/env", ["python3", "-c", "import PIL.WebPImagePlugin"]).0) == 0
 
     /// What Pillow reads of an image file.
     package struct Info: Decodable, Equatable {
@@ -17,7 +18,9 @@ package enum Pillow {
         /// Whether any pixel is not fully opaque.
         package var transparent: Bool
 
-        package init(format: String, width: Int, height: Int, frames: Int, durations: [Int], loop: Int? = nil, transparent: Bool) {
+        package init(
+            format: String, width: Int, height: Int, frames: Int, durations: [Int], loop: Int? = nil, transparent: Bool
+        ) {
             self.format = format
             self.width = width
             self.height = height
@@ -76,17 +79,24 @@ package enum Pillow {
                 paths.append(path)
             }
         }
-        let (status, output) = try Command.run("/usr/bin/env", ["python3", "-W", "ignore", "-c", """
-            import sys
-            from PIL import Image, ImageChops
-            paths = sys.argv[1:]
-            for a, b in zip(paths[::2], paths[1::2]):
-                a, b = (Image.open(p).convert("RGBA").getchannel("A") for p in (a, b))
-                assert a.size == b.size, (a.size, b.size)
-                print(ImageChops.difference(a, b).getextrema()[1])
-            """] + paths)
+        let (status, output) = try Command.run(
+            "/usr/bin/env",
+            [
+                "python3", "-W", "ignore", "-c",
+                """
+                import sys
+                from PIL import Image, ImageChops
+                paths = sys.argv[1:]
+                for a, b in zip(paths[::2], paths[1::2]):
+                    a, b = (Image.open(p).convert("RGBA").getchannel("A") for p in (a, b))
+                    assert a.size == b.size, (a.size, b.size)
+                    print(ImageChops.difference(a, b).getextrema()[1])
+                """,
+            ] + paths)
         let differences = output.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard status == 0, differences.count == pairs.count else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: output]) }
+        guard status == 0, differences.count == pairs.count else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: output])
+        }
         return differences
     }
 }

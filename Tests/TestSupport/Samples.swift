@@ -14,14 +14,18 @@ package enum Samples {
     }()
 
     /// A 32 x 32 RGBA image: valid PNG, too small for a sticker.
-    package static let tiny = PNGCodec.encode(RGBAImage(width: 32, height: 32, pixels: [UInt8](repeating: 200, count: 32 * 32 * 4)))
+    package static let tiny = PNGCodec.encode(
+        RGBAImage(width: 32, height: 32, pixels: [UInt8](repeating: 200, count: 32 * 32 * 4)))
 
-    package static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [UInt8](repeating: 0, count: 64)
+    package static let jpeg: [UInt8] =
+        [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [UInt8](repeating: 0, count: 64)
     package static let gif: [UInt8] = Array("GIF89a".utf8) + [0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x3B]
 
     /// The chunks of a PNG as (type, data).
     package static func chunks(_ png: [UInt8]) -> [(type: String, data: [UInt8])] {
-        try! PNGChunkWalker.chunks(of: png).get().map { ($0.type, Array(png[$0.dataOffset..<($0.dataOffset + $0.length)])) }
+        try! PNGChunkWalker.chunks(of: png).get().map {
+            ($0.type, Array(png[$0.dataOffset..<($0.dataOffset + $0.length)]))
+        }
     }
 
     /// A PNG made of `chunks`, each with a correct CRC.
@@ -34,12 +38,13 @@ package enum Samples {
     }
 
     /// The sticker with a damaged zlib stream inside a chunk whose CRC is right: only a full decode notices.
-    package static let corruptPixels: [UInt8] = assemble(chunks(sticker).map { chunk in
-        guard chunk.type == "IDAT" else { return chunk }
-        var data = chunk.data
-        for i in stride(from: data.count / 2, to: min(data.count, data.count / 2 + 16), by: 1) { data[i] ^= 0x5A }
-        return (chunk.type, data)
-    })
+    package static let corruptPixels: [UInt8] = assemble(
+        chunks(sticker).map { chunk in
+            guard chunk.type == "IDAT" else { return chunk }
+            var data = chunk.data
+            for i in stride(from: data.count / 2, to: min(data.count, data.count / 2 + 16), by: 1) { data[i] ^= 0x5A }
+            return (chunk.type, data)
+        })
 
     /// The sticker with one bit flipped in its IDAT, CRC left as it was.
     package static let badCRC: [UInt8] = {
@@ -51,9 +56,10 @@ package enum Samples {
 
     /// A header claiming `width` x `height`, followed by the sticker's own data.
     package static func claiming(width: UInt32, height: UInt32) -> [UInt8] {
-        assemble(chunks(sticker).map { chunk in
-            chunk.type == "IHDR" ? (chunk.type, bigEndian(width) + bigEndian(height) + chunk.data[8...]) : chunk
-        })
+        assemble(
+            chunks(sticker).map { chunk in
+                chunk.type == "IHDR" ? (chunk.type, bigEndian(width) + bigEndian(height) + chunk.data[8...]) : chunk
+            })
     }
 }
 
@@ -66,7 +72,9 @@ package enum TestData {
         return package.deletingLastPathComponent().appending(path: "shared/testdata")
     }()
 
-    package static var available: Bool { FileManager.default.fileExists(atPath: root.appending(path: "png/MANIFEST.tsv").path) }
+    package static var available: Bool {
+        FileManager.default.fileExists(atPath: root.appending(path: "png/MANIFEST.tsv").path)
+    }
 
     package static func png(_ path: String) throws -> [UInt8] {
         Array(try Data(contentsOf: root.appending(path: "png/\(path)")))

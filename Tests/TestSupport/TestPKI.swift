@@ -42,7 +42,8 @@ package struct TestPKI: Sendable {
         leaf = try Self.issue("Test Receipt Signing", oid: Self.leafOID, ca: false, issuer: intermediate)
         leafWithoutOID = try Self.issue("Test Leaf Without OID", oid: nil, ca: false, issuer: intermediate)
         intermediateWithoutOID = try Self.issue("Test Intermediate Without OID", oid: nil, ca: true, issuer: root)
-        leafUnderIntermediateWithoutOID = try Self.issue("Test Leaf Under It", oid: Self.leafOID, ca: false, issuer: intermediateWithoutOID)
+        leafUnderIntermediateWithoutOID = try Self.issue(
+            "Test Leaf Under It", oid: Self.leafOID, ca: false, issuer: intermediateWithoutOID)
     }
 
     /// The root's DER, as `STICKER_APPLE_ROOT_CERTS` would hold it.
@@ -50,7 +51,10 @@ package struct TestPKI: Sendable {
 
     package static func issue(_ name: String, oid: ASN1ObjectIdentifier?, ca: Bool, issuer: Issued?) throws -> Issued {
         let key = P256.Signing.PrivateKey()
-        let subject = try DistinguishedName { CommonName(name); OrganizationName("StickerCatalog tests") }
+        let subject = try DistinguishedName {
+            CommonName(name)
+            OrganizationName("StickerCatalog tests")
+        }
         let extensions = try Certificate.Extensions {
             Critical(ca ? BasicConstraints.isCertificateAuthority(maxPathLength: nil) : .notCertificateAuthority)
             if let oid {
@@ -59,7 +63,8 @@ package struct TestPKI: Sendable {
             }
         }
         let certificate = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey), notValidBefore: notBefore, notValidAfter: notAfter,
+            version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey), notValidBefore: notBefore,
+            notValidAfter: notAfter,
             issuer: issuer?.certificate.subject ?? subject, subject: subject, signatureAlgorithm: .ecdsaWithSHA256,
             extensions: extensions, issuerPrivateKey: .init(issuer?.key ?? key))
         return Issued(key: key, certificate: certificate, x5c: Data(der(certificate)).base64EncodedString())

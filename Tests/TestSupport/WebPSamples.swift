@@ -12,8 +12,9 @@ package enum WebPSamples {
     /// shown for its delay in milliseconds, playing `loops` times (0: forever).
     package static func animation(side: Int = 408, delays: [Int] = [100, 50, 200, 70, 80], loops: Int = 3) -> [UInt8] {
         let frames = delays.enumerated().map { index, delay in
-            WebPAnimation.EncodedFrame(data: try! WebPCodec.encode(picture(side: side, shade: index), .init(quality: 90, lossless: true)),
-                                       durationMs: delay)
+            WebPAnimation.EncodedFrame(
+                data: try! WebPCodec.encode(picture(side: side, shade: index), .init(quality: 90, lossless: true)),
+                durationMs: delay)
         }
         return try! WebPAnimation.assemble(width: side, height: side, frames: frames, loops: loops)
     }
@@ -22,10 +23,14 @@ package enum WebPSamples {
     package static func picture(side: Int, shade: Int) -> RGBAImage {
         var pixels = [UInt8](repeating: 0, count: side * side * 4)
         let border = side / 10
-        for y in border..<(side - border) { for x in border..<(side - border) {
-            let i = (y * side + x) * 4
-            (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = (UInt8(truncatingIfNeeded: 40 + shade * 45), 120, UInt8(x % 256), 255)
-        } }
+        for y in border..<(side - border) {
+            for x in border..<(side - border) {
+                let i = (y * side + x) * 4
+                (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = (
+                    UInt8(truncatingIfNeeded: 40 + shade * 45), 120, UInt8(x % 256), 255
+                )
+            }
+        }
         return RGBAImage(width: side, height: side, pixels: pixels)
     }
 
@@ -34,8 +39,14 @@ package enum WebPSamples {
         var chunks: [(String, [UInt8])] = []
         var offset = 12
         while offset + 8 <= webp.count {
-            let size = Int(webp[offset + 4]) | Int(webp[offset + 5]) << 8 | Int(webp[offset + 6]) << 16 | Int(webp[offset + 7]) << 24
-            chunks.append((String(decoding: webp[offset..<(offset + 4)], as: UTF8.self), Array(webp[(offset + 8)..<min(webp.count, offset + 8 + size)])))
+            let size =
+                Int(webp[offset + 4]) | Int(webp[offset + 5]) << 8 | Int(webp[offset + 6]) << 16 | Int(webp[offset + 7])
+                << 24
+            chunks.append(
+                (
+                    String(decoding: webp[offset..<(offset + 4)], as: UTF8.self),
+                    Array(webp[(offset + 8)..<min(webp.count, offset + 8 + size)])
+                ))
             offset += 8 + size + size % 2
         }
         return chunks
@@ -45,7 +56,9 @@ package enum WebPSamples {
     package static func assemble(_ chunks: [(type: String, data: [UInt8])]) -> [UInt8] {
         var body = Array("WEBP".utf8)
         for chunk in chunks {
-            body += Array(chunk.type.utf8) + littleEndian32(chunk.data.count) + chunk.data + (chunk.data.count % 2 == 1 ? [0] : [])
+            body +=
+                Array(chunk.type.utf8) + littleEndian32(chunk.data.count) + chunk.data
+                + (chunk.data.count % 2 == 1 ? [0] : [])
         }
         return Array("RIFF".utf8) + littleEndian32(body.count) + body
     }

@@ -30,7 +30,9 @@ public struct Backoff: Sendable {
     /// A `Retry-After` in seconds (RFC 9110 10.2.3: a whole number; an HTTP date is not followed), within 0 and
     /// `longestRetryAfter`; nil for anything else. It never traps: `nan`, `-inf` or `1e20` are not seconds.
     public func retryAfter(_ header: String?) -> Duration? {
-        guard let header, let seconds = Int(header.trimmingCharacters(in: .whitespaces)), seconds >= 0 else { return nil }
+        guard let header, let seconds = Int(header.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
+            return nil
+        }
         return min(.seconds(seconds), longestRetryAfter)
     }
 }

@@ -34,8 +34,12 @@ struct BoundedBytes<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable whe
                         continue
                     }
                     (line, event) = (line + 1, event + 1)
-                    if line > lineLimit { throw StickerClientError.invalidAnswer("an event line longer than \(lineLimit) bytes") }
-                    if event > eventLimit { throw StickerClientError.invalidAnswer("an event longer than \(eventLimit) bytes") }
+                    if line > lineLimit {
+                        throw StickerClientError.invalidAnswer("an event line longer than \(lineLimit) bytes")
+                    }
+                    if event > eventLimit {
+                        throw StickerClientError.invalidAnswer("an event longer than \(eventLimit) bytes")
+                    }
                 }
             }
             return chunk
@@ -51,9 +55,12 @@ extension HTTPBody {
     /// This body, ending in an error past `limit` bytes (or a line past `lineLimit`, an event past `eventLimit`).
     func bounded(to limit: Int, lineLimit: Int? = nil, eventLimit: Int = .max) -> HTTPBody {
         if case .known(let length) = self.length, length > limit {
-            return HTTPBody(BoundedBytes(base: self, limit: 0, lineLimit: nil), length: .unknown, iterationBehavior: iterationBehavior)
+            return HTTPBody(
+                BoundedBytes(base: self, limit: 0, lineLimit: nil), length: .unknown,
+                iterationBehavior: iterationBehavior)
         }
-        return HTTPBody(BoundedBytes(base: self, limit: limit, lineLimit: lineLimit, eventLimit: eventLimit), length: length,
-                        iterationBehavior: iterationBehavior)
+        return HTTPBody(
+            BoundedBytes(base: self, limit: limit, lineLimit: lineLimit, eventLimit: eventLimit), length: length,
+            iterationBehavior: iterationBehavior)
     }
 }

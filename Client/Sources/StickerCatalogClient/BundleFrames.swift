@@ -18,11 +18,13 @@ enum BundleFrames {
 
     /// Reads `body`, calling `each` with every frame and its image's place in `assets`; throws `invalidAnswer` for a
     /// frame that breaks the format (the images before it were given to `each`).
-    static func read<Body: AsyncSequence>(_ body: Body, for assets: [AssetLink],
-                                          each: (Int, Frame) async throws -> Void) async throws where Body.Element == ArraySlice<UInt8> {
+    static func read<Body: AsyncSequence>(
+        _ body: Body, for assets: [AssetLink],
+        each: (Int, Frame) async throws -> Void
+    ) async throws where Body.Element == ArraySlice<UInt8> {
         var header: [UInt8] = []
         var image = Data()
-        var wanted = 0   // bytes of the current image still to come
+        var wanted = 0  // bytes of the current image still to come
         var index = 0
         for try await chunk in body {
             var chunk = chunk[...]
@@ -38,23 +40,30 @@ enum BundleFrames {
                 header.append(contentsOf: part)
                 chunk = chunk.dropFirst(part.count)
                 guard header.count == headerBytes else { continue }
-                guard index < assets.count else { throw StickerClientError.invalidAnswer("a bundle with more frames than images asked for") }
+                guard index < assets.count else {
+                    throw StickerClientError.invalidAnswer("a bundle with more frames than images asked for")
+                }
                 let length = header.dropFirst().reduce(0) { $0 << 8 | Int($1) }
                 let (status, expected) = (header[0], assets[index].bytes)
                 header.removeAll(keepingCapacity: true)
                 index += 1
                 if status != 0 {
-                    guard length == 0 else { throw StickerClientError.invalidAnswer("a withheld image with bytes in a bundle") }
+                    guard length == 0 else {
+                        throw StickerClientError.invalidAnswer("a withheld image with bytes in a bundle")
+                    }
                     try await each(index - 1, .withheld(status: status))
                 } else {
                     guard length == expected, (1...Downloads.largestFile).contains(length) else {
-                        throw StickerClientError.invalidAnswer("an image of \(length) bytes in a bundle where its manifest states \(expected)")
+                        throw StickerClientError.invalidAnswer(
+                            "an image of \(length) bytes in a bundle where its manifest states \(expected)")
                     }
                     // Room for what has come, not for what a header claims.
                     (image, wanted) = (Data(capacity: min(length, 1 << 20)), length)
                 }
             }
         }
-        guard wanted == 0, header.isEmpty, index == assets.count else { throw StickerClientError.invalidAnswer("a bundle cut short") }
+        guard wanted == 0, header.isEmpty, index == assets.count else {
+            throw StickerClientError.invalidAnswer("a bundle cut short")
+        }
     }
 }

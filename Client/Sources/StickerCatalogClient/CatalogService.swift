@@ -32,8 +32,9 @@ struct CatalogService: Sendable {
     }
 
     func manifest(_ view: CatalogView, etag: String?) async throws -> Fresh<Manifest> {
-        let query = Operations.GetManifest.Input.Query(filter: view.filter, flags: view.flagList, size: view.size,
-                                                            scale: view.scaleValue, format: view.format, locale: view.language)
+        let query = Operations.GetManifest.Input.Query(
+            filter: view.filter, flags: view.flagList, size: view.size,
+            scale: view.scaleValue, format: view.format, locale: view.language)
         switch try await call({ try await api.getManifest(query: query, headers: .init(ifNoneMatch: etag)) }) {
         case .ok(let ok): return .value(try ok.body.json, etag: ok.headers.eTag)
         case .notModified: return .notModified
@@ -43,8 +44,9 @@ struct CatalogService: Sendable {
 
     /// One page of changes since `cursor` (the generated client escapes it); nil when nothing changed.
     func changes(_ view: CatalogView, since cursor: String) async throws -> ManifestChanges? {
-        let query = Operations.GetManifestChanges.Input.Query(since: cursor, filter: view.filter, flags: view.flagList, size: view.size,
-                                                                   scale: view.scaleValue, format: view.format, locale: view.language)
+        let query = Operations.GetManifestChanges.Input.Query(
+            since: cursor, filter: view.filter, flags: view.flagList, size: view.size,
+            scale: view.scaleValue, format: view.format, locale: view.language)
         switch try await call({ try await api.getManifestChanges(query: query) }) {
         case .ok(let ok): return try ok.body.json
         case .notModified: return nil
@@ -52,10 +54,14 @@ struct CatalogService: Sendable {
         }
     }
 
-    /// `GET /v1/events` from `cursor`: its events as they arrive (a heartbeat is an event with no field), lines bounded.
-    func events(_ view: CatalogView, from cursor: String?) async throws -> ServerSentEventsDeserializationSequence<ServerSentEventsLineDeserializationSequence<HTTPBody>> {
-        let query = Operations.GetEvents.Input.Query(filter: view.filter, flags: view.flagList, size: view.size,
-                                                          scale: view.scaleValue, format: view.format, locale: view.language)
+    /// `GET /v1/events` from `cursor`: its events as they arrive (a heartbeat is an event with no field), lines
+    /// bounded.
+    func events(
+        _ view: CatalogView, from cursor: String?
+    ) async throws -> ServerSentEventsDeserializationSequence<ServerSentEventsLineDeserializationSequence<HTTPBody>> {
+        let query = Operations.GetEvents.Input.Query(
+            filter: view.filter, flags: view.flagList, size: view.size,
+            scale: view.scaleValue, format: view.format, locale: view.language)
         let body: HTTPBody
         switch try await call({ try await api.getEvents(query: query, headers: .init(lastEventID: cursor)) }) {
         case .ok(let ok): body = try ok.body.textEventStream
@@ -66,8 +72,9 @@ struct CatalogService: Sendable {
 
     /// One page of `GET /v1/search` in `view`.
     func search(_ text: String, view: CatalogView, limit: Int?, cursor: String?) async throws -> SearchPage {
-        let query = Operations.Search.Input.Query(q: text, filter: view.filter, flags: view.flagList, size: view.size, scale: view.scaleValue,
-                                                  format: view.format, locale: view.language, limit: limit, cursor: cursor)
+        let query = Operations.Search.Input.Query(
+            q: text, filter: view.filter, flags: view.flagList, size: view.size, scale: view.scaleValue,
+            format: view.format, locale: view.language, limit: limit, cursor: cursor)
         switch try await call({ try await api.search(query: query) }) {
         case .ok(let ok): return try ok.body.json
         default: throw StickerClientError.invalidAnswer("an undocumented answer to GET /v1/search")
@@ -90,9 +97,12 @@ struct CatalogService: Sendable {
     }
 
     func submit(signedTransaction: String) async throws {
-        switch try await call({ try await api.postAppleTransaction(body: .json(.init(signedTransaction: signedTransaction))) }) {
+        switch try await call({
+            try await api.postAppleTransaction(body: .json(.init(signedTransaction: signedTransaction)))
+        }) {
         case .ok: return
-        default: throw StickerClientError.invalidAnswer("an undocumented answer to POST /v1/purchases/apple/transactions")
+        default:
+            throw StickerClientError.invalidAnswer("an undocumented answer to POST /v1/purchases/apple/transactions")
         }
     }
 
@@ -100,10 +110,14 @@ struct CatalogService: Sendable {
     /// refused as it arrives, never buffered.
     func file(_ url: String, bytes limit: Int) async throws -> Data {
         let (request, origin) = try request(for: url)
-        let (response, body) = try await middleware.intercept(request, body: nil, baseURL: origin, operationID: "getAsset") { request, body, url in
+        let (response, body) = try await middleware.intercept(
+            request, body: nil, baseURL: origin, operationID: "getAsset"
+        ) { request, body, url in
             try await transport.send(request, body: body, baseURL: url, operationID: "getAsset")
         }
-        guard response.status == .ok else { throw StickerClientError.refused(status: response.status.code, code: nil, detail: url) }
+        guard response.status == .ok else {
+            throw StickerClientError.refused(status: response.status.code, code: nil, detail: url)
+        }
         guard let body else { return Data() }
         do {
             return try await Data(collecting: body.bounded(to: limit), upTo: limit)
@@ -112,7 +126,9 @@ struct CatalogService: Sendable {
         } catch {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
             // `Data(collecting:upTo:)` refuses a longer body with an error of its own (private) type.
-            if "\(error)".contains("bytes") { throw StickerClientError.invalidAnswer("an image longer than the \(limit) bytes its manifest states") }
+            if "\(error)".contains("bytes") {
+                throw StickerClientError.invalidAnswer("an image longer than the \(limit) bytes its manifest states")
+            }
             throw StickerClientError.unreachable("\(url.prefix(120)): \(error)", reason: .of(error))
         }
     }
@@ -127,7 +143,8 @@ struct CatalogService: Sendable {
                 if pair.hasPrefix("exp=") { exp = String(pair.dropFirst(4)) }
                 if pair.hasPrefix("sig=") { sig = String(pair.dropFirst(4)) }
             }
-            return Operations.PostAssetBundle.Input.Body.JsonPayload.AssetsPayloadPayload(sha256: link.sha256, exp: exp, sig: sig)
+            return Operations.PostAssetBundle.Input.Body.JsonPayload.AssetsPayloadPayload(
+                sha256: link.sha256, exp: exp, sig: sig)
         }
         switch try await call({ try await api.postAssetBundle(body: .json(.init(assets: items))) }) {
         case .ok(let ok):
@@ -142,15 +159,20 @@ struct CatalogService: Sendable {
     /// hold its host.
     func request(for url: String) throws -> (HTTPRequest, URL) {
         if let home, url.utf8.first == UInt8(ascii: "/"), url.utf8.dropFirst().first != UInt8(ascii: "/"),
-           url.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
+            url.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        {
             return (HTTPRequest(method: .get, scheme: home.scheme, authority: home.authority, path: url), home.origin)
         }
-        guard let resolved = URL(string: url, relativeTo: base)?.absoluteURL, let (scheme, authority, origin) = Self.origin(of: resolved) else {
+        guard let resolved = URL(string: url, relativeTo: base)?.absoluteURL,
+            let (scheme, authority, origin) = Self.origin(of: resolved)
+        else {
             throw StickerClientError.invalidAnswer("an image URL that is not one: \(url.prefix(80))")
         }
         var path = resolved.path(percentEncoded: true)
         if let query = resolved.query(percentEncoded: true) { path += "?" + query }
-        return (HTTPRequest(method: .get, scheme: scheme, authority: authority, path: path.isEmpty ? "/" : path), origin)
+        return (
+            HTTPRequest(method: .get, scheme: scheme, authority: authority, path: path.isEmpty ? "/" : path), origin
+        )
     }
 
     /// `operation`, with the errors the middleware threw unwrapped from the generated client's `ClientError`.
@@ -160,7 +182,8 @@ struct CatalogService: Sendable {
         } catch let error as ClientError {
             if let cause = error.underlyingError as? StickerClientError { throw cause }
             if error.underlyingError is CancellationError { throw CancellationError() }
-            throw StickerClientError.invalidAnswer("\(error.operationID): \(error.causeDescription): \(error.underlyingError)")
+            throw StickerClientError.invalidAnswer(
+                "\(error.operationID): \(error.causeDescription): \(error.underlyingError)")
         }
     }
 }

@@ -3,7 +3,8 @@
 public struct Credentials: Sendable {
     let provide: @Sendable (_ refresh: Bool) async throws -> String?
 
-    /// `provide(refresh)` gives the current token; with `refresh`, a new one (nil: sign out, the catalog shows free groups).
+    /// `provide(refresh)` gives the current token; with `refresh`, a new one (nil: sign out, the catalog shows free
+    /// groups).
     public init(_ provide: @escaping @Sendable (_ refresh: Bool) async throws -> String?) {
         self.provide = provide
     }

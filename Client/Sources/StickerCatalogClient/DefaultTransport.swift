@@ -1,35 +1,36 @@
 import OpenAPIRuntime
+
 #if os(Linux)
-import AsyncHTTPClient
-import OpenAPIAsyncHTTPClient
+    import AsyncHTTPClient
+    import OpenAPIAsyncHTTPClient
 #else
-import Foundation
-import OpenAPIURLSession
+    import Foundation
+    import OpenAPIURLSession
 #endif
 
 /// The transport requests go through unless an app passes its own: URLSession on Apple platforms, AsyncHTTPClient on
 /// Linux (FoundationNetworking spent 5 s of CPU per 10,000 requests where curl spends 1 s).
 enum DefaultTransport {
     #if os(Linux)
-    /// One client for the process, as `HTTPClient.shared` is (a client must be shut down before it goes, and this one
-    /// never goes), with room for a sync's downloads.
-    private static let client: HTTPClient = {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 32
-        configuration.timeout = .init(connect: .seconds(10), read: .seconds(60))
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    }()
+        /// One client for the process, as `HTTPClient.shared` is (a client must be shut down before it goes, and this
+        /// one never goes), with room for a sync's downloads.
+        private static let client: HTTPClient = {
+            var configuration = HTTPClient.Configuration()
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 32
+            configuration.timeout = .init(connect: .seconds(10), read: .seconds(60))
+            return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        }()
     #endif
 
     static func make(connections: Int) -> any ClientTransport {
         #if os(Linux)
-        AsyncHTTPClientTransport(configuration: .init(client: client, timeout: .seconds(60)))
+            AsyncHTTPClientTransport(configuration: .init(client: client, timeout: .seconds(60)))
         #else
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = max(connections, 1)
-        configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = 60
-        return URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpMaximumConnectionsPerHost = max(connections, 1)
+            configuration.urlCache = nil
+            configuration.timeoutIntervalForRequest = 60
+            return URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
         #endif
     }
 }

@@ -14,7 +14,8 @@ extension Downloads {
     /// An image a bundle may bring: a path on the service (not a CDN's URL), with a digest and a size that a single
     /// fetch would believe (anything else is left to it, and refused there).
     static func isBundled(_ link: AssetLink) -> Bool {
-        link.url.hasPrefix("/v1/assets/") && LocalCatalog.isDigest(link.sha256) && (1...largestFile).contains(link.bytes)
+        link.url.hasPrefix("/v1/assets/") && LocalCatalog.isDigest(link.sha256)
+            && (1...largestFile).contains(link.bytes)
     }
 
     /// `assets` in bundles, in order.
@@ -22,20 +23,24 @@ extension Downloads {
         var batches: [[AssetLink]] = []
         var bytes = 0
         for asset in assets {
-            if batches.isEmpty || batches[batches.count - 1].count == bundleFiles || bytes + asset.bytes > bundleBytes && bytes > 0 {
+            if batches.isEmpty || batches[batches.count - 1].count == bundleFiles
+                || bytes + asset.bytes > bundleBytes && bytes > 0
+            {
                 (batches, bytes) = (batches + [[]], 0)
             }
             batches[batches.count - 1].append(asset)
-            bytes += asset.bytes   // at most `largestFile` each (`isBundled`): no sum overflows
+            bytes += asset.bytes  // at most `largestFile` each (`isBundled`): no sum overflows
         }
         return batches
     }
 
     /// Fetches `assets` in bundles, half as many at once as single files, keeping each image whose digest matches
     /// (`kept` is told its bytes); returns those to fetch alone: withheld, corrupt, or in a bundle that failed. A
-    /// service without bundles (or a proxy refusing them) is asked for none after it says so. Ends the run as a single file
-    /// does: no network, a full disk, a cancellation.
-    func fetchBundled(_ assets: [AssetLink], with bundle: @escaping Bundle, kept: (Int) -> Void) async throws -> [AssetLink] {
+    /// service without bundles (or a proxy refusing them) is asked for none after it says so. Ends the run as a single
+    /// file does: no network, a full disk, a cancellation.
+    func fetchBundled(
+        _ assets: [AssetLink], with bundle: @escaping Bundle, kept: (Int) -> Void
+    ) async throws -> [AssetLink] {
         var batches = Self.batches(assets)[...]
         var left: [AssetLink] = []
         var unsupported = false
@@ -82,12 +87,15 @@ extension Downloads {
         } catch {
             try Task.checkCancellation()
             if error is CancellationError { throw error }
-            let failure = error as? StickerClientError ?? .unreachable("a bundle's answer: \(error)", reason: .of(error))
+            let failure =
+                error as? StickerClientError ?? .unreachable("a bundle's answer: \(error)", reason: .of(error))
             switch failure {
             case .storage: throw failure
-            case .unreachable(_, let reason) where reason == .offline || reason == .timedOut || reason == .tls: throw failure
+            case .unreachable(_, let reason) where reason == .offline || reason == .timedOut || reason == .tls:
+                throw failure
             // A service without bundles, or a proxy that will not pass them: no more bundles this sync.
-            case .refused(let status, _, _) where [400, 403, 404, 405, 413, 415, 501].contains(status): result.unsupported = true
+            case .refused(let status, _, _) where [400, 403, 404, 405, 413, 415, 501].contains(status):
+                result.unsupported = true
             default: break
             }
             result.left += batch[answered...]

@@ -23,7 +23,16 @@ struct Downloads: Sendable {
         var failed: [String: StickerClientError] = [:]
         /// Digests whose URL the service refused as expired or forbidden (403 or 410).
         var refused: Set<String> {
-            Set(failed.filter { if case .refused(403, _, _) = $0.value { true } else if case .refused(410, _, _) = $0.value { true } else { false } }.keys)
+            Set(
+                failed.filter {
+                    if case .refused(403, _, _) = $0.value {
+                        true
+                    } else if case .refused(410, _, _) = $0.value {
+                        true
+                    } else {
+                        false
+                    }
+                }.keys)
         }
     }
 
@@ -31,14 +40,18 @@ struct Downloads: Sendable {
     /// reported in the outcome and the others are kept; a full disk, a lost network or a cancellation ends the run.
     func run(_ assets: [AssetLink], progress: @Sendable (SyncProgress) -> Void = { _ in }) async throws -> Outcome {
         var outcome = Outcome()
-        // Byte counts are the server's: clamped, so a sum of absurd ones cannot overflow (such a file is refused below).
-        var counted = SyncProgress(totalFiles: assets.count, totalBytes: assets.reduce(0) { $0 + min(max($1.bytes, 0), Self.largestFile) })
+        // Byte counts are the server's: clamped, so a sum of absurd ones cannot overflow (such a file is refused
+        // below).
+        var counted = SyncProgress(
+            totalFiles: assets.count, totalBytes: assets.reduce(0) { $0 + min(max($1.bytes, 0), Self.largestFile) })
         progress(counted)
         try LocalCatalog.makeFolder(catalog.filesDirectory)
         var pending = assets[...]
         if let bundle, assets.count >= Self.bundledFrom {
             let left = try await fetchBundled(assets.filter(Self.isBundled), with: bundle) { kept in
-                (outcome.bytes, counted.bytes, counted.files) = (outcome.bytes + kept, counted.bytes + kept, counted.files + 1)
+                (outcome.bytes, counted.bytes, counted.files) = (
+                    outcome.bytes + kept, counted.bytes + kept, counted.files + 1
+                )
                 progress(counted)
             }
             pending = (left + assets.filter { !Self.isBundled($0) })[...]
@@ -50,7 +63,8 @@ struct Downloads: Sendable {
             }
             while let (asset, kept) = try await group.next() {
                 switch kept {
-                case .success(let bytes): (outcome.bytes, counted.bytes) = (outcome.bytes + bytes, counted.bytes + bytes)
+                case .success(let bytes):
+                    (outcome.bytes, counted.bytes) = (outcome.bytes + bytes, counted.bytes + bytes)
                 case .failure(let error): outcome.failed[asset.sha256] = error
                 }
                 counted.files += 1
@@ -64,8 +78,12 @@ struct Downloads: Sendable {
     /// Fetches and keeps one file: its byte count, or why it could not be had. Throws only what ends the whole run.
     private func one(_ asset: AssetLink) async throws -> Result<Int, StickerClientError> {
         // A digest names a file on disk: only 64 lowercase hex digits may (`../x` would name one elsewhere).
-        guard LocalCatalog.isDigest(asset.sha256) else { return .failure(.invalidAnswer("an image digest that is not one")) }
-        guard (0...Self.largestFile).contains(asset.bytes) else { return .failure(.invalidAnswer("an image of \(asset.bytes) bytes")) }
+        guard LocalCatalog.isDigest(asset.sha256) else {
+            return .failure(.invalidAnswer("an image digest that is not one"))
+        }
+        guard (0...Self.largestFile).contains(asset.bytes) else {
+            return .failure(.invalidAnswer("an image of \(asset.bytes) bytes"))
+        }
         var last = StickerClientError.corrupt(sha256: asset.sha256)
         for attempt in 0..<3 {
             // A cancelled sync fetches nothing more: a body cut short by the cancel is not a corrupt file.
@@ -103,7 +121,10 @@ struct Downloads: Sendable {
         let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(64)
-        for byte in digest { text.append(digits[Int(byte >> 4)]); text.append(digits[Int(byte & 15)]) }
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
         return String(decoding: text, as: UTF8.self)
     }
 }

@@ -9,7 +9,9 @@ enum FolderLock {
         guard fd >= 0 else { throw StickerClientError.storage("opening .lock", errno: POSIXErrorCode(rawValue: errno)) }
         defer { close(fd) }
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else { throw StickerClientError.storage("locking .lock", errno: POSIXErrorCode(rawValue: errno)) }
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                throw StickerClientError.storage("locking .lock", errno: POSIXErrorCode(rawValue: errno))
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
         defer { flock(fd, LOCK_UN) }

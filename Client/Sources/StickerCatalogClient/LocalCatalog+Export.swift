@@ -13,8 +13,11 @@ extension LocalCatalog {
         let pack = XCStickers.Pack(
             revision: manifest.revision, cursor: manifest.cursor,
             sizeClass: (manifest.size ?? groups.first?.sizeClass ?? .medium).rawValue,
-            stickers: groups.flatMap(\.stickers).map { .init(id: $0.id, name: $0.name, description: $0.description, file: $0.asset.sha256) })
-        let links = Dictionary(groups.flatMap(\.stickers).map { ($0.asset.sha256, $0.asset) }, uniquingKeysWith: { first, _ in first })
+            stickers: groups.flatMap(\.stickers).map {
+                .init(id: $0.id, name: $0.name, description: $0.description, file: $0.asset.sha256)
+            })
+        let links = Dictionary(
+            groups.flatMap(\.stickers).map { ($0.asset.sha256, $0.asset) }, uniquingKeysWith: { first, _ in first })
         return try await XCStickers.write(pack, into: folder) { sticker in
             guard let link = links[sticker.file] else { throw StickerClientError.notSynced }
             return try Data(contentsOf: fileURL(for: link))

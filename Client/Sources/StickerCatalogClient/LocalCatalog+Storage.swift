@@ -6,12 +6,13 @@ extension LocalCatalog {
     /// - Throws: `StickerClientError.storage` when this process is not entitled to the group.
     public static func appGroup(_ group: String, folder name: String = "Stickers") throws -> LocalCatalog {
         #if canImport(Darwin)
-        guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group) else {
-            throw StickerClientError.storage("no App Group container \(group): is it in this target's entitlements?", errno: nil)
-        }
-        return LocalCatalog(directory: container.appending(path: name, directoryHint: .isDirectory))
+            guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group) else {
+                throw StickerClientError.storage(
+                    "no App Group container \(group): is it in this target's entitlements?", errno: nil)
+            }
+            return LocalCatalog(directory: container.appending(path: name, directoryHint: .isDirectory))
         #else
-        throw StickerClientError.storage("App Group containers exist on Apple platforms only", errno: nil)
+            throw StickerClientError.storage("App Group containers exist on Apple platforms only", errno: nil)
         #endif
     }
 
@@ -19,10 +20,10 @@ extension LocalCatalog {
     /// where there are no such backups (Linux).
     func excludeFromBackup() {
         #if canImport(Darwin)
-        var folder = directory
-        var values = URLResourceValues()
-        values.isExcludedFromBackup = true
-        try? folder.setResourceValues(values)
+            var folder = directory
+            var values = URLResourceValues()
+            values.isExcludedFromBackup = true
+            try? folder.setResourceValues(values)
         #endif
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A synced catalog on disk: `catalog.json` (the manifest as applied, with its view and ETag) replaced atomically,
-/// so a reader sees one whole sync or the one before; and `files/<sha256>.png` (or `.webp`), each checked against the manifest's
-/// digest and byte count before it was kept. Readable with no network (`load`).
+/// so a reader sees one whole sync or the one before; and `files/<sha256>.png` (or `.webp`), each checked against the
+/// manifest's digest and byte count before it was kept. Readable with no network (`load`).
 public struct LocalCatalog: Sendable {
     public let directory: URL
 
@@ -53,7 +53,9 @@ public struct LocalCatalog: Sendable {
     }
 
     func snapshot(_ state: State) -> SyncedCatalog {
-        SyncedCatalog(manifest: state.shown ?? state.manifest, syncedAt: state.syncedAt, pendingFiles: state.failed?.count ?? 0, folder: self)
+        SyncedCatalog(
+            manifest: state.shown ?? state.manifest, syncedAt: state.syncedAt, pendingFiles: state.failed?.count ?? 0,
+            folder: self)
     }
 
     /// Where the file of `asset` is kept (present once a sync that names it has completed): its digest, with the
@@ -77,7 +79,9 @@ public struct LocalCatalog: Sendable {
         guard let data = try? Data(contentsOf: stateFile) else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        guard let state = try? decoder.decode(State.self, from: data), state.version == State.currentVersion else { return nil }
+        guard let state = try? decoder.decode(State.self, from: data), state.version == State.currentVersion else {
+            return nil
+        }
         return state
     }
 
@@ -94,9 +98,11 @@ public struct LocalCatalog: Sendable {
         try Self.makeFolder(directory)
         // The files this catalog names were renamed into place without syncing their folder, each: once, here, first.
         Self.syncFolder(filesDirectory.path)
-        let bookmark = try encoder.encode(Bookmark(view: state.view, cursor: state.manifest.cursor, revision: state.manifest.revision,
-                                                   oldestUnreferenced: state.unreferencedSince.values.min(), pending: state.failed?.count,
-                                                   syncedAt: state.syncedAt))
+        let bookmark = try encoder.encode(
+            Bookmark(
+                view: state.view, cursor: state.manifest.cursor, revision: state.manifest.revision,
+                oldestUnreferenced: state.unreferencedSince.values.min(), pending: state.failed?.count,
+                syncedAt: state.syncedAt))
         // A bookmark with files pending goes first: whatever catalog a crash leaves, the next sync reads it and tries
         // them. Otherwise after the catalog: a bookmark older than it only makes the next sync read a page it has.
         let pendingFirst = !(state.failed ?? []).isEmpty
@@ -110,7 +116,9 @@ public struct LocalCatalog: Sendable {
         guard let data = try? Data(contentsOf: directory.appending(path: "cursor.json")) else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        guard let mark = try? decoder.decode(Bookmark.self, from: data), mark.version == State.currentVersion else { return nil }
+        guard let mark = try? decoder.decode(Bookmark.self, from: data), mark.version == State.currentVersion else {
+            return nil
+        }
         return mark
     }
 
@@ -118,19 +126,26 @@ public struct LocalCatalog: Sendable {
     /// renames it to `name` and, with `syncFolder`, syncs the folder (files kept by a sync are synced once, before
     /// the catalog naming them is saved). `creating` is held while the name is created and while it is renamed:
     /// concurrent creates in one folder spun on its lock in the kernel, and the write itself needs no lock.
-    static func replace(_ folder: String, _ name: String, with data: Data, syncFolder: Bool = true, creating: NSLock? = nil) throws {
+    static func replace(
+        _ folder: String, _ name: String, with data: Data, syncFolder: Bool = true, creating: NSLock? = nil
+    ) throws {
         let part = "\(folder)/.\(name).\(UInt32.random(in: 0...UInt32.max)).part"
         creating?.lock()
         let fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
         creating?.unlock()
-        guard fd >= 0 else { throw StickerClientError.storage("creating \(name)", errno: POSIXErrorCode(rawValue: errno)) }
+        guard fd >= 0 else {
+            throw StickerClientError.storage("creating \(name)", errno: POSIXErrorCode(rawValue: errno))
+        }
         var failure: Int32 = 0
         data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
                 let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { failure = written < 0 ? errno : EIO; return }
+                guard written > 0 else {
+                    failure = written < 0 ? errno : EIO
+                    return
+                }
                 offset += written
             }
         }
@@ -160,21 +175,28 @@ public struct LocalCatalog: Sendable {
     /// Makes the names created or renamed in `folder` durable.
     static func syncFolder(_ folder: String) {
         let directory = open(folder, O_RDONLY | O_DIRECTORY)
-        if directory >= 0 { fsync(directory); close(directory) }
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
     }
 
     /// Whether the file of `asset` is kept with its byte count (its digest was checked when it was kept).
     func has(_ asset: AssetLink) -> Bool {
         var info = stat()
-        return Self.isDigest(asset.sha256) && lstat(fileURL(for: asset).path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        return Self.isDigest(asset.sha256) && lstat(fileURL(for: asset).path, &info) == 0
+            && (info.st_mode & S_IFMT) == S_IFREG
             && Int(info.st_size) == asset.bytes
     }
 
     /// Keeps `data` as the file of `asset` (the files folder exists): written under a temporary name, synced, then
     /// renamed into place, so a file under its final name is always whole.
     func keep(_ data: Data, for asset: AssetLink) throws {
-        guard Self.isDigest(asset.sha256) else { throw StickerClientError.invalidAnswer("an image digest that is not one") }
-        try Self.replace(filesDirectory.path, Self.fileName(asset), with: data, syncFolder: false, creating: Self.creating)
+        guard Self.isDigest(asset.sha256) else {
+            throw StickerClientError.invalidAnswer("an image digest that is not one")
+        }
+        try Self.replace(
+            filesDirectory.path, Self.fileName(asset), with: data, syncFolder: false, creating: Self.creating)
     }
 
     /// Digests of the files kept, and leftovers of downloads a killed process never finished (removed).
@@ -185,8 +207,10 @@ public struct LocalCatalog: Sendable {
         for name in names {
             if name.hasPrefix("."), name.hasSuffix(".part"), Self.isDigest(String(name.dropFirst().prefix(64))) {
                 unlink(filesDirectory.appending(path: name).path)
-            } else if let dot = name.lastIndex(of: "."), Self.fileExtensions.contains(String(name[name.index(after: dot)...])),
-                      Self.isDigest(String(name[..<dot])) {
+            } else if let dot = name.lastIndex(of: "."),
+                Self.fileExtensions.contains(String(name[name.index(after: dot)...])),
+                Self.isDigest(String(name[..<dot]))
+            {
                 digests.insert(String(name[..<dot]))
             }
         }

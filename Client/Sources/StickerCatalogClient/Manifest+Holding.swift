@@ -14,9 +14,12 @@ extension Manifest {
                 group.cover = old?.cover.flatMap { onDisk($0) ? $0 : nil }
             }
             let wanted = group.stickers.count
-            let oldStickers = Dictionary(old?.stickers.map { ($0.id, $0) } ?? [], uniquingKeysWith: { first, _ in first })
+            let oldStickers = Dictionary(
+                old?.stickers.map { ($0.id, $0) } ?? [], uniquingKeysWith: { first, _ in first })
             group.stickers = group.stickers.compactMap { sticker in
-                guard failed.contains(sticker.asset.sha256) || failed.contains(sticker.thumbnail.sha256) else { return sticker }
+                guard failed.contains(sticker.asset.sha256) || failed.contains(sticker.thumbnail.sha256) else {
+                    return sticker
+                }
                 guard let kept = oldStickers[sticker.id], onDisk(kept.asset), onDisk(kept.thumbnail) else { return nil }
                 return kept
             }

@@ -1,9 +1,10 @@
 import Foundation
 import OpenAPIRuntime
+
 #if os(Linux)
-import AsyncHTTPClient
-import NIOCore
-import NIOPosix
+    import AsyncHTTPClient
+    import NIOCore
+    import NIOPosix
 #endif
 
 /// Why the service could not be reached, for an app to say the right thing ("you are offline" is not "the server is
@@ -25,42 +26,44 @@ public enum NetworkFailure: String, Sendable, Equatable {
         // The generated client wraps what the transport threw.
         if let error = error as? ClientError { return of(error.underlyingError) }
         #if canImport(Darwin)
-        if let error = error as? URLError {
-            switch error.code {
-            case .notConnectedToInternet, .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .dataNotAllowed,
-                 .internationalRoamingOff: return .offline
-            case .timedOut: return .timedOut
-            case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-                 .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected: return .tls
-            case .networkConnectionLost: return .connectionLost
-            default: return .other
+            if let error = error as? URLError {
+                switch error.code {
+                case .notConnectedToInternet, .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .dataNotAllowed,
+                    .internationalRoamingOff:
+                    return .offline
+                case .timedOut: return .timedOut
+                case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+                    .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+                    return .tls
+                case .networkConnectionLost: return .connectionLost
+                default: return .other
+                }
             }
-        }
         #endif
         #if os(Linux)
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded: return .timedOut
-            case .remoteConnectionClosed: return .connectionLost
-            default: break
+            if let error = error as? HTTPClientError {
+                switch error {
+                case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded: return .timedOut
+                case .remoteConnectionClosed: return .connectionLost
+                default: break
+                }
             }
-        }
-        if error is NIOConnectionError { return .offline }
-        if let error = error as? IOError {
-            switch error.errnoCode {
-            case ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ENETDOWN, EHOSTDOWN: return .offline
-            case ETIMEDOUT: return .timedOut
-            case ECONNRESET, EPIPE, ECONNABORTED: return .connectionLost
-            default: return .other
+            if error is NIOConnectionError { return .offline }
+            if let error = error as? IOError {
+                switch error.errnoCode {
+                case ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ENETDOWN, EHOSTDOWN: return .offline
+                case ETIMEDOUT: return .timedOut
+                case ECONNRESET, EPIPE, ECONNABORTED: return .connectionLost
+                default: return .other
+                }
             }
-        }
-        if let error = error as? ChannelError {
-            switch error {
-            case .connectTimeout: return .timedOut
-            case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed: return .connectionLost
-            default: return .other
+            if let error = error as? ChannelError {
+                switch error {
+                case .connectTimeout: return .timedOut
+                case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed: return .connectionLost
+                default: return .other
+                }
             }
-        }
         #endif
         // NIOSSL's and the system's TLS errors, whichever library threw them.
         let type = String(reflecting: Swift.type(of: error))

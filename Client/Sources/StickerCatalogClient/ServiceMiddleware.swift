@@ -18,11 +18,15 @@ struct ServiceMiddleware: ClientMiddleware {
     /// One try per request: `follow()` waits between its own tries, so retries here would multiply them.
     @TaskLocal static var singleAttempt = false
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
         request.headerFields[.userAgent] = userAgent
-        var failures = 0, refreshed = false, refreshNow = false
+        var failures = 0
+        var refreshed = false
+        var refreshNow = false
         let attempts = Self.singleAttempt ? 1 : self.attempts
         // A body that can be sent once is sent once: no retry.
         let retryable = body.map { $0.iterationBehavior == .multiple } ?? true
@@ -39,8 +43,12 @@ struct ServiceMiddleware: ClientMiddleware {
                 let (response, answer) = try await next(request, body, baseURL)
                 if response.status.code < 400 {
                     let events = operationID == "getEvents"
-                    return (response, answer?.bounded(to: events ? .max : Self.jsonLimit, lineLimit: events ? 64 << 10 : nil,
-                                                      eventLimit: events ? 1 << 20 : .max))
+                    return (
+                        response,
+                        answer?.bounded(
+                            to: events ? .max : Self.jsonLimit, lineLimit: events ? 64 << 10 : nil,
+                            eventLimit: events ? 1 << 20 : .max)
+                    )
                 }
                 let refusal = await Self.refusal(response, answer)
                 failures += 1
@@ -60,7 +68,9 @@ struct ServiceMiddleware: ClientMiddleware {
             } catch {
                 if error is CancellationError || Task.isCancelled { throw CancellationError() }
                 failures += 1
-                guard failures < attempts, retryable else { throw StickerClientError.unreachable("\(request.path ?? ""): \(error)", reason: .of(error)) }
+                guard failures < attempts, retryable else {
+                    throw StickerClientError.unreachable("\(request.path ?? ""): \(error)", reason: .of(error))
+                }
                 wait = backoff.delay(after: failures)
             }
             try await sleep(wait)
@@ -69,7 +79,10 @@ struct ServiceMiddleware: ClientMiddleware {
 
     /// A refusal as an error: its problem's `code` and `detail` when the body is one (read at most 64 KiB).
     static func refusal(_ response: HTTPResponse, _ body: HTTPBody?) async -> StickerClientError {
-        struct Problem: Decodable { var code: String?; var detail: String? }
+        struct Problem: Decodable {
+            var code: String?
+            var detail: String?
+        }
         var data: Data?
         if let body { data = try? await Data(collecting: body.bounded(to: 64 << 10), upTo: 64 << 10) }
         let problem = data.flatMap { try? JSONDecoder().decode(Problem.self, from: $0) }

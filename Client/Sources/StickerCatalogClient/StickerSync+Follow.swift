@@ -8,8 +8,10 @@ extension StickerSync {
     /// cursor (410) makes the next sync start over; an expired token is refreshed once (`credentials`). Files a sync
     /// could not fetch are tried again at the first event (a heartbeat at the latest) after a backoff.
     /// `onSync` hears every sync, `onError` every failure; `status` and `snapshots` follow them too.
-    public func follow(healthy: Duration = .seconds(60), onSync: @escaping @Sendable (Report) -> Void = { _ in },
-                       onError: @escaping @Sendable (any Error) -> Void = { _ in }) async {
+    public func follow(
+        healthy: Duration = .seconds(60), onSync: @escaping @Sendable (Report) -> Void = { _ in },
+        onError: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) async {
         var failures = 0
         var serverRetry: Duration?
         var files = FileRetry(backoff: options.backoff)
@@ -33,7 +35,9 @@ extension StickerSync {
                 logger.notice("following the catalog failed; trying again", metadata: ["error": "\(error)"])
                 progress.set(.offline(error, since: Date()))
                 onError(error)
-                if case .unavailable(_, _, let after?) = error as? StickerClientError { wait = after + options.backoff.delay(after: 1) }
+                if case .unavailable(_, _, let after?) = error as? StickerClientError {
+                    wait = after + options.backoff.delay(after: 1)
+                }
             }
             if let opened, ContinuousClock.now - opened >= healthy { failures = 0 }
             if opened != nil, wait == nil, failures == 0 {

@@ -6,7 +6,9 @@ extension StickerSync {
     /// - Throws: `StickerClientError` when the service refuses or sends no token.
     public func appAccountToken() async throws -> UUID {
         let text = try await service.purchaseToken()
-        guard let token = UUID(uuidString: text) else { throw StickerClientError.invalidAnswer("a purchase token that is not a UUID") }
+        guard let token = UUID(uuidString: text) else {
+            throw StickerClientError.invalidAnswer("a purchase token that is not a UUID")
+        }
         return token
     }
 

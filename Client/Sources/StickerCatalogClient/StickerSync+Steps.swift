@@ -8,14 +8,17 @@ extension StickerSync {
         // kept for the catch-up below. Files that failed last time are tried again, changes or not.
         var first: (cursor: String, page: ManifestChanges)?
         if let mark = folder.bookmark(), mark.view == key, (mark.pending ?? 0) == 0,
-           mark.oldestUnreferenced.map({ Date().timeIntervalSince($0) < options.purgeGrace }) ?? true {
+            mark.oldestUnreferenced.map({ Date().timeIntervalSince($0) < options.purgeGrace }) ?? true
+        {
             do {
                 guard let page = try await service.changes(view, since: mark.cursor) else {
                     // Another process (an app's extension) may have synced this folder since the catalog held in
                     // memory was read: read it again, only then (a catalog not yet read stays unread).
                     if let held = shown.loaded, held?.revision != mark.revision { shown.set(folder.load()) }
-                    return Report(revision: mark.revision, incremental: true, changedGroups: [], removedGroups: [], filesDownloaded: 0,
-                                  bytesDownloaded: 0, filesRemoved: 0)
+                    return Report(
+                        revision: mark.revision, incremental: true, changedGroups: [], removedGroups: [],
+                        filesDownloaded: 0,
+                        bytesDownloaded: 0, filesRemoved: 0)
                 }
                 first = (mark.cursor, page)
             } catch StickerClientError.refused(410, _, _) {}
@@ -24,14 +27,18 @@ extension StickerSync {
         var incremental = false
         var update: (manifest: Manifest, etag: String?, changed: Set<String>, removed: Set<String>)
         let sameView = previous?.view == key ? previous : nil
-        if let sameView, let caughtUp = try await catchUp(sameView.manifest, first: first?.cursor == sameView.manifest.cursor ? first?.page : nil) {
+        if let sameView,
+            let caughtUp = try await catchUp(
+                sameView.manifest, first: first?.cursor == sameView.manifest.cursor ? first?.page : nil)
+        {
             (update, incremental) = ((caughtUp.manifest, nil, caughtUp.changed, caughtUp.removed), true)
         } else {
             // After a 410 the ETag held is of the expired catalog: a 304 to it would keep that cursor forever.
             update = try await wholeManifest(previous: nil, against: sameView)
         }
         var missing = missingFiles(update.manifest)
-        logger.debug("catalog read", metadata: ["revision": "\(update.manifest.revision)", "missing": "\(missing.count)"])
+        logger.debug(
+            "catalog read", metadata: ["revision": "\(update.manifest.revision)", "missing": "\(missing.count)"])
         var outcome = try await downloads.run(missing, progress: { self.progress.set(.syncing($0)) })
         var fetched = missing.count - outcome.failed.count
         let signed = Set(missing.filter { $0.url.contains("sig=") }.map(\.sha256))
@@ -47,18 +54,28 @@ extension StickerSync {
         // Cancelled: nothing is committed, whatever the downloads made of it.
         try Task.checkCancellation()
         for (digest, error) in outcome.failed {
-            logger.warning("a file could not be had; its sticker waits for the next sync", metadata: ["sha256": "\(digest)", "error": "\(error)"])
+            logger.warning(
+                "a file could not be had; its sticker waits for the next sync",
+                metadata: ["sha256": "\(digest)", "error": "\(error)"])
         }
         let failed = Set(outcome.failed.keys)
-        let shown = failed.isEmpty ? nil
-            : update.manifest.holding(back: failed, previous: sameView.map { $0.shown ?? $0.manifest }, onDisk: folder.has)
+        let shown =
+            failed.isEmpty
+            ? nil
+            : update.manifest.holding(
+                back: failed, previous: sameView.map { $0.shown ?? $0.manifest }, onDisk: folder.has)
         logger.debug("files fetched", metadata: ["files": "\(fetched)", "failed": "\(failed.count)"])
         let removed = try keep(update.manifest, shown: shown, failed: failed, etag: update.etag, previous: previous)
-        logger.info("synced", metadata: ["revision": "\(update.manifest.revision)", "files": "\(fetched)",
-                                         "bytes": "\(outcome.bytes)", "failed": "\(failed.count)", "purged": "\(removed)"])
-        return Report(revision: update.manifest.revision, incremental: incremental, changedGroups: update.changed.sorted(),
-                      removedGroups: update.removed.sorted(), filesDownloaded: fetched, bytesDownloaded: outcome.bytes,
-                      filesRemoved: removed, failedFiles: outcome.failed)
+        logger.info(
+            "synced",
+            metadata: [
+                "revision": "\(update.manifest.revision)", "files": "\(fetched)",
+                "bytes": "\(outcome.bytes)", "failed": "\(failed.count)", "purged": "\(removed)",
+            ])
+        return Report(
+            revision: update.manifest.revision, incremental: incremental, changedGroups: update.changed.sorted(),
+            removedGroups: update.removed.sorted(), filesDownloaded: fetched, bytesDownloaded: outcome.bytes,
+            filesRemoved: removed, failedFiles: outcome.failed)
     }
 
     /// Files `manifest` names that are not on disk, in digest order.
@@ -68,19 +85,27 @@ extension StickerSync {
 
     /// Pages of the change feed applied to `manifest`; nil when the cursor expired (410) or the feed would take more
     /// than `maxPages` pages (the whole manifest is then cheaper, and an endless `moreComing` cannot hold a sync).
-    private func catchUp(_ manifest: Manifest, first: ManifestChanges?) async throws -> (manifest: Manifest, changed: Set<String>, removed: Set<String>)? {
+    private func catchUp(
+        _ manifest: Manifest, first: ManifestChanges?
+    ) async throws -> (manifest: Manifest, changed: Set<String>, removed: Set<String>)? {
         var (current, changed, removed) = (manifest, Set<String>(), Set<String>())
         var first = first
         for _ in 0..<max(options.maxPages, 1) {
             let page: ManifestChanges?
             do {
-                if let kept = first { (page, first) = (kept, nil) } else { page = try await service.changes(view, since: current.cursor) }
+                if let kept = first {
+                    (page, first) = (kept, nil)
+                } else {
+                    page = try await service.changes(view, since: current.cursor)
+                }
             } catch StickerClientError.refused(410, _, _) {
                 return nil
             }
             guard let page else { return (current, changed, removed) }
             // A replica behind, or a service restored from an older backup: never go back to an older catalog.
-            guard page.revision >= current.revision else { throw StickerClientError.invalidAnswer("a change feed page older than the catalog held") }
+            guard page.revision >= current.revision else {
+                throw StickerClientError.invalidAnswer("a change feed page older than the catalog held")
+            }
             current = current.applying(page)
             changed.formUnion(page.groups.map(\.id))
             removed.formUnion(page.removedGroups)
@@ -90,14 +115,18 @@ extension StickerSync {
     }
 
     /// The whole manifest (304 keeps `previous`), with what differs from `against` (or `previous`).
-    private func wholeManifest(previous: LocalCatalog.State?, against: LocalCatalog.State? = nil)
-        async throws -> (manifest: Manifest, etag: String?, changed: Set<String>, removed: Set<String>) {
+    private func wholeManifest(
+        previous: LocalCatalog.State?, against: LocalCatalog.State? = nil
+    )
+        async throws -> (manifest: Manifest, etag: String?, changed: Set<String>, removed: Set<String>)
+    {
         let answer = try await service.manifest(view, etag: previous?.etag)
         guard case .value(let manifest, let etag) = answer else {
             guard let previous else { throw StickerClientError.invalidAnswer("304 to a request without If-None-Match") }
             return (previous.manifest, previous.etag, [], [])
         }
-        let before = Dictionary((against ?? previous)?.manifest.groups.map { ($0.id, $0) } ?? [], uniquingKeysWith: { $1 })
+        let before = Dictionary(
+            (against ?? previous)?.manifest.groups.map { ($0.id, $0) } ?? [], uniquingKeysWith: { $1 })
         let changed = Set(manifest.groups.filter { before[$0.id] != $0 }.map(\.id))
         let removed = Set(before.keys).subtracting(manifest.groups.map(\.id))
         return (manifest, etag, changed, removed)
@@ -105,7 +134,9 @@ extension StickerSync {
 
     /// Saves `manifest` (and what is `shown` of it while `failed` files are missing) as the local catalog, then
     /// removes files unnamed for longer than the grace period; how many.
-    private func keep(_ manifest: Manifest, shown: Manifest?, failed: Set<String>, etag: String?, previous: LocalCatalog.State?) throws -> Int {
+    private func keep(
+        _ manifest: Manifest, shown: Manifest?, failed: Set<String>, etag: String?, previous: LocalCatalog.State?
+    ) throws -> Int {
         let now = Date()
         let named = Set(manifest.assets.keys).union(shown.map { Array($0.assets.keys) } ?? [])
         var unreferenced: [String: Date] = [:]
@@ -115,8 +146,10 @@ extension StickerSync {
         let doomed = unreferenced.filter { now.timeIntervalSince($0.value) >= options.purgeGrace }.keys
         for digest in doomed { unreferenced[digest] = nil }
         if options.excludeFromBackup, previous == nil { folder.excludeFromBackup() }
-        let state = LocalCatalog.State(view: view.key, etag: etag, manifest: manifest, shown: shown, failed: failed.isEmpty ? nil : failed.sorted(),
-                                       unreferencedSince: unreferenced, syncedAt: now)
+        let state = LocalCatalog.State(
+            view: view.key, etag: etag, manifest: manifest, shown: shown,
+            failed: failed.isEmpty ? nil : failed.sorted(),
+            unreferencedSince: unreferenced, syncedAt: now)
         try folder.save(state)
         self.shown.set(folder.snapshot(state))
         // Only once the catalog that no longer names them is in place.

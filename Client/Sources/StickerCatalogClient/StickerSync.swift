@@ -42,17 +42,26 @@ public actor StickerSync {
     /// `credentials` sign the user in (premium groups, purchases); `transport` replaces how requests are sent (tests
     /// hand one that answers from memory; the default is URLSession on Apple platforms and AsyncHTTPClient on Linux);
     /// `sleep` how waits are waited (a test's clock).
-    public init(service: URL, folder: LocalCatalog, view: CatalogView = CatalogView(), credentials: Credentials? = nil,
-                options: SyncOptions = SyncOptions(), logger: Logger = StickerSync.silent, transport: (any ClientTransport)? = nil,
-                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
-        let middleware = ServiceMiddleware(credentials: credentials, attempts: max(options.attempts, 1), backoff: options.backoff,
-                                           sleep: sleep, userAgent: "StickerCatalogClient/\(StickerSync.version)")
-        let service = CatalogService(base: service, transport: transport ?? DefaultTransport.make(connections: options.concurrency),
-                                     middleware: middleware)
-        (self.service, self.folder, self.view, self.options, self.sleep, self.logger) = (service, folder, view, options, sleep, logger)
-        downloads = Downloads(catalog: folder, concurrency: max(options.concurrency, 1), fetch: { asset in
-            try await service.file(asset.url, bytes: asset.bytes)
-        }, bundle: { try await service.bundle($0) })
+    public init(
+        service: URL, folder: LocalCatalog, view: CatalogView = CatalogView(), credentials: Credentials? = nil,
+        options: SyncOptions = SyncOptions(), logger: Logger = StickerSync.silent,
+        transport: (any ClientTransport)? = nil,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
+        let middleware = ServiceMiddleware(
+            credentials: credentials, attempts: max(options.attempts, 1), backoff: options.backoff,
+            sleep: sleep, userAgent: "StickerCatalogClient/\(StickerSync.version)")
+        let service = CatalogService(
+            base: service, transport: transport ?? DefaultTransport.make(connections: options.concurrency),
+            middleware: middleware)
+        (self.service, self.folder, self.view, self.options, self.sleep, self.logger) = (
+            service, folder, view, options, sleep, logger
+        )
+        downloads = Downloads(
+            catalog: folder, concurrency: max(options.concurrency, 1),
+            fetch: { asset in
+                try await service.file(asset.url, bytes: asset.bytes)
+            }, bundle: { try await service.bundle($0) })
         let shown = Observed { folder.load() }
         (self.shown, progress) = (shown, Observed { Self.settled(folder) })
     }
@@ -75,7 +84,9 @@ public actor StickerSync {
     /// The status when no sync runs and none failed, from the bookmark (not the whole catalog: a status line must not
     /// cost a decode of 10,000 stickers).
     private static func settled(_ folder: LocalCatalog) -> SyncStatus {
-        folder.bookmark().map { .upToDate(revision: $0.revision, at: $0.syncedAt ?? .distantPast, pendingFiles: $0.pending ?? 0) } ?? .notSynced
+        folder.bookmark().map {
+            .upToDate(revision: $0.revision, at: $0.syncedAt ?? .distantPast, pendingFiles: $0.pending ?? 0)
+        } ?? .notSynced
     }
 
     /// The sync under way and the calls waiting for it: a second call joins it (two syncs of one folder could commit
@@ -105,7 +116,9 @@ public actor StickerSync {
             let id = UUID()
             let task = Task {
                 let result: Result<Report, any Error>
-                do { result = .success(try await FolderLock.holding(folder.directory) { try await self.syncOnce() }) } catch { result = .failure(error) }
+                do {
+                    result = .success(try await FolderLock.holding(folder.directory) { try await self.syncOnce() })
+                } catch { result = .failure(error) }
                 self.finish(id, result)
             }
             running = (id, task, [:])

@@ -24,7 +24,9 @@ extension Manifest {
         var all: [String: AssetLink] = [:]
         for group in groups {
             if let cover = group.cover { all[cover.sha256] = cover }
-            for sticker in group.stickers { (all[sticker.asset.sha256], all[sticker.thumbnail.sha256]) = (sticker.asset, sticker.thumbnail) }
+            for sticker in group.stickers {
+                (all[sticker.asset.sha256], all[sticker.thumbnail.sha256]) = (sticker.asset, sticker.thumbnail)
+            }
         }
         return all
     }

@@ -46,7 +46,9 @@ public enum XCStickers {
     /// Writes `Stickers.xcstickers` into `folder`, replacing one there only once the new one is whole; `bytes` gives
     /// each sticker's file. The number of stickers written.
     @discardableResult
-    public static func write(_ pack: Pack, into folder: URL, bytes: (Pack.Sticker) async throws -> Data) async throws -> Int {
+    public static func write(
+        _ pack: Pack, into folder: URL, bytes: (Pack.Sticker) async throws -> Data
+    ) async throws -> Int {
         guard !pack.stickers.isEmpty else { throw Failure.empty }
         let final = folder.appending(path: "Stickers.xcstickers")
         let catalog = folder.appending(path: ".Stickers.xcstickers.\(UInt32.random(in: 0...UInt32.max)).part")
@@ -54,19 +56,25 @@ public enum XCStickers {
         let stickerPack = catalog.appending(path: "Sticker Pack.stickerpack")
         try FileManager.default.createDirectory(at: stickerPack, withIntermediateDirectories: true)
         try json(["info": info, "stickercatalog": ["revision": pack.revision, "cursor": pack.cursor]], to: catalog)
-        var used = Set<String>(), entries: [[String: Any]] = []
+        var used = Set<String>()
+        var entries: [[String: Any]] = []
         for sticker in pack.stickers {
             let data = try await bytes(sticker)
             guard data.count <= maxFileBytes else { throw Failure.tooLarge(sticker: sticker.id, bytes: data.count) }
-            guard data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { throw Failure.notPNG(sticker: sticker.id) }
+            guard data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+                throw Failure.notPNG(sticker: sticker.id)
+            }
             let name = unique(safeName(sticker.name), in: &used)
             let folder = stickerPack.appending(path: "\(name).sticker")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try data.write(to: folder.appending(path: "\(name).png"))
-            try json(["info": info, "properties": ["filename": "\(name).png", "accessibility-label": sticker.description]], to: folder)
+            try json(
+                ["info": info, "properties": ["filename": "\(name).png", "accessibility-label": sticker.description]],
+                to: folder)
             entries.append(["filename": "\(name).sticker"])
         }
-        try json(["info": info, "properties": ["grid-size": gridSize(pack.sizeClass)], "stickers": entries], to: stickerPack)
+        try json(
+            ["info": info, "properties": ["grid-size": gridSize(pack.sizeClass)], "stickers": entries], to: stickerPack)
         // The old export goes only once the new one is complete.
         if FileManager.default.fileExists(atPath: final.path) {
             _ = try FileManager.default.replaceItemAt(final, withItemAt: catalog)
@@ -90,14 +98,16 @@ public enum XCStickers {
     /// Letters, digits, spaces, dashes and underscores (no dots or slashes: a dot would read as a folder type).
     static func safeName(_ name: String) -> String {
         let kept = name.unicodeScalars.map { scalar -> Character in
-            CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || " -_".unicodeScalars.contains(scalar) ? Character(scalar) : "-"
+            CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || " -_".unicodeScalars.contains(scalar)
+                ? Character(scalar) : "-"
         }
         let trimmed = String(kept).trimmingCharacters(in: CharacterSet(charactersIn: " -"))
         return trimmed.isEmpty ? "Sticker" : String(trimmed.prefix(64))
     }
 
     static func unique(_ name: String, in used: inout Set<String>) -> String {
-        var candidate = name, number = 2
+        var candidate = name
+        var number = 2
         while used.contains(candidate.lowercased()) { (candidate, number) = ("\(name)-\(number)", number + 1) }
         used.insert(candidate.lowercased())
         return candidate

@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
+
 #if os(Linux)
-import NIOCore
-import NIOPosix
+    import NIOCore
+    import NIOPosix
 #endif
 
 /// Starts `sticker-sync`. On Linux, Swift concurrency first runs its tasks on the event loops AsyncHTTPClient reads
@@ -12,7 +13,7 @@ import NIOPosix
 enum Entry {
     static func main() {
         #if os(Linux)
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+            NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         #endif
         Task {
             await StickerSyncCommand.main()

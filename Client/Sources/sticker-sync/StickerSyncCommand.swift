@@ -27,34 +27,51 @@ struct StickerSyncCommand: AsyncParsableCommand {
     @Option(help: "Texts in this language (fr, pt-BR).") var locale: String?
     @Option(help: "small, medium or large (default: each group's own).") var size: StickerSize?
     @Option(help: "Display scale: 1, 2 or 3 (default 3).") var scale: DisplayScale?
-    @Option(help: "apng: PNG, animated where the sticker moves (default); png: still pictures only; webp: WebP, animated where it moves.") var format: StickerFormat?
+    @Option(
+        help:
+            "apng: PNG, animated where the sticker moves (default); png: still pictures only; webp: WebP, animated where it moves."
+    ) var format: StickerFormat?
     @Option(help: "Downloads at once.") var concurrency = 8
     @Option(help: "Hours a file no longer named stays on disk.") var purgeGraceHours = 24.0
     @Flag(help: "Stay connected and sync on every change (Ctrl-C to stop).") var watch = false
-    @Flag(help: "Log what the library does (requests retried, files that failed) on standard error.") var verbose = false
+    @Flag(help: "Log what the library does (requests retried, files that failed) on standard error.") var verbose =
+        false
 
     func validate() throws {
         guard let url = URL(string: service), url.scheme == "http" || url.scheme == "https" else {
             throw ValidationError("SERVICE must be an http or https URL, such as http://127.0.0.1:8080")
         }
-        guard concurrency >= 1, purgeGraceHours >= 0 else { throw ValidationError("--concurrency must be at least 1, --purge-grace-hours at least 0") }
+        guard concurrency >= 1, purgeGraceHours >= 0 else {
+            throw ValidationError("--concurrency must be at least 1, --purge-grace-hours at least 0")
+        }
     }
 
     func run() async throws {
-        let view = CatalogView(filter: filter, flags: Set(flags?.split(separator: ",").map(String.init) ?? []),
-                               locale: locale.map(Locale.init(identifier:)), size: size, scale: scale, format: format)
+        let view = CatalogView(
+            filter: filter, flags: Set(flags?.split(separator: ",").map(String.init) ?? []),
+            locale: locale.map(Locale.init(identifier:)), size: size, scale: scale, format: format)
         var options = SyncOptions()
         (options.concurrency, options.purgeGrace) = (concurrency, purgeGraceHours * 3600)
         let token = ProcessInfo.processInfo.environment["STICKER_USER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        var logger = verbose ? Logger(label: "sticker-sync") { StreamLogHandler.standardError(label: $0) } : StickerSync.silent
+        var logger =
+            verbose ? Logger(label: "sticker-sync") { StreamLogHandler.standardError(label: $0) } : StickerSync.silent
         logger.logLevel = .debug
-        let sync = StickerSync(service: URL(string: service)!, folder: LocalCatalog(directory: URL(fileURLWithPath: folder)), view: view,
-                               credentials: token.map(Credentials.token), options: options, logger: logger)
+        let sync = StickerSync(
+            service: URL(string: service)!, folder: LocalCatalog(directory: URL(fileURLWithPath: folder)), view: view,
+            credentials: token.map(Credentials.token), options: options, logger: logger)
         let bar = ProgressBar(terminal: isatty(STDERR_FILENO) == 1)
         let drawing = Task { for await status in sync.statuses { bar.show(status) } }
         defer { drawing.cancel() }
         if watch {
-            await sync.follow(onSync: { bar.clear(); Self.say(Self.line($0)) }, onError: { bar.clear(); Self.warn($0) })
+            await sync.follow(
+                onSync: {
+                    bar.clear()
+                    Self.say(Self.line($0))
+                },
+                onError: {
+                    bar.clear()
+                    Self.warn($0)
+                })
         } else {
             let result: Result<StickerSync.Report, any Error>
             do { result = .success(try await sync.sync()) } catch { result = .failure(error) }
@@ -74,18 +91,23 @@ struct StickerSyncCommand: AsyncParsableCommand {
     /// One line per sync: what changed and what moved.
     static func line(_ report: StickerSync.Report) -> String {
         let time = ISO8601DateFormatter().string(from: Date())
-        guard report.changed || report.filesDownloaded > 0 || report.filesRemoved > 0 || !report.failedFiles.isEmpty else { return "\(time) revision \(report.revision): up to date" }
+        guard report.changed || report.filesDownloaded > 0 || report.filesRemoved > 0 || !report.failedFiles.isEmpty
+        else { return "\(time) revision \(report.revision): up to date" }
         var parts = ["\(time) revision \(report.revision) (\(report.incremental ? "change feed" : "whole manifest"))"]
         if !report.changedGroups.isEmpty { parts.append("changed: \(list(report.changedGroups))") }
         if !report.removedGroups.isEmpty { parts.append("removed: \(list(report.removedGroups))") }
-        parts.append("\(report.filesDownloaded) files (\(report.bytesDownloaded) bytes) fetched, \(report.filesRemoved) purged")
-        if !report.failedFiles.isEmpty { parts.append("\(report.failedFiles.count) files failed (tried again next sync)") }
+        parts.append(
+            "\(report.filesDownloaded) files (\(report.bytesDownloaded) bytes) fetched, \(report.filesRemoved) purged")
+        if !report.failedFiles.isEmpty {
+            parts.append("\(report.failedFiles.count) files failed (tried again next sync)")
+        }
         return parts.joined(separator: "; ")
     }
 
     /// At most eight ids, then how many more.
     static func list(_ ids: [String]) -> String {
-        ids.count <= 8 ? ids.joined(separator: ", ") : ids.prefix(8).joined(separator: ", ") + " and \(ids.count - 8) more"
+        ids.count <= 8
+            ? ids.joined(separator: ", ") : ids.prefix(8).joined(separator: ", ") + " and \(ids.count - 8) more"
     }
 
     /// A line on standard output, written at once (also into a pipe or a file, where print would buffer it).

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Testing
+
 @testable import StickerCatalogClient
 
 /// A first sync of many files asks for them in bundles; whatever a bundle does not bring whole and true (an older
@@ -16,7 +17,9 @@ import Testing
         let catalog = try #require(sync.folder.load())
         #expect(catalog.groups.first?.stickers.count == stickers && catalog.pendingFiles == 0)
         for (sha, bytes) in service.files {
-            #expect(FileManager.default.contents(atPath: sync.folder.filesDirectory.appendingPathComponent(sha + ".png").path) == bytes)
+            #expect(
+                FileManager.default.contents(
+                    atPath: sync.folder.filesDirectory.appendingPathComponent(sha + ".png").path) == bytes)
         }
     }
 
@@ -32,9 +35,11 @@ import Testing
     }
 
     @Test func aFewFilesOrAServiceWithoutBundlesGoOneByOne() async throws {
-        let few = MemoryService(stickers: 31), old = MemoryService(stickers: 600)
+        let few = MemoryService(stickers: 31)
+        let old = MemoryService(stickers: 600)
         old.bundles = false
-        let small = StickerSync.testing(few), older = StickerSync.testing(old)
+        let small = StickerSync.testing(few)
+        let older = StickerSync.testing(old)
         _ = try await small.sync()
         let report = try await older.sync()
         #expect(few.count("/v1/assets/bundle") == 0 && Self.singles(few) == 31)
@@ -82,7 +87,7 @@ import Testing
             case "longer": frames[second + 4] = 200
             case "cut": frames = frames.prefix(second + 8)
             case "extra": frames.append(contentsOf: [0, 0, 0, 0, 1, 7])
-            default: frames.append(Data(repeating: 0, count: 4 << 20))   // past what the frames can take
+            default: frames.append(Data(repeating: 0, count: 4 << 20))  // past what the frames can take
             }
             return frames
         }
@@ -100,7 +105,10 @@ import Testing
     @Test func framesAreReadAcrossAnyChunking() async throws {
         // Setup: two images, their frames split into one-byte chunks.
         let images = [Data("first image".utf8), Data("second".utf8)]
-        let links = try images.map { try JSONDecoder().decode(AssetLink.self, from: JSONSerialization.data(withJSONObject: MemoryService.link($0))) }
+        let links = try images.map {
+            try JSONDecoder().decode(
+                AssetLink.self, from: JSONSerialization.data(withJSONObject: MemoryService.link($0)))
+        }
         var frames = Data()
         for image in images { frames.append(contentsOf: [0, 0, 0, 0, UInt8(image.count)] + image) }
         let chunks = frames.map { ArraySlice([$0]) }

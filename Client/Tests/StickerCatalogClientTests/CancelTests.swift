@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Testing
+
 @testable import StickerCatalogClient
 
 /// Cancelling a sync stops it at once and keeps nothing.
@@ -33,7 +34,11 @@ import Testing
             let deadline = ContinuousClock.now + .seconds(20)
             // Bundles: 400 files in two, both asked at once (half the eight connections); else eight files at once.
             while assets() < (bundles ? 2 : 8) {
-                guard ContinuousClock.now < deadline else { Issue.record("the downloads never started"); running.cancel(); return }
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("the downloads never started")
+                    running.cancel()
+                    return
+                }
                 try await Task.sleep(for: .milliseconds(5))
             }
             // Action
@@ -61,8 +66,12 @@ extension CancelTests {
         let service = MemoryService()
         let files = service.files
         service.handler = { request, _ in
-            guard let path = request.path, path.hasPrefix("/v1/assets/"), let file = files[String(path.dropFirst("/v1/assets/".count).dropLast(4))] else { return nil }
-            return (HTTPResponse(status: .ok), HTTPBody(Slow(bytes: file), length: .unknown, iterationBehavior: .single))
+            guard let path = request.path, path.hasPrefix("/v1/assets/"),
+                let file = files[String(path.dropFirst("/v1/assets/".count).dropLast(4))]
+            else { return nil }
+            return (
+                HTTPResponse(status: .ok), HTTPBody(Slow(bytes: file), length: .unknown, iterationBehavior: .single)
+            )
         }
         let sync = StickerSync.testing(service)
         let first = Task { try await sync.sync() }

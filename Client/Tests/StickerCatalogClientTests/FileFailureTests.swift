@@ -2,22 +2,27 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Testing
+
 @testable import StickerCatalogClient
 
 /// One bad file blocks nothing else: the rest commits, its sticker keeps its previous picture, and it is fetched later.
 @Suite struct FileFailureTests {
-    @Test("A file the service cannot give is reported, its sticker keeps its old picture, the others update, and the next sync fetches it")
+    @Test(
+        "A file the service cannot give is reported, its sticker keeps its old picture, the others update, and the next sync fetches it"
+    )
     func oneBadFile() async throws {
         // Setup: a first sync; then two stickers get new pictures, one of which the service answers 404 for.
         let service = MemoryService()
         let folder = StickerSync.temporaryFolder()
         _ = try await StickerSync.testing(service, folder: folder).sync()
-        let old = try #require(StickerSync.testing(service, folder: folder).snapshot?.groups.first?.stickers.first?.asset.sha256)
+        let old = try #require(
+            StickerSync.testing(service, folder: folder).snapshot?.groups.first?.stickers.first?.asset.sha256)
         let (broken, fine) = (Data("sticker 0, new".utf8), Data("sticker 1, new".utf8))
         service.replace(sticker: 0, with: broken, served: false)
         service.replace(sticker: 1, with: fine)
         service.handler = { request, _ in
-            request.path?.hasPrefix("/v1/manifest/changes") == true ? MemoryService.refusal(.gone, code: "cursor_expired") : nil
+            request.path?.hasPrefix("/v1/manifest/changes") == true
+                ? MemoryService.refusal(.gone, code: "cursor_expired") : nil
         }
         let sync = StickerSync.testing(service, folder: folder)
         // Action
@@ -27,7 +32,10 @@ import Testing
         #expect(report.failedFiles.keys.sorted() == [MemoryService.hex(broken)] && report.filesDownloaded == 1)
         if case .refused(404, _, _) = report.failedFiles.values.first {} else { Issue.record("\(report.failedFiles)") }
         #expect(shown.revision == 3 && shown.pendingFiles == 1)
-        #expect(shown.groups[0].stickers.map(\.asset.sha256) == [old, MemoryService.hex(fine), MemoryService.hex(Data("sticker 2".utf8))])
+        #expect(
+            shown.groups[0].stickers.map(\.asset.sha256) == [
+                old, MemoryService.hex(fine), MemoryService.hex(Data("sticker 2".utf8)),
+            ])
         #expect(FileManager.default.fileExists(atPath: shown.fileURL(for: shown.groups[0].stickers[0].asset).path))
 
         // Action: the service has the file now.
@@ -75,11 +83,15 @@ import Testing
         // Action
         let failure = await #expect(throws: StickerClientError.self) { try await sync.sync() }
         // Check: offline, after a few requests, nothing committed.
-        guard case .unreachable(_, .offline) = failure else { Issue.record("\(String(describing: failure))"); return }
+        guard case .unreachable(_, .offline) = failure else {
+            Issue.record("\(String(describing: failure))")
+            return
+        }
         #expect(service.requests.count == 1 && sync.folder.load() == nil)
     }
 
-    @Test("A 403 for an image URL without a signature is that file's failure; it does not read the whole manifest again")
+    @Test(
+        "A 403 for an image URL without a signature is that file's failure; it does not read the whole manifest again")
     func unsignedForbidden() async throws {
         // Setup: one image forbidden.
         let service = MemoryService()
@@ -93,7 +105,9 @@ import Testing
         #expect(report.failedFiles.keys.sorted() == [forbidden] && service.count("/v1/manifest") == 1)
     }
 
-    @Test("follow() fetches a file that failed once its backoff has passed, at the next heartbeat, with no change to wait for")
+    @Test(
+        "follow() fetches a file that failed once its backoff has passed, at the next heartbeat, with no change to wait for"
+    )
     func followRetries() async throws {
         // Setup: a sticker whose file is missing; an event stream of heartbeats only.
         let service = MemoryService()
@@ -101,8 +115,10 @@ import Testing
         service.replace(sticker: 0, with: late, served: false)
         service.handler = { request, _ in
             guard request.path?.hasPrefix("/v1/events") == true else { return nil }
-            return (HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"]),
-                    HTTPBody(Heartbeats(), length: .unknown, iterationBehavior: .single))
+            return (
+                HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"]),
+                HTTPBody(Heartbeats(), length: .unknown, iterationBehavior: .single)
+            )
         }
         let sync = StickerSync.testing(service)
         let following = Task { await sync.follow() }
@@ -119,7 +135,10 @@ import Testing
     static func until(_ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(20)
         while !condition() {
-            guard ContinuousClock.now < deadline else { Issue.record("waited 20 s in vain"); return }
+            guard ContinuousClock.now < deadline else {
+                Issue.record("waited 20 s in vain")
+                return
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
@@ -128,8 +147,12 @@ import Testing
 /// `service`, except that image requests find no one listening (a refused connection).
 struct FilesOffline: ClientTransport {
     let service: MemoryService
-    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        if request.path?.hasPrefix("/v1/assets/") == true { throw StickerClientError.unreachable("connect", reason: .offline) }
+    func send(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        if request.path?.hasPrefix("/v1/assets/") == true {
+            throw StickerClientError.unreachable("connect", reason: .offline)
+        }
         return try await service.send(request, body: body, baseURL: baseURL, operationID: operationID)
     }
 }

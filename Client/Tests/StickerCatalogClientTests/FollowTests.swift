@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Testing
+
 @testable import StickerCatalogClient
 
 /// `follow()` on a fake clock: no storm against a service that refuses streams, is down, or lost a replica.
@@ -24,7 +25,8 @@ import Testing
         // Setup
         let service = MemoryService()
         service.handler = { request, _ in
-            request.path?.hasPrefix("/v1/events") == true ? MemoryService.refusal(.serviceUnavailable, code: "too_many_streams", retryAfter: "5") : nil
+            request.path?.hasPrefix("/v1/events") == true
+                ? MemoryService.refusal(.serviceUnavailable, code: "too_many_streams", retryAfter: "5") : nil
         }
         // Action
         let times = await Self.follow(service, for: .seconds(600), path: "/v1/events")
@@ -73,7 +75,9 @@ final class Failing: ClientTransport, @unchecked Sendable {
     private var count = 0
     init(base: MemoryService) { self.base = base }
     var attempts: Int { lock.withLock { count } }
-    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+    func send(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         lock.withLock { count += 1 }
         throw POSIXError(.ECONNREFUSED)
     }

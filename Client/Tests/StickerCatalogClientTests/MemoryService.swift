@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+
 @testable import StickerCatalogClient
 
 /// A service in memory, as a `ClientTransport`: a catalog of generated images, answers chosen per request by a
@@ -21,25 +22,37 @@ final class MemoryService: ClientTransport, @unchecked Sendable {
     var manifest: [String: Any]
 
     init(stickers: Int = 3) {
-        var files: [String: Data] = [:], list: [[String: Any]] = []
+        var files: [String: Data] = [:]
+        var list: [[String: Any]] = []
         for index in 0..<stickers {
             let bytes = Data("sticker \(index)".utf8)
             let sha = Self.hex(bytes)
             files[sha] = bytes
             let link = Self.link(bytes)
-            list.append(["id": "s\(index)", "name": "S\(index)", "description": "d", "flags": [], "keywords": [], "emoji": [], "animated": false,
-                         "frames": 1, "durationMs": 0, "loops": 0, "asset": link, "thumbnail": link])
+            list.append([
+                "id": "s\(index)", "name": "S\(index)", "description": "d", "flags": [], "keywords": [], "emoji": [],
+                "animated": false,
+                "frames": 1, "durationMs": 0, "loops": 0, "asset": link, "thumbnail": link,
+            ])
         }
         self.files = files
-        let group: [String: Any] = ["id": "g", "name": "G", "sizeClass": "small", "flags": [], "position": 0, "locked": false,
-                                    "productId": NSNull(), "stickers": list]
-        manifest = ["revision": 1, "cursor": "c1", "filter": NSNull(), "flags": [], "scale": 1, "format": NSNull(), "locale": NSNull(),
-                    "groups": [group]]
+        let group: [String: Any] = [
+            "id": "g", "name": "G", "sizeClass": "small", "flags": [], "position": 0, "locked": false,
+            "productId": NSNull(), "stickers": list,
+        ]
+        manifest = [
+            "revision": 1, "cursor": "c1", "filter": NSNull(), "flags": [], "scale": 1, "format": NSNull(),
+            "locale": NSNull(),
+            "groups": [group],
+        ]
     }
 
     /// An image's link as the manifest gives it.
     static func link(_ bytes: Data) -> [String: Any] {
-        ["url": "/v1/assets/\(hex(bytes)).png", "width": 1, "height": 1, "bytes": bytes.count, "sha256": hex(bytes), "animated": false]
+        [
+            "url": "/v1/assets/\(hex(bytes)).png", "width": 1, "height": 1, "bytes": bytes.count, "sha256": hex(bytes),
+            "animated": false,
+        ]
     }
 
     /// Gives sticker `index` a new picture (and thumbnail) `bytes`, served or not, and raises the revision.
@@ -63,7 +76,9 @@ final class MemoryService: ClientTransport, @unchecked Sendable {
 
     func count(_ path: String) -> Int { lock.withLock { counts[path] ?? 0 } }
 
-    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+    func send(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         let path = String((request.path ?? "").split(separator: "?", maxSplits: 1).first ?? "")
         let number = lock.withLock { () -> Int in
             requests.append(request)
@@ -73,20 +88,27 @@ final class MemoryService: ClientTransport, @unchecked Sendable {
         if let answer = handler(request, number) { return answer }
         if path == "/v1/manifest" { return Self.json(manifest) }
         if path == "/v1/assets/bundle", bundles, let body {
-            return (HTTPResponse(status: .ok, headerFields: [.contentType: "application/vnd.stickercatalog.bundle"]),
-                    HTTPBody(tamper(bundle(asked: try await Data(collecting: body, upTo: 1 << 20)))))
+            return (
+                HTTPResponse(status: .ok, headerFields: [.contentType: "application/vnd.stickercatalog.bundle"]),
+                HTTPBody(tamper(bundle(asked: try await Data(collecting: body, upTo: 1 << 20))))
+            )
         }
-        if path.hasPrefix("/v1/assets/"), let file = lock.withLock({ files[String(path.dropFirst("/v1/assets/".count).dropLast(4))] }) {
+        if path.hasPrefix("/v1/assets/"),
+            let file = lock.withLock({ files[String(path.dropFirst("/v1/assets/".count).dropLast(4))] })
+        {
             return (HTTPResponse(status: .ok, headerFields: [.contentType: "image/png"]), HTTPBody(file))
         }
         if path == "/v1/manifest/changes" { return (HTTPResponse(status: .notModified), nil) }
-        return (HTTPResponse(status: .notFound, headerFields: [.contentType: "application/problem+json"]),
-                HTTPBody(#"{"code":"not_found","detail":"no such thing"}"#))
+        return (
+            HTTPResponse(status: .notFound, headerFields: [.contentType: "application/problem+json"]),
+            HTTPBody(#"{"code":"not_found","detail":"no such thing"}"#)
+        )
     }
 
     /// The frames for the digests a bundle's request body asks for: status 0 and the bytes, or 1 for an unknown one.
     func bundle(asked body: Data) -> Data {
-        let assets = ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["assets"] as? [[String: Any]] ?? []
+        let assets =
+            ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["assets"] as? [[String: Any]] ?? []
         var frames = Data()
         for asset in assets {
             let file = lock.withLock { files[asset["sha256"] as? String ?? ""] }
@@ -97,16 +119,25 @@ final class MemoryService: ClientTransport, @unchecked Sendable {
         return frames
     }
 
-    static func json(_ object: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> (HTTPResponse, HTTPBody?) {
+    static func json(
+        _ object: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
+    ) -> (HTTPResponse, HTTPBody?) {
         var fields = headers
         fields[.contentType] = "application/json"
-        return (HTTPResponse(status: status, headerFields: fields), HTTPBody(try! JSONSerialization.data(withJSONObject: object)))
+        return (
+            HTTPResponse(status: status, headerFields: fields),
+            HTTPBody(try! JSONSerialization.data(withJSONObject: object))
+        )
     }
 
-    static func refusal(_ status: HTTPResponse.Status, code: String, retryAfter: String? = nil) -> (HTTPResponse, HTTPBody?) {
+    static func refusal(
+        _ status: HTTPResponse.Status, code: String, retryAfter: String? = nil
+    ) -> (HTTPResponse, HTTPBody?) {
         var fields: HTTPFields = [.contentType: "application/problem+json"]
         if let retryAfter { fields[.retryAfter] = retryAfter }
-        return (HTTPResponse(status: status, headerFields: fields), HTTPBody(#"{"code":"\#(code)","detail":"refused"}"#))
+        return (
+            HTTPResponse(status: status, headerFields: fields), HTTPBody(#"{"code":"\#(code)","detail":"refused"}"#)
+        )
     }
 }
 
@@ -136,13 +167,16 @@ final class FakeClock: @unchecked Sendable {
 
 extension StickerSync {
     /// A sync of a temporary folder against `service`, waiting on `clock`.
-    static func testing(_ service: some ClientTransport, clock: FakeClock = FakeClock(), folder: URL = StickerSync.temporaryFolder(),
-                        view: CatalogView = CatalogView(), credentials: Credentials? = nil,
-                        _ configure: (inout SyncOptions) -> Void = { _ in }) -> StickerSync {
+    static func testing(
+        _ service: some ClientTransport, clock: FakeClock = FakeClock(), folder: URL = StickerSync.temporaryFolder(),
+        view: CatalogView = CatalogView(), credentials: Credentials? = nil,
+        _ configure: (inout SyncOptions) -> Void = { _ in }
+    ) -> StickerSync {
         var options = SyncOptions()
         configure(&options)
-        return StickerSync(service: URL(string: "http://stickers.test")!, folder: LocalCatalog(directory: folder), view: view,
-                           credentials: credentials, options: options, transport: service, sleep: { try await clock.sleep($0) })
+        return StickerSync(
+            service: URL(string: "http://stickers.test")!, folder: LocalCatalog(directory: folder), view: view,
+            credentials: credentials, options: options, transport: service, sleep: { try await clock.sleep($0) })
     }
 
     static func temporaryFolder() -> URL {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StickerCatalogExport
 
 @Suite struct NameTests {
@@ -6,6 +7,7 @@ import Testing
         var used = Set<String>()
         #expect(XCStickers.safeName("Choc. bar/2 🍫") == "Choc- bar-2")
         #expect(XCStickers.safeName("...") == "Sticker")
-        #expect(XCStickers.unique("Toffee", in: &used) == "Toffee" && XCStickers.unique("toffee", in: &used) == "toffee-2")
+        #expect(
+            XCStickers.unique("Toffee", in: &used) == "Toffee" && XCStickers.unique("toffee", in: &used) == "toffee-2")
     }
 }

@@ -2,16 +2,20 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Testing
+
 @testable import StickerCatalogClient
 
 /// What a hostile or broken network sends never traps, never grows memory without bound, never escapes the folder.
 @Suite struct NetworkInputTests {
-    @Test("A Retry-After that is not a number of seconds is not one, and never traps", arguments: ["nan", "-inf", "-1e20", "1e20", "9223372036854775807999"])
+    @Test(
+        "A Retry-After that is not a number of seconds is not one, and never traps",
+        arguments: ["nan", "-inf", "-1e20", "1e20", "9223372036854775807999"])
     func retryAfterGarbage(header: String) async throws {
         // Setup: the manifest is busy twice with a garbage Retry-After.
         let service = MemoryService()
         service.handler = { request, number in
-            request.path == "/v1/manifest" && number <= 2 ? MemoryService.refusal(.serviceUnavailable, code: "not_ready", retryAfter: header) : nil
+            request.path == "/v1/manifest" && number <= 2
+                ? MemoryService.refusal(.serviceUnavailable, code: "not_ready", retryAfter: header) : nil
         }
         let clock = FakeClock()
         // Action
@@ -19,7 +23,9 @@ import Testing
         // Check: synced after two waits, each a backoff (under its cap), none believed from the header.
         #expect(report.filesDownloaded == 3 && clock.waits.count == 2)
         #expect(clock.waits.allSatisfy { $0 <= Backoff().maximum })
-        #expect(Backoff().retryAfter(header) == nil && Backoff().retryAfter("5") == .seconds(5) && Backoff().retryAfter("99999") == .seconds(300))
+        #expect(
+            Backoff().retryAfter(header) == nil && Backoff().retryAfter("5") == .seconds(5)
+                && Backoff().retryAfter("99999") == .seconds(300))
     }
 
     @Test("An image longer than its manifest says is refused as it arrives, an endless one included")
@@ -34,7 +40,9 @@ import Testing
         // Action
         let report = try await sync.sync()
         // Check: each refused as too long, none kept, the catalog shows nothing it has no file for.
-        #expect(report.failedFiles.count == 3 && report.failedFiles.values.allSatisfy { if case .invalidAnswer = $0 { true } else { false } })
+        #expect(
+            report.failedFiles.count == 3
+                && report.failedFiles.values.allSatisfy { if case .invalidAnswer = $0 { true } else { false } })
         #expect(sync.folder.storedDigests().isEmpty && sync.snapshot?.groups.isEmpty == true)
     }
 
@@ -53,9 +61,13 @@ import Testing
         // Action
         let report = try await StickerSync.testing(service, folder: folder).sync()
         // Check: that sticker refused, the others kept.
-        if case .invalidAnswer = report.failedFiles["../../escape"] {} else { Issue.record("expected invalidAnswer, got \(report.failedFiles)") }
+        if case .invalidAnswer = report.failedFiles["../../escape"] {
+        } else {
+            Issue.record("expected invalidAnswer, got \(report.failedFiles)")
+        }
         #expect(report.filesDownloaded == 3)
-        #expect(!FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appending(path: "escape").path))
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appending(path: "escape").path))
     }
 
     @Test("An image URL on an IPv6 host is fetched; one that is no URL is refused; neither traps")
@@ -78,36 +90,52 @@ import Testing
             do { report = try await StickerSync.testing(service).sync() } catch { failure = error }
             // Check
             if works {
-                #expect(report?.filesDownloaded == 1 && service.requests.last?.authority == "[::1]:8080", "\(String(describing: failure))")
+                #expect(
+                    report?.filesDownloaded == 1 && service.requests.last?.authority == "[::1]:8080",
+                    "\(String(describing: failure))")
             } else if case .invalidAnswer = report?.failedFiles.values.first, report?.failedFiles.count == 1 {
             } else {
-                Issue.record("expected the file refused as invalidAnswer, got \(String(describing: report)), \(String(describing: failure))")
+                Issue.record(
+                    "expected the file refused as invalidAnswer, got \(String(describing: report)), \(String(describing: failure))"
+                )
             }
         }
     }
 
-    @Test("An image path on the service is taken as it is; a scheme-relative or odd one is parsed, at the origin, never under the base's path")
+    @Test(
+        "An image path on the service is taken as it is; a scheme-relative or odd one is parsed, at the origin, never under the base's path"
+    )
     func imagePaths() throws {
         // Setup: a service under a path.
-        let middleware = ServiceMiddleware(credentials: nil, attempts: 1, backoff: Backoff(), sleep: { _ in }, userAgent: "test")
-        let service = CatalogService(base: URL(string: "http://stickers.test:8080/api/")!, transport: MemoryService(), middleware: middleware)
+        let middleware = ServiceMiddleware(
+            credentials: nil, attempts: 1, backoff: Backoff(), sleep: { _ in }, userAgent: "test")
+        let service = CatalogService(
+            base: URL(string: "http://stickers.test:8080/api/")!, transport: MemoryService(), middleware: middleware)
         // Action
         let plain = try service.request(for: "/v1/assets/abc.png?sig=x")
         let other = try service.request(for: "//cdn.test/a.png")
         let spaced = try service.request(for: "/v1/assets/a b.png")
         // Check
-        #expect(plain.0.authority == "stickers.test:8080" && plain.0.path == "/v1/assets/abc.png?sig=x" && plain.1.absoluteString == "http://stickers.test:8080")
-        #expect(other.0.authority == "cdn.test" && other.0.path == "/a.png" && other.1.absoluteString == "http://cdn.test")
+        #expect(
+            plain.0.authority == "stickers.test:8080" && plain.0.path == "/v1/assets/abc.png?sig=x"
+                && plain.1.absoluteString == "http://stickers.test:8080")
+        #expect(
+            other.0.authority == "cdn.test" && other.0.path == "/a.png" && other.1.absoluteString == "http://cdn.test")
         #expect(spaced.0.path == "/v1/assets/a%20b.png")
     }
 
-    @Test("An endless moreComing is cut after maxPages and the whole manifest read instead; a page that goes back is refused")
+    @Test(
+        "An endless moreComing is cut after maxPages and the whole manifest read instead; a page that goes back is refused"
+    )
     func changeFeedBounds() async throws {
         // Setup: a first sync, then a feed that always has more.
         let service = MemoryService()
         let folder = StickerSync.temporaryFolder()
         _ = try await StickerSync.testing(service, folder: folder).sync()
-        let page: [String: Any] = ["revision": 2, "cursor": "c2", "moreComing": true, "groups": [], "removedGroups": [], "removedStickers": [], "order": ["g"]]
+        let page: [String: Any] = [
+            "revision": 2, "cursor": "c2", "moreComing": true, "groups": [], "removedGroups": [], "removedStickers": [],
+            "order": ["g"],
+        ]
         let pageAnswer = MemoryService.json(page)
         service.handler = { request, _ in request.path?.hasPrefix("/v1/manifest/changes") == true ? pageAnswer : nil }
         // Action
@@ -116,13 +144,21 @@ import Testing
         #expect(service.count("/v1/manifest/changes") == 5 && report.incremental == false)
 
         // Setup: a feed from an older revision than the catalog held.
-        let older: [String: Any] = ["revision": 0, "cursor": "c0", "moreComing": false, "groups": [], "removedGroups": [], "removedStickers": [], "order": []]
+        let older: [String: Any] = [
+            "revision": 0, "cursor": "c0", "moreComing": false, "groups": [], "removedGroups": [],
+            "removedStickers": [], "order": [],
+        ]
         let olderAnswer = MemoryService.json(older)
         service.handler = { request, _ in request.path?.hasPrefix("/v1/manifest/changes") == true ? olderAnswer : nil }
         // Action
-        let failure = await #expect(throws: StickerClientError.self) { try await StickerSync.testing(service, folder: folder).sync() }
+        let failure = await #expect(throws: StickerClientError.self) {
+            try await StickerSync.testing(service, folder: folder).sync()
+        }
         // Check: refused; the catalog kept.
-        if case .invalidAnswer = failure {} else { Issue.record("expected invalidAnswer, got \(String(describing: failure))") }
+        if case .invalidAnswer = failure {
+        } else {
+            Issue.record("expected invalidAnswer, got \(String(describing: failure))")
+        }
         #expect(StickerSync.testing(service, folder: folder).snapshot?.revision == 1)
     }
 
@@ -131,18 +167,25 @@ import Testing
         // Setup: a first sync (ETag "e1"), then the feed answers 410.
         let service = MemoryService()
         let folder = StickerSync.temporaryFolder()
-        service.handler = { request, _ in request.path == "/v1/manifest" ? MemoryService.json(service.manifest, headers: [.eTag: "\"e1\""]) : nil }
+        service.handler = { request, _ in
+            request.path == "/v1/manifest" ? MemoryService.json(service.manifest, headers: [.eTag: "\"e1\""]) : nil
+        }
         service.manifest["cursor"] = "a+b/c=&d"
         _ = try await StickerSync.testing(service, folder: folder).sync()
         service.handler = { request, _ in
-            if request.path?.hasPrefix("/v1/manifest/changes") == true { return MemoryService.refusal(.gone, code: "cursor_expired") }
-            return request.path == "/v1/manifest" && request.headerFields[.ifNoneMatch] != nil ? (HTTPResponse(status: .notModified), nil) : nil
+            if request.path?.hasPrefix("/v1/manifest/changes") == true {
+                return MemoryService.refusal(.gone, code: "cursor_expired")
+            }
+            return request.path == "/v1/manifest" && request.headerFields[.ifNoneMatch] != nil
+                ? (HTTPResponse(status: .notModified), nil) : nil
         }
         // Action
         let report = try await StickerSync.testing(service, folder: folder).sync()
         // Check: a whole manifest, asked without If-None-Match; the cursor escaped in the feed's query.
         let feed = try #require(service.requests.first { $0.path?.hasPrefix("/v1/manifest/changes") == true })
-        #expect(report.incremental == false && service.requests.last { $0.path == "/v1/manifest" }?.headerFields[.ifNoneMatch] == nil)
+        #expect(
+            report.incremental == false
+                && service.requests.last { $0.path == "/v1/manifest" }?.headerFields[.ifNoneMatch] == nil)
         #expect(feed.path?.contains("since=a%2Bb%2Fc%3D%26d") == true)
     }
 
@@ -150,7 +193,9 @@ import Testing
     func unreadableState() async throws {
         // Setup: a torn catalog.json, and one from a newer layout.
         let service = MemoryService()
-        for text in ["{\"view\": ", #"{"version": 99, "view": "", "manifest": {}, "syncedAt": "2026-01-01T00:00:00Z"}"#] {
+        for text in [
+            "{\"view\": ", #"{"version": 99, "view": "", "manifest": {}, "syncedAt": "2026-01-01T00:00:00Z"}"#,
+        ] {
             let folder = StickerSync.temporaryFolder()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: folder.appending(path: "catalog.json"))

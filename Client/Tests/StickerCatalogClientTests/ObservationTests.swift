@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Testing
+
 @testable import StickerCatalogClient
 
 /// What an app observes: the catalog in memory, its changes as a sequence, the status and a sync's progress.
@@ -17,7 +18,8 @@ import Testing
         let first = await reader.next()
         service.replace(sticker: 0, with: Data("new".utf8))
         service.handler = { request, _ in
-            request.path?.hasPrefix("/v1/manifest/changes") == true ? MemoryService.refusal(.gone, code: "cursor_expired") : nil
+            request.path?.hasPrefix("/v1/manifest/changes") == true
+                ? MemoryService.refusal(.gone, code: "cursor_expired") : nil
         }
         // Action
         try await sync.sync()
@@ -38,7 +40,8 @@ import Testing
         #expect(app.snapshot?.revision == 1)
         service.replace(sticker: 0, with: Data("new".utf8))
         service.handler = { request, _ in
-            request.path?.hasPrefix("/v1/manifest/changes") == true ? MemoryService.refusal(.gone, code: "cursor_expired") : nil
+            request.path?.hasPrefix("/v1/manifest/changes") == true
+                ? MemoryService.refusal(.gone, code: "cursor_expired") : nil
         }
         try await StickerSync.testing(service, folder: folder).sync()
         service.handler = { _, _ in nil }
@@ -63,7 +66,10 @@ import Testing
         service.handler = { _, _ in MemoryService.refusal(.internalServerError, code: "internal") }
         await #expect(throws: StickerClientError.self) { try await sync.sync() }
         // Check
-        if case .offline(let error as StickerClientError, _) = sync.status, case .refused(500, _, _) = error {} else { Issue.record("\(sync.status)") }
+        if case .offline(let error as StickerClientError, _) = sync.status, case .refused(500, _, _) = error {
+        } else {
+            Issue.record("\(sync.status)")
+        }
         #expect(sync.snapshot?.revision == 1)
     }
 
@@ -72,14 +78,17 @@ import Testing
         // Setup
         let service = MemoryService(stickers: 4)
         let sync = StickerSync.testing(service)
-        let assets = Array(try #require(try await sync.service.manifest(CatalogView(), etag: nil).wholeValue).assets.values)
+        let assets = Array(
+            try #require(try await sync.service.manifest(CatalogView(), etag: nil).wholeValue).assets.values)
         let seen = Seen()
         // Action
         let outcome = try await sync.downloads.run(assets) { seen.add($0) }
         // Check
         let total = assets.reduce(0) { $0 + $1.bytes }
         #expect(seen.all.first == SyncProgress(files: 0, totalFiles: 4, bytes: 0, totalBytes: total))
-        #expect(seen.all.last == SyncProgress(files: 4, totalFiles: 4, bytes: total, totalBytes: total) && outcome.bytes == total)
+        #expect(
+            seen.all.last == SyncProgress(files: 4, totalFiles: 4, bytes: total, totalBytes: total)
+                && outcome.bytes == total)
         #expect(seen.all.count == 5 && seen.all.last?.fraction == 1)
     }
 
@@ -87,38 +96,45 @@ import Testing
     func view() async throws {
         // Setup
         let service = MemoryService()
-        let view = CatalogView(filter: "chocoholic", flags: ["b", "a"], locale: Locale(identifier: "pt_BR"), size: .small, scale: .x2, format: .png)
+        let view = CatalogView(
+            filter: "chocoholic", flags: ["b", "a"], locale: Locale(identifier: "pt_BR"), size: .small, scale: .x2,
+            format: .png)
         // Action
         try await StickerSync.testing(service, view: view).sync()
         // Check
         let query = try #require(service.requests.first { $0.path?.hasPrefix("/v1/manifest?") == true }?.path)
-        for part in ["filter=chocoholic", "size=small", "scale=2", "format=png", "locale=pt-BR"] { #expect(query.contains(part), "\(query)") }
+        for part in ["filter=chocoholic", "size=small", "scale=2", "format=png", "locale=pt-BR"] {
+            #expect(query.contains(part), "\(query)")
+        }
         #expect(query.contains("flags=a%2Cb") || query.contains("flags=a,b"), "\(query)")
         #expect(CatalogView(locale: Locale(identifier: "en_US_POSIX")).language == "en-US")
     }
 }
 
 #if canImport(Observation)
-extension ObservationTests {
-    @available(macOS 14, iOS 17, *)
-    @MainActor @Test("The SwiftUI model shows the catalog its follow() syncs, on the main actor, and stops when cancelled")
-    func model() async throws {
-        // Setup: a service with no event stream (404), so follow() syncs, fails and waits, again and again.
-        let service = MemoryService()
-        let sync = StickerSync(service: URL(string: "http://stickers.test")!, folder: LocalCatalog(directory: StickerSync.temporaryFolder()),
-                               transport: service, sleep: { _ in try await Task.sleep(for: .milliseconds(20)) })
-        let model = StickerCatalogModel(sync: sync)
-        #expect(model.catalog == nil)
-        // Action
-        let following = Task { await model.follow() }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while model.catalog == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        following.cancel()
-        await following.value
-        // Check: the catalog arrived; follow() returned once cancelled.
-        #expect(model.catalog?.revision == 1 && model.catalog?.groups.first?.stickers.count == 3)
+    extension ObservationTests {
+        @available(macOS 14, iOS 17, *)
+        @MainActor
+        @Test("The SwiftUI model shows the catalog its follow() syncs, on the main actor, and stops when cancelled")
+        func model() async throws {
+            // Setup: a service with no event stream (404), so follow() syncs, fails and waits, again and again.
+            let service = MemoryService()
+            let sync = StickerSync(
+                service: URL(string: "http://stickers.test")!,
+                folder: LocalCatalog(directory: StickerSync.temporaryFolder()),
+                transport: service, sleep: { _ in try await Task.sleep(for: .milliseconds(20)) })
+            let model = StickerCatalogModel(sync: sync)
+            #expect(model.catalog == nil)
+            // Action
+            let following = Task { await model.follow() }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while model.catalog == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            following.cancel()
+            await following.value
+            // Check: the catalog arrived; follow() returned once cancelled.
+            #expect(model.catalog?.revision == 1 && model.catalog?.groups.first?.stickers.count == 3)
+        }
     }
-}
 #endif
 
 /// Values seen by a callback, in order.

@@ -1,5 +1,6 @@
-import Testing
 import StickerCatalogClient
+import Testing
+
 @testable import sticker_sync
 
 /// `sticker-sync`'s progress line.
@@ -12,6 +13,8 @@ import StickerCatalogClient
         let line = ProgressBar.line(progress)
         // Check
         #expect(line == "[#######.................]  29%  2960 of 10059 files  3.1 of 10.5 MB")
-        #expect(ProgressBar.line(SyncProgress(files: 3, totalFiles: 3, bytes: 9, totalBytes: 9)).hasPrefix("[########################] 100%"))
+        #expect(
+            ProgressBar.line(SyncProgress(files: 3, totalFiles: 3, bytes: 9, totalBytes: 9)).hasPrefix(
+                "[########################] 100%"))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Testing
+
 @testable import StickerCatalogClient
 
 /// One sync at a time per folder, a token refreshed once, an event stream bounded per event.
@@ -27,14 +28,17 @@ import Testing
         _ = try await StickerSync.testing(service, folder: folder).sync()
         let catalog = folder.appending(path: "catalog.json")
         let before = try FileManager.default.attributesOfItem(atPath: catalog.path)[.modificationDate] as? Date
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 0)], ofItemAtPath: catalog.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 0)], ofItemAtPath: catalog.path)
         let requests = service.requests.count
         // Action
         let report = try await StickerSync.testing(service, folder: folder).sync()
         // Check: one request (the feed's 304), catalog.json untouched.
         let after = try FileManager.default.attributesOfItem(atPath: catalog.path)[.modificationDate] as? Date
         #expect(before != nil && after == Date(timeIntervalSince1970: 0))
-        #expect(service.requests.count == requests + 1 && report.revision == 1 && !report.changed && report.filesDownloaded == 0)
+        #expect(
+            service.requests.count == requests + 1 && report.revision == 1 && !report.changed
+                && report.filesDownloaded == 0)
     }
 
     @Test("An expired token is refreshed once, after the first 401, and not again")
@@ -42,7 +46,8 @@ import Testing
         // Setup: the service takes only the new token.
         let service = MemoryService()
         service.handler = { request, _ in
-            request.path == "/v1/manifest" && request.headerFields[.authorization] != "Bearer new" ? MemoryService.refusal(.unauthorized, code: "invalid_token") : nil
+            request.path == "/v1/manifest" && request.headerFields[.authorization] != "Bearer new"
+                ? MemoryService.refusal(.unauthorized, code: "invalid_token") : nil
         }
         let refreshes = Times()
         let credentials = Credentials { refresh in
@@ -62,22 +67,30 @@ import Testing
         let service = MemoryService()
         service.handler = { request, _ in
             guard request.path?.hasPrefix("/v1/events") == true else { return nil }
-            return (HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"]),
-                    HTTPBody(DataLines(), length: .unknown, iterationBehavior: .single))
+            return (
+                HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"]),
+                HTTPBody(DataLines(), length: .unknown, iterationBehavior: .single)
+            )
         }
         let sync = StickerSync.testing(service)
         // Action
         let events = try await sync.service.events(CatalogView(), from: nil)
         let failure = await #expect(throws: StickerClientError.self) { for try await _ in events {} }
         // Check
-        if case .invalidAnswer(let reason) = failure { #expect(reason.contains("event longer")) } else { Issue.record("\(String(describing: failure))") }
+        if case .invalidAnswer(let reason) = failure {
+            #expect(reason.contains("event longer"))
+        } else {
+            Issue.record("\(String(describing: failure))")
+        }
     }
 }
 
 /// `data: x` lines without end.
 struct DataLines: AsyncSequence, Sendable {
     struct AsyncIterator: AsyncIteratorProtocol {
-        mutating func next() async throws -> ArraySlice<UInt8>? { ArraySlice(Array(String(repeating: "data: x\r\n", count: 4096).utf8)) }
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            ArraySlice(Array(String(repeating: "data: x\r\n", count: 4096).utf8))
+        }
     }
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
 }

@@ -5,7 +5,10 @@ package struct AssetDigest: Hashable, Sendable {
 
     /// Nil unless `hex` is exactly 64 lowercase hex digits.
     package init?(hex: Substring) {
-        guard let parsed = hex.utf8.withContiguousStorageIfAvailable(Self.parse) ?? Array(hex.utf8).withUnsafeBufferPointer(Self.parse) else {
+        guard
+            let parsed = hex.utf8.withContiguousStorageIfAvailable(Self.parse)
+                ?? Array(hex.utf8).withUnsafeBufferPointer(Self.parse)
+        else {
             return nil
         }
         words = parsed

@@ -12,16 +12,19 @@ package struct CatalogSnapshot: Sendable {
     package let premiumProducts: Set<String>
     /// Images anyone may fetch without a signed URL: those a published free group shows, and published premium groups'
     /// covers (everyone sees those). Every other image is premium until shown free, so a premium group unpublished or a
-    /// premium sticker deleted (its bytes kept for gc) fails closed instead of becoming public and cacheable for a year.
-    /// Kept as digests, not strings: an image request asks on every request, and four words hash faster than 64 digits.
+    /// premium sticker deleted (its bytes kept for gc) fails closed instead of becoming public and cacheable for a
+    /// year. Kept as digests, not strings: an image request asks on every request, and four words hash faster than 64
+    /// digits.
     package let freeAssets: Set<AssetDigest>
     /// Each group's stickers' version as stored: a snapshot read later reuses the stickers of groups whose version it
     /// finds unchanged.
     package let contentVersions: [String: Int64]
     private let groupIndex: [String: Int]
 
-    package init(revision: Int64, groups: [StickerGroup], stickers: [String: [Sticker]], filters: [String: StickerFilter],
-                contentVersions: [String: Int64] = [:]) {
+    package init(
+        revision: Int64, groups: [StickerGroup], stickers: [String: [Sticker]], filters: [String: StickerFilter],
+        contentVersions: [String: Int64] = [:]
+    ) {
         self.revision = revision
         self.contentVersions = contentVersions
         self.groups = groups

@@ -2,7 +2,8 @@ import Foundation
 
 /// Where a client's view of the catalog stands, as the change feed hands it out: opaque to clients (base64url of a
 /// small JSON object and its tag, `CursorKey`). A cursor only says what the client claims to have; it grants nothing
-/// (what a user holds is looked up afresh). It is signed all the same, as answering a forged one costs a read or a build.
+/// (what a user holds is looked up afresh). It is signed all the same, as answering a forged one costs a read or a
+/// build.
 package struct ChangeCursor: Codable, Sendable, Hashable {
     /// The revision the client's view is complete at.
     package var since: Int64
@@ -35,18 +36,21 @@ package struct ChangeCursor: Codable, Sendable, Hashable {
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    /// Parses a cursor: `invalidParameter` for text no cursor could be (too long, other characters), `cursorExpired` for
-    /// one this service cannot read or whose tag does not verify under `key` (corrupted, forged, made by another version
-    /// of the service or by a replica with another key): the client starts over. The tag is checked before the JSON is read.
+    /// Parses a cursor: `invalidParameter` for text no cursor could be (too long, other characters), `cursorExpired`
+    /// for one this service cannot read or whose tag does not verify under `key` (corrupted, forged, made by another
+    /// version of the service or by a replica with another key): the client starts over. The tag is checked before the
+    /// JSON is read.
     package init(encoded: String, key: CursorKey, parameter: String = "since") throws(CatalogError) {
         try Self.checkForm(encoded, parameter: parameter)
         var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64), let json = key.open(Array(data)),
-              let cursor = try? JSONDecoder().decode(Self.self, from: Data(json)),
-              cursor.since >= 0, (cursor.through ?? cursor.since) >= cursor.since, cursor.products.count <= 100 else {
+            let cursor = try? JSONDecoder().decode(Self.self, from: Data(json)),
+            cursor.since >= 0, (cursor.through ?? cursor.since) >= cursor.since, cursor.products.count <= 100
+        else {
             throw .cursorExpired(
-                "This cursor cannot be read (corrupted, not signed by this service, or from another version of it); fetch the manifest again.")
+                "This cursor cannot be read (corrupted, not signed by this service, or from another version of it); fetch the manifest again."
+            )
         }
         self = cursor
     }
@@ -54,16 +58,21 @@ package struct ChangeCursor: Codable, Sendable, Hashable {
     /// Refuses with `invalidParameter` text no cursor could be: empty, too long, or other characters than base64url's.
     package static func checkForm(_ encoded: String, parameter: String) throws(CatalogError) {
         guard !encoded.isEmpty, encoded.utf8.count <= maxLength,
-              encoded.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
-                  || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) }) else {
+            encoded.utf8.allSatisfy({
+                $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
+                    || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0)
+            })
+        else {
             throw .invalidParameter(name: parameter, rule: "must be a cursor from a manifest or a change feed answer")
         }
     }
 
     /// A stable fingerprint (FNV-1a, 64 bits) of what a query shows, products aside.
     package static func fingerprint(_ query: ManifestQuery) -> String {
-        let text = [query.filter ?? "", query.flags.joined(separator: ","), query.size?.rawValue ?? "", "\(query.scale)",
-                    query.format.rawValue, query.locale ?? ""].joined(separator: "|")
+        let text = [
+            query.filter ?? "", query.flags.joined(separator: ","), query.size?.rawValue ?? "", "\(query.scale)",
+            query.format.rawValue, query.locale ?? "",
+        ].joined(separator: "|")
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return String(hash, radix: 16)

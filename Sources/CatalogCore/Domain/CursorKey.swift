@@ -1,9 +1,9 @@
 import Crypto
 
-/// Signs change cursors: a tag (HMAC-SHA256 cut to 16 bytes) under a key derived from the asset signing key with a label
-/// of its own (HKDF), so replicas sharing `STICKER_ASSET_SIGNING_KEY` accept each other's cursors and no cursor tag is
-/// an asset URL's signature. A cursor that does not verify is refused unread: a forged one would otherwise cost a
-/// change-log read on the primary or a page build.
+/// Signs change cursors: a tag (HMAC-SHA256 cut to 16 bytes) under a key derived from the asset signing key with a
+/// label of its own (HKDF), so replicas sharing `STICKER_ASSET_SIGNING_KEY` accept each other's cursors and no cursor
+/// tag is an asset URL's signature. A cursor that does not verify is refused unread: a forged one would otherwise cost
+/// a change-log read on the primary or a page build.
 package struct CursorKey: Sendable {
     /// 128 bits: as much as a forger must guess, for 22 more characters per cursor.
     package static let tagLength = 16

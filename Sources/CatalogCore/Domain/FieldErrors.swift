@@ -9,8 +9,9 @@ package struct FieldErrors: Sendable {
     }
 
     package mutating func text(_ value: String, _ field: String, maxLength: Int) {
-        check(Validate.isText(value, maxLength: maxLength), field,
-              "must be 1 to \(maxLength) characters with no control characters")
+        check(
+            Validate.isText(value, maxLength: maxLength), field,
+            "must be 1 to \(maxLength) characters with no control characters")
     }
 
     package mutating func name(_ value: String, field: String = "name") {
@@ -18,22 +19,29 @@ package struct FieldErrors: Sendable {
     }
 
     package mutating func flags(_ values: [String], field: String = "flags") {
-        check(values.count <= Validate.maxListItems && values.allSatisfy(Validate.isFlag), field,
-              "must be at most \(Validate.maxListItems) lowercase words")
+        check(
+            values.count <= Validate.maxListItems && values.allSatisfy(Validate.isFlag), field,
+            "must be at most \(Validate.maxListItems) lowercase words")
     }
 
     /// Keys must be language tags (they are stored in canonical form, see `canonicalKeys`); values are texts.
     package mutating func localizations(_ values: [String: String], field: String, maxLength: Int) {
-        check(values.keys.allSatisfy { LocaleTag.canonical($0) != nil }, field, "keys must be language tags such as fr or pt-BR")
-        check(Set(values.keys.compactMap(LocaleTag.canonical)).count == values.count, field,
-              "keys must name each language tag once (pt_BR and pt-BR are the same tag)")
-        check(values.values.allSatisfy { Validate.isText($0, maxLength: maxLength) }, field,
-              "values must be 1 to \(maxLength) characters with no control characters")
+        check(
+            values.keys.allSatisfy { LocaleTag.canonical($0) != nil }, field,
+            "keys must be language tags such as fr or pt-BR")
+        check(
+            Set(values.keys.compactMap(LocaleTag.canonical)).count == values.count, field,
+            "keys must name each language tag once (pt_BR and pt-BR are the same tag)")
+        check(
+            values.values.allSatisfy { Validate.isText($0, maxLength: maxLength) }, field,
+            "values must be 1 to \(maxLength) characters with no control characters")
     }
 
     package mutating func position(_ value: Int?) {
         guard let value else { return }
-        check((0...Validate.maxPosition).contains(value), "position", "must be an integer from 0 to \(Validate.maxPosition)")
+        check(
+            (0...Validate.maxPosition).contains(value), "position",
+            "must be an integer from 0 to \(Validate.maxPosition)")
     }
 
     /// An App Store product id: reverse-DNS-like, 1 to 100 characters.

@@ -16,9 +16,11 @@ package struct GroupDraft: Decodable, Sendable {
     package var publishAt: String?
     package var unpublishAt: String?
 
-    package init(id: String, name: String, localizedNames: [String: String]? = nil, sizeClass: SizeClass? = nil,
-                flags: [String]? = nil, productId: String? = nil, position: Int? = nil, published: Bool? = nil,
-                publishAt: String? = nil, unpublishAt: String? = nil) {
+    package init(
+        id: String, name: String, localizedNames: [String: String]? = nil, sizeClass: SizeClass? = nil,
+        flags: [String]? = nil, productId: String? = nil, position: Int? = nil, published: Bool? = nil,
+        publishAt: String? = nil, unpublishAt: String? = nil
+    ) {
         (self.id, self.name, self.localizedNames, self.sizeClass) = (id, name, localizedNames, sizeClass)
         (self.flags, self.productId, self.position, self.published) = (flags, productId, position, published)
         (self.publishAt, self.unpublishAt) = (publishAt, unpublishAt)
@@ -32,7 +34,8 @@ package struct GroupDraft: Decodable, Sendable {
     /// Throws `invalid` naming each bad field.
     package func validate() throws(CatalogError) {
         var errors = FieldErrors()
-        errors.check(Validate.isSlug(id), "id", "must be a URL-safe slug: lowercase letters, digits and dashes, at most 64")
+        errors.check(
+            Validate.isSlug(id), "id", "must be a URL-safe slug: lowercase letters, digits and dashes, at most 64")
         errors.name(name)
         errors.localizations(localizedNames ?? [:], field: "localizedNames", maxLength: Validate.maxName)
         errors.flags(flags ?? [])
@@ -44,7 +47,8 @@ package struct GroupDraft: Decodable, Sendable {
 }
 
 /// Changes to a group, as `PATCH /v1/admin/groups/{id}` receives them: absent fields stay as they are, `null` clears
-/// `productId`, `coverStickerId`, `publishAt` and `unpublishAt` and is refused elsewhere, and every value meets the rules of a new group.
+/// `productId`, `coverStickerId`, `publishAt` and `unpublishAt` and is refused elsewhere, and every value meets the
+/// rules of a new group.
 package struct GroupPatch: Decodable, Sendable {
     package var name: PatchField<String> = .absent
     package var localizedNames: PatchField<[String: String]> = .absent
@@ -58,7 +62,8 @@ package struct GroupPatch: Decodable, Sendable {
     package var unpublishAt: PatchField<String> = .absent
 
     package enum CodingKeys: String, CodingKey {
-        case name, localizedNames, sizeClass, flags, productId, position, published, coverStickerId, publishAt, unpublishAt
+        case name, localizedNames, sizeClass, flags, productId, position, published, coverStickerId, publishAt,
+            unpublishAt
     }
 
     package init() {}

@@ -3,9 +3,12 @@ package enum LocaleTag {
     /// The canonical form (`pt_br` and `PT-br` become `pt-BR`), or nil when `tag` is not a language of 2-3 letters
     /// followed by at most two subtags of 2-8 letters or digits.
     package static func canonical(_ tag: String) -> String? {
-        let parts = tag.utf8.split(omittingEmptySubsequences: false) { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+        let parts = tag.utf8.split(omittingEmptySubsequences: false) {
+            $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+        }
         guard let language = parts.first, (1...3).contains(parts.count), (2...3).contains(language.count),
-              language.allSatisfy(isLetter) else { return nil }
+            language.allSatisfy(isLetter)
+        else { return nil }
         var canonical = lowercased(language)
         for subtag in parts.dropFirst() {
             guard (2...8).contains(subtag.count), subtag.allSatisfy({ isLetter($0) || isDigit($0) }) else { return nil }

@@ -30,7 +30,10 @@ package struct Manifest: Codable, Sendable, Equatable {
         try c.encode(groups, forKey: .groups)
     }
 
-    package init(revision: Int64, cursor: String, filter: String? = nil, flags: [String], size: SizeClass? = nil, scale: Int, format: String? = nil, locale: String? = nil, groups: [ManifestGroup]) {
+    package init(
+        revision: Int64, cursor: String, filter: String? = nil, flags: [String], size: SizeClass? = nil, scale: Int,
+        format: String? = nil, locale: String? = nil, groups: [ManifestGroup]
+    ) {
         self.revision = revision
         self.cursor = cursor
         self.filter = filter
@@ -55,8 +58,8 @@ package struct ManifestGroup: Codable, Sendable, Equatable {
     package var cover: AssetLink?
     package var stickers: [ManifestSticker]
 
-    /// Keeps `productId` as an explicit null so every client sees the same keys; `cover` is left out when there is none,
-    /// as `Manifest.size` is.
+    /// Keeps `productId` as an explicit null so every client sees the same keys; `cover` is left out when there is
+    /// none, as `Manifest.size` is.
     package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
@@ -70,7 +73,10 @@ package struct ManifestGroup: Codable, Sendable, Equatable {
         try c.encode(stickers, forKey: .stickers)
     }
 
-    package init(id: String, name: String, sizeClass: SizeClass, flags: [String], position: Int, locked: Bool, productId: String? = nil, cover: AssetLink? = nil, stickers: [ManifestSticker]) {
+    package init(
+        id: String, name: String, sizeClass: SizeClass, flags: [String], position: Int, locked: Bool,
+        productId: String? = nil, cover: AssetLink? = nil, stickers: [ManifestSticker]
+    ) {
         self.id = id
         self.name = name
         self.sizeClass = sizeClass
@@ -100,7 +106,10 @@ package struct ManifestSticker: Codable, Sendable, Equatable {
     /// A still, small-class picture at the asked scale, for keyboards and pickers.
     package var thumbnail: AssetLink
 
-    package init(id: String, name: String, description: String, flags: [String], keywords: [String], emoji: [String], animated: Bool, frames: Int, durationMs: Int, loops: Int, asset: AssetLink, thumbnail: AssetLink) {
+    package init(
+        id: String, name: String, description: String, flags: [String], keywords: [String], emoji: [String],
+        animated: Bool, frames: Int, durationMs: Int, loops: Int, asset: AssetLink, thumbnail: AssetLink
+    ) {
         self.id = id
         self.name = name
         self.description = description
@@ -158,7 +167,11 @@ package struct AssetLinker: Sendable {
     /// The link to `asset`, signed until `signedUntil` when given.
     package func link(_ asset: Asset, signedUntil: Int64? = nil) -> AssetLink {
         var url = "\(baseURL)/v1/assets/\(asset.sha256).\(asset.format.fileExtension)"
-        if let signedUntil = signedUntil ?? signingEverythingUntil, let signer { url += "?" + signer.query(sha256: asset.sha256, expires: signedUntil) }
-        return AssetLink(url: url, width: asset.width, height: asset.height, bytes: asset.bytes, sha256: asset.sha256, animated: asset.animated)
+        if let signedUntil = signedUntil ?? signingEverythingUntil, let signer {
+            url += "?" + signer.query(sha256: asset.sha256, expires: signedUntil)
+        }
+        return AssetLink(
+            url: url, width: asset.width, height: asset.height, bytes: asset.bytes, sha256: asset.sha256,
+            animated: asset.animated)
     }
 }

@@ -3,18 +3,23 @@ import StickerImage
 extension Manifest {
     /// Builds the manifest for `query` from `snapshot`: a plain function of its inputs.
     /// Throws `unknownFilter` for a filter the catalog does not define.
-    package static func build(from snapshot: CatalogSnapshot, query: ManifestQuery, linker: AssetLinker) throws(CatalogError) -> Manifest {
+    package static func build(
+        from snapshot: CatalogSnapshot, query: ManifestQuery, linker: AssetLinker
+    ) throws(CatalogError) -> Manifest {
         let required = try requiredFlags(snapshot, query)
         var manifest = empty(snapshot, query, cursorKey: linker.cursorKey)
         manifest.groups = snapshot.groups.compactMap { group in
-            ManifestGroup(group, stickers: snapshot.stickers[group.id] ?? [], required: required, query: query, linker: linker)
+            ManifestGroup(
+                group, stickers: snapshot.stickers[group.id] ?? [], required: required, query: query, linker: linker)
         }
         return manifest
     }
 
     /// The flags a sticker needs to be selected: the query's own and its filter's.
     /// Throws `unknownFilter` for a filter the catalog does not define.
-    package static func requiredFlags(_ snapshot: CatalogSnapshot, _ query: ManifestQuery) throws(CatalogError) -> Set<String> {
+    package static func requiredFlags(
+        _ snapshot: CatalogSnapshot, _ query: ManifestQuery
+    ) throws(CatalogError) -> Set<String> {
         var required = Set(query.flags)
         if let name = query.filter {
             guard let filter = snapshot.filters[name] else { throw .unknownFilter(name) }
@@ -26,15 +31,22 @@ extension Manifest {
     /// The manifest's own fields, with no groups yet; its cursor signed with `cursorKey`.
     package static func empty(_ snapshot: CatalogSnapshot, _ query: ManifestQuery, cursorKey: CursorKey) -> Manifest {
         let cursor = ChangeCursor(revision: snapshot.revision, query: query).encoded(with: cursorKey)
-        return Manifest(revision: snapshot.revision, cursor: cursor, filter: query.filter, flags: query.flags, size: query.size,
-                        scale: query.scale, format: query.format == .apng ? nil : query.format.rawValue, locale: query.locale, groups: [])
+        return Manifest(
+            revision: snapshot.revision, cursor: cursor, filter: query.filter, flags: query.flags, size: query.size,
+            scale: query.scale, format: query.format == .apng ? nil : query.format.rawValue, locale: query.locale,
+            groups: [])
     }
 }
 
 extension ManifestGroup {
     /// One group as the client sees it, or nil when none of its stickers is selected.
-    package init?(_ group: StickerGroup, stickers: [Sticker], required: Set<String> = [], query: ManifestQuery, linker: AssetLinker) {
-        let selected = stickers.filter { isSelected(requiredFlags: required, groupFlags: group.flags, stickerFlags: $0.flags) }
+    package init?(
+        _ group: StickerGroup, stickers: [Sticker], required: Set<String> = [], query: ManifestQuery,
+        linker: AssetLinker
+    ) {
+        let selected = stickers.filter {
+            isSelected(requiredFlags: required, groupFlags: group.flags, stickerFlags: $0.flags)
+        }
         guard !selected.isEmpty else { return nil }
         let cover = group.cover(among: stickers)
         let locked = group.productId.map { !query.unlocked.contains($0) } ?? false
@@ -50,7 +62,11 @@ extension ManifestGroup {
             locked: locked,
             productId: group.productId,
             cover: cover.map { linker.link($0.picture(edge: edge, format: query.format)) },
-            stickers: locked ? [] : selected.map { ManifestSticker($0, edge: edge, query: query, linker: linker, signedUntil: signedUntil) })
+            stickers: locked
+                ? []
+                : selected.map {
+                    ManifestSticker($0, edge: edge, query: query, linker: linker, signedUntil: signedUntil)
+                })
     }
 }
 
@@ -69,6 +85,8 @@ extension ManifestSticker {
             durationMs: picture.durationMs,
             loops: picture.loops,
             asset: linker.link(picture, signedUntil: signedUntil),
-            thumbnail: linker.link(sticker.picture(edge: SizeClass.small.pixels(scale: query.scale), still: true, file: query.format.file), signedUntil: signedUntil))
+            thumbnail: linker.link(
+                sticker.picture(edge: SizeClass.small.pixels(scale: query.scale), still: true, file: query.format.file),
+                signedUntil: signedUntil))
     }
 }

@@ -21,8 +21,10 @@ package struct ManifestChanges: Codable, Sendable, Equatable {
     /// The page after `cursor` for `query` (normalised, with the products the caller holds now): a plain function of
     /// the snapshot, the change log's answer and the cursor. Throws `cursorExpired` when the query's filter itself was
     /// redefined (which stickers the view shows changed wholesale: the client starts over from the manifest).
-    package static func build(from snapshot: CatalogSnapshot, query: ManifestQuery, cursor: ChangeCursor, changes: CatalogChanges,
-                             limit: Int, linker: AssetLinker) throws(CatalogError) -> ManifestChanges {
+    package static func build(
+        from snapshot: CatalogSnapshot, query: ManifestQuery, cursor: ChangeCursor, changes: CatalogChanges,
+        limit: Int, linker: AssetLinker
+    ) throws(CatalogError) -> ManifestChanges {
         if let filter = query.filter, changes.filters.contains(filter) {
             throw .cursorExpired("The filter '\(filter)' was redefined since this cursor; fetch the manifest again.")
         }
@@ -33,31 +35,43 @@ package struct ManifestChanges: Codable, Sendable, Equatable {
         for group in snapshot.groups where group.productId.map(moved.contains) == true { changed.insert(group.id) }
         var ids = changed.sorted()
         if let after = cursor.after { ids.removeAll { $0 <= after } }
-        let page = ids.prefix(limit), more = ids.count > limit
-        var groups: [ManifestGroup] = [], removed: [String] = []
+        let page = ids.prefix(limit)
+        let more = ids.count > limit
+        var groups: [ManifestGroup] = []
+        var removed: [String] = []
         for id in page {
             if let group = snapshot.group(id: id),
-               let shown = ManifestGroup(group, stickers: snapshot.stickers[id] ?? [], required: required, query: query, linker: linker) {
+                let shown = ManifestGroup(
+                    group, stickers: snapshot.stickers[id] ?? [], required: required, query: query, linker: linker)
+            {
                 groups.append(shown)
             } else {
                 removed.append(id)
             }
         }
         let order = snapshot.groups.filter { group in
-            (snapshot.stickers[group.id] ?? []).contains { isSelected(requiredFlags: required, groupFlags: group.flags, stickerFlags: $0.flags) }
+            (snapshot.stickers[group.id] ?? []).contains {
+                isSelected(requiredFlags: required, groupFlags: group.flags, stickerFlags: $0.flags)
+            }
         }.map(\.id)
-        let next = if more, let last = page.last {
-            ChangeCursor(since: cursor.since, through: cursor.through ?? snapshot.revision, after: last, view: cursor.view,
-                         products: cursor.products)
-        } else {
-            ChangeCursor(revision: cursor.through ?? snapshot.revision, query: query)
-        }
-        return ManifestChanges(revision: snapshot.revision, cursor: next.encoded(with: linker.cursorKey), moreComing: more,
-                               groups: groups, removedGroups: removed, removedStickers: more ? [] : changes.deletedStickers.sorted(),
-                               order: order)
+        let next =
+            if more, let last = page.last {
+                ChangeCursor(
+                    since: cursor.since, through: cursor.through ?? snapshot.revision, after: last, view: cursor.view,
+                    products: cursor.products)
+            } else {
+                ChangeCursor(revision: cursor.through ?? snapshot.revision, query: query)
+            }
+        return ManifestChanges(
+            revision: snapshot.revision, cursor: next.encoded(with: linker.cursorKey), moreComing: more,
+            groups: groups, removedGroups: removed, removedStickers: more ? [] : changes.deletedStickers.sorted(),
+            order: order)
     }
 
-    package init(revision: Int64, cursor: String, moreComing: Bool, groups: [ManifestGroup], removedGroups: [String], removedStickers: [String], order: [String]) {
+    package init(
+        revision: Int64, cursor: String, moreComing: Bool, groups: [ManifestGroup], removedGroups: [String],
+        removedStickers: [String], order: [String]
+    ) {
         self.revision = revision
         self.cursor = cursor
         self.moreComing = moreComing

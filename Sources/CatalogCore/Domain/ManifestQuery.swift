@@ -22,8 +22,10 @@ package struct ManifestQuery: Sendable, Hashable {
 
     package static let defaultScale = 3
 
-    package init(filter: String? = nil, flags: [String] = [], size: SizeClass? = nil, scale: Int = ManifestQuery.defaultScale,
-                format: PictureFormat = .apng, locale: String? = nil) {
+    package init(
+        filter: String? = nil, flags: [String] = [], size: SizeClass? = nil, scale: Int = ManifestQuery.defaultScale,
+        format: PictureFormat = .apng, locale: String? = nil
+    ) {
         self.filter = filter
         self.flags = Array(Set(flags)).sorted()
         self.size = size
@@ -41,27 +43,36 @@ package struct ManifestQuery: Sendable, Hashable {
     package init(parameters: [String: String]) throws(CatalogError) {
         var query = ManifestQuery()
         if let filter = parameters["filter"] {
-            guard Validate.isSlug(filter) else { throw .invalidParameter(name: "filter", rule: "must be a filter name such as chocoholic") }
+            guard Validate.isSlug(filter) else {
+                throw .invalidParameter(name: "filter", rule: "must be a filter name such as chocoholic")
+            }
             query.filter = filter
         }
         if let flags = parameters["flags"], !flags.isEmpty {
             let list = flags.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard list.count <= Validate.maxListItems, list.allSatisfy(Validate.isFlag) else {
-                throw .invalidParameter(name: "flags", rule: "must be a comma-separated list of at most \(Validate.maxListItems) lowercase flags")
+                throw .invalidParameter(
+                    name: "flags",
+                    rule: "must be a comma-separated list of at most \(Validate.maxListItems) lowercase flags")
             }
             query.flags = Array(Set(list)).sorted()
         }
         if let size = parameters["size"] {
-            guard let value = SizeClass(rawValue: size) else { throw .invalidParameter(name: "size", rule: "must be small, medium or large") }
+            guard let value = SizeClass(rawValue: size) else {
+                throw .invalidParameter(name: "size", rule: "must be small, medium or large")
+            }
             query.size = value
         }
         if let scale = parameters["scale"] {
-            guard let value = Int(scale), (1...3).contains(value) else { throw .invalidParameter(name: "scale", rule: "must be 1, 2 or 3") }
+            guard let value = Int(scale), (1...3).contains(value) else {
+                throw .invalidParameter(name: "scale", rule: "must be 1, 2 or 3")
+            }
             query.scale = value
         }
         if let format = parameters["format"] {
             guard let value = PictureFormat(rawValue: format) else {
-                throw .invalidParameter(name: "format", rule: "must be apng (the default), png (still pictures only) or webp")
+                throw .invalidParameter(
+                    name: "format", rule: "must be apng (the default), png (still pictures only) or webp")
             }
             query.format = value
         }

@@ -12,7 +12,9 @@ package struct Release: Sendable, Equatable, Codable {
     package var summary: ReleaseSummary?
 
     package init(revision: Int64, releasedAt: Date, author: String, restoredFrom: Int64?, summary: ReleaseSummary?) {
-        (self.revision, self.releasedAt, self.author, self.restoredFrom, self.summary) = (revision, releasedAt, author, restoredFrom, summary)
+        (self.revision, self.releasedAt, self.author, self.restoredFrom, self.summary) = (
+            revision, releasedAt, author, restoredFrom, summary
+        )
     }
 }
 

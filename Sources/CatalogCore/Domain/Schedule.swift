@@ -32,21 +32,31 @@ package enum RFC3339 {
             return value
         }
         func byte(_ at: Int, _ allowed: String) -> Bool { at < bytes.count && allowed.utf8.contains(bytes[at]) }
-        guard let year = number(0, 4), byte(4, "-"), let month = number(5, 2), byte(7, "-"), let day = number(8, 2), byte(10, "Tt "),
-              let hour = number(11, 2), byte(13, ":"), let minute = number(14, 2), byte(16, ":"), let second = number(17, 2),
-              hour < 24, minute < 60, second <= 60 else { return nil }
-        var at = 19, fraction = 0.0
+        guard let year = number(0, 4), byte(4, "-"), let month = number(5, 2), byte(7, "-"), let day = number(8, 2),
+            byte(10, "Tt "),
+            let hour = number(11, 2), byte(13, ":"), let minute = number(14, 2), byte(16, ":"),
+            let second = number(17, 2),
+            hour < 24, minute < 60, second <= 60
+        else { return nil }
+        var at = 19
+        var fraction = 0.0
         if byte(at, ".") {
             var scale = 0.1
             at += 1
             let start = at
-            while at < bytes.count, (48...57).contains(bytes[at]) { fraction += Double(bytes[at] - 48) * scale; scale /= 10; at += 1 }
+            while at < bytes.count, (48...57).contains(bytes[at]) {
+                fraction += Double(bytes[at] - 48) * scale
+                scale /= 10
+                at += 1
+            }
             guard at > start else { return nil }
         }
         var offset = 0
         if byte(at, "Zz") {
             at += 1
-        } else if byte(at, "+-"), let hours = number(at + 1, 2), byte(at + 3, ":"), let minutes = number(at + 4, 2), hours < 24, minutes < 60 {
+        } else if byte(at, "+-"), let hours = number(at + 1, 2), byte(at + 3, ":"), let minutes = number(at + 4, 2),
+            hours < 24, minutes < 60
+        {
             offset = (hours * 60 + minutes) * 60 * (bytes[at] == UInt8(ascii: "-") ? -1 : 1)
             at += 6
         } else {
@@ -84,7 +94,8 @@ extension FieldErrors {
     /// A schedule's fields: each an RFC 3339 date-time from 2000 to 3000, `unpublishAt` after `publishAt` when both
     /// are given (the database checks the pair again against what is stored).
     package mutating func schedule(publishAt: String?, unpublishAt: String?) -> (publishAt: Date?, unpublishAt: Date?) {
-        let publish = moment(publishAt, "publishAt"), unpublish = moment(unpublishAt, "unpublishAt")
+        let publish = moment(publishAt, "publishAt")
+        let unpublish = moment(unpublishAt, "unpublishAt")
         if let publish, let unpublish, publish >= unpublish { refuse("unpublishAt", "must be later than publishAt") }
         return (publish, unpublish)
     }
@@ -95,7 +106,9 @@ extension FieldErrors {
             refuse(field, "must be an RFC 3339 date-time such as 2026-12-24T00:00:00Z")
             return nil
         }
-        if date < Schedule.earliest || date >= Schedule.latest { refuse(field, "must be a moment from the year 2000 to 2999") }
+        if date < Schedule.earliest || date >= Schedule.latest {
+            refuse(field, "must be a moment from the year 2000 to 2999")
+        }
         return date
     }
 

@@ -21,7 +21,11 @@ package struct StickerDraft: Sendable {
     /// Reads form fields: lists are comma-separated, `localizedDescriptions` is a JSON object.
     package init(fields: [String: String]) throws(CatalogError) {
         var errors = FieldErrors()
-        let list = { (key: String) in (fields[key] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        let list = { (key: String) in
+            (fields[key] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
+        }
         self.init(name: fields["name"] ?? "", description: fields["description"] ?? "")
         flags = list("flags")
         keywords = list("keywords")
@@ -35,7 +39,8 @@ package struct StickerDraft: Sendable {
             errors.check(object != nil, "localizedDescriptions", "must be a JSON object of language tag to text")
             localizedDescriptions = object ?? [:]
         }
-        let (publishAt, unpublishAt) = errors.schedule(publishAt: fields["publishAt"], unpublishAt: fields["unpublishAt"])
+        let (publishAt, unpublishAt) = errors.schedule(
+            publishAt: fields["publishAt"], unpublishAt: fields["unpublishAt"])
         schedule = Schedule(publishAt: publishAt, unpublishAt: unpublishAt)
         try errors.throwIfAny()
     }
@@ -53,7 +58,8 @@ package struct StickerDraft: Sendable {
 }
 
 /// Changes to a sticker, as `PATCH /v1/admin/stickers/{id}` receives them: absent fields stay as they are; only
-/// `publishAt` and `unpublishAt` may be null (visible from always or until ever), and every value meets an upload's rules.
+/// `publishAt` and `unpublishAt` may be null (visible from always or until ever), and every value meets an upload's
+/// rules.
 package struct StickerPatch: Decodable, Sendable {
     package var name: PatchField<String> = .absent
     package var description: PatchField<String> = .absent
@@ -97,8 +103,11 @@ package struct StickerPatch: Decodable, Sendable {
         errors.notNull(emoji, "emoji")
         errors.notNull(position, "position")
         if let name = name.value { errors.name(name) }
-        if let description = description.value { errors.text(description, "description", maxLength: Validate.maxDescription) }
-        errors.stickerTerms(localized: localizedDescriptions.value ?? [:], keywords: keywords.value ?? [], emoji: emoji.value ?? [])
+        if let description = description.value {
+            errors.text(description, "description", maxLength: Validate.maxDescription)
+        }
+        errors.stickerTerms(
+            localized: localizedDescriptions.value ?? [:], keywords: keywords.value ?? [], emoji: emoji.value ?? [])
         errors.flags(flags.value ?? [])
         errors.position(position.value)
         _ = errors.schedule(publishAt: publishAt.value, unpublishAt: unpublishAt.value)
@@ -109,9 +118,12 @@ package struct StickerPatch: Decodable, Sendable {
 extension FieldErrors {
     package mutating func stickerTerms(localized: [String: String], keywords: [String], emoji: [String]) {
         localizations(localized, field: "localizedDescriptions", maxLength: Validate.maxDescription)
-        check(keywords.count <= Validate.maxListItems && keywords.allSatisfy { Validate.isText($0, maxLength: 40) }, "keywords",
-              "must be at most \(Validate.maxListItems) keywords of 1 to 40 characters")
-        check(emoji.count <= Validate.maxListItems && emoji.allSatisfy(Validate.isEmoji), "emoji",
-              "must be at most \(Validate.maxListItems) single emoji")
+        check(
+            keywords.count <= Validate.maxListItems && keywords.allSatisfy { Validate.isText($0, maxLength: 40) },
+            "keywords",
+            "must be at most \(Validate.maxListItems) keywords of 1 to 40 characters")
+        check(
+            emoji.count <= Validate.maxListItems && emoji.allSatisfy(Validate.isEmoji), "emoji",
+            "must be at most \(Validate.maxListItems) single emoji")
     }
 }

@@ -23,7 +23,11 @@ package struct StickerGroup: Codable, Sendable, Equatable {
     package var publishAt: Date? = nil
     package var unpublishAt: Date? = nil
 
-    package init(id: String, name: String, localizedNames: [String: String], sizeClass: SizeClass, flags: [String], productId: String? = nil, position: Int, published: Bool, coverStickerId: UUID? = nil, createdAt: Date, updatedAt: Date, publishAt: Date? = nil, unpublishAt: Date? = nil) {
+    package init(
+        id: String, name: String, localizedNames: [String: String], sizeClass: SizeClass, flags: [String],
+        productId: String? = nil, position: Int, published: Bool, coverStickerId: UUID? = nil, createdAt: Date,
+        updatedAt: Date, publishAt: Date? = nil, unpublishAt: Date? = nil
+    ) {
         self.id = id
         self.name = name
         self.localizedNames = localizedNames
@@ -54,7 +58,8 @@ package struct Sticker: Codable, Sendable, Equatable {
     package var position: Int
     /// The uploaded image, as stored.
     package var asset: Asset
-    /// The image fitted to each box edge in each format, still and (for an animation) animated; empty until they are made.
+    /// The image fitted to each box edge in each format, still and (for an animation) animated; empty until they are
+    /// made.
     package var renditions: [StickerRendition] = []
     package var createdAt: Date
     package var updatedAt: Date
@@ -62,7 +67,12 @@ package struct Sticker: Codable, Sendable, Equatable {
     package var publishAt: Date? = nil
     package var unpublishAt: Date? = nil
 
-    package init(id: UUID, groupId: String, name: String, description: String, localizedDescriptions: [String: String], flags: [String], keywords: [String], emoji: [String], position: Int, asset: Asset, renditions: [StickerRendition] = [], createdAt: Date, updatedAt: Date, publishAt: Date? = nil, unpublishAt: Date? = nil) {
+    package init(
+        id: UUID, groupId: String, name: String, description: String, localizedDescriptions: [String: String],
+        flags: [String], keywords: [String], emoji: [String], position: Int, asset: Asset,
+        renditions: [StickerRendition] = [], createdAt: Date, updatedAt: Date, publishAt: Date? = nil,
+        unpublishAt: Date? = nil
+    ) {
         self.id = id
         self.groupId = groupId
         self.name = name
@@ -96,7 +106,10 @@ package struct Asset: Codable, Sendable, Equatable {
     /// PNG (APNG) or WebP: its URL's extension and its Content-Type.
     package var format: ImageFormat = .png
 
-    package init(sha256: String, width: Int, height: Int, bytes: Int, animated: Bool, frames: Int, durationMs: Int, loops: Int, format: ImageFormat = .png) {
+    package init(
+        sha256: String, width: Int, height: Int, bytes: Int, animated: Bool, frames: Int, durationMs: Int, loops: Int,
+        format: ImageFormat = .png
+    ) {
         self.sha256 = sha256
         self.width = width
         self.height = height

@@ -1,6 +1,7 @@
 import StickerImage
 
-/// A stored rendition of a sticker's image: the picture fitted in an `edge` x `edge` box, still or animated, PNG or WebP.
+/// A stored rendition of a sticker's image: the picture fitted in an `edge` x `edge` box, still or animated, PNG or
+/// WebP.
 package struct StickerRendition: Codable, Sendable, Equatable {
     package var edge: Int
     package var still: Bool
@@ -20,8 +21,9 @@ extension Sticker {
         picture(edge: edge, still: format.still, file: format.file)
     }
 
-    /// The picture in an `edge` box, still or not, as a `file` format file; a sticker whose WebP renditions are not made
-    /// yet (stored before them, until `stickerd renditions rebuild`) gets its PNG one of that size, not the full upload.
+    /// The picture in an `edge` box, still or not, as a `file` format file; a sticker whose WebP renditions are not
+    /// made yet (stored before them, until `stickerd renditions rebuild`) gets its PNG one of that size, not the full
+    /// upload.
     package func picture(edge: Int, still: Bool, file: ImageFormat) -> Asset {
         let wantStill = still || !asset.animated
         // A loop, not a filter: manifests and search ask this for every sticker they show.

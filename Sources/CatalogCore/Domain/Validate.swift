@@ -26,7 +26,9 @@ package enum Validate {
     /// An App Store product id: 1 to 100 letters, digits, dots, dashes or underscores.
     package static func isProductId(_ s: String) -> Bool {
         (1...100).contains(s.utf8.count)
-            && s.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == dash || $0 == underscore || $0 == UInt8(ascii: ".") }
+            && s.utf8.allSatisfy {
+                isLetter($0) || isDigit($0) || $0 == dash || $0 == underscore || $0 == UInt8(ascii: ".")
+            }
     }
 
     /// Text of 1 to `maxLength` code points, with at least one visible character and no control characters
@@ -45,7 +47,10 @@ package enum Validate {
 
     /// A single emoji character.
     package static func isEmoji(_ s: String) -> Bool {
-        s.count == 1 && s.unicodeScalars.contains { $0.properties.isEmojiPresentation || ($0.properties.isEmoji && $0.value > 0xFF) }
+        s.count == 1
+            && s.unicodeScalars.contains {
+                $0.properties.isEmojiPresentation || ($0.properties.isEmoji && $0.value > 0xFF)
+            }
     }
 
     private static let dash = UInt8(ascii: "-")

@@ -1,7 +1,8 @@
 import Foundation
 
 extension JSONEncoder {
-    /// Deterministic JSON (sorted keys, ISO 8601 dates): equal content gives equal bytes, so ETags agree across replicas.
+    /// Deterministic JSON (sorted keys, ISO 8601 dates): equal content gives equal bytes, so ETags agree across
+    /// replicas.
     package static let catalog: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -52,7 +52,11 @@ package struct LogLine {
             Self.append(key, to: &bytes)
             bytes.append(UInt8(ascii: "="))
             // A value that could be read as more than one field, or as another line, is written as a JSON string.
-            if !value.isEmpty && Self.isPlain(value) { bytes.append(contentsOf: value) } else { Self.appendEscaped(value, to: &bytes, quoted: true) }
+            if !value.isEmpty && Self.isPlain(value) {
+                bytes.append(contentsOf: value)
+            } else {
+                Self.appendEscaped(value, to: &bytes, quoted: true)
+            }
         case .json:
             if fields > 0 { bytes.append(UInt8(ascii: ",")) }
             var key = key
@@ -68,7 +72,9 @@ package struct LogLine {
     package mutating func field(_ key: String, _ value: Int, decimals: Int = 0) {
         var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { buffer in
-            var rest = max(0, value), start = buffer.count, written = 0
+            var rest = max(0, value)
+            var start = buffer.count
+            var written = 0
             repeat {
                 if decimals > 0 && written == decimals {
                     start -= 1
@@ -85,13 +91,17 @@ package struct LogLine {
 
     /// `duration` in milliseconds with three decimals (12.345), written straight into the line.
     package mutating func field(_ key: String, milliseconds duration: Duration) {
-        let micros = max(0, Int(duration.components.seconds) * 1_000_000 + Int(duration.components.attoseconds / 1_000_000_000_000))
+        let micros = max(
+            0, Int(duration.components.seconds) * 1_000_000 + Int(duration.components.attoseconds / 1_000_000_000_000))
         field(key, micros, decimals: 3)
     }
 
     /// Whether a text value may go without quotes: no space, control, quote, backslash or `=`.
     private static func isPlain(_ value: UnsafeRawBufferPointer) -> Bool {
-        for byte in value where byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "=") {
+        for byte in value
+        where byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+            || byte == UInt8(ascii: "=")
+        {
             return false
         }
         return true
@@ -124,7 +134,8 @@ package struct LogLine {
         let hex: StaticString = "0123456789abcdef"
         if quoted { bytes.append(UInt8(ascii: "\"")) }
         var run = 0
-        for (index, byte) in value.enumerated() where byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+        for (index, byte) in value.enumerated()
+        where byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
             bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: value[run..<index]))
             run = index + 1
             switch byte {

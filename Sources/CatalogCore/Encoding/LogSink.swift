@@ -70,7 +70,8 @@ package final class LogSink: @unchecked Sendable {
     private func run() {
         var batch: [UInt8] = []
         batch.reserveCapacity(capacity)
-        let pause = UInt32(max(0, batching.components.seconds * 1_000_000 + batching.components.attoseconds / 1_000_000_000_000))
+        let pause = UInt32(
+            max(0, batching.components.seconds * 1_000_000 + batching.components.attoseconds / 1_000_000_000_000))
         while true {
             condition.lock()
             while pending.isEmpty {
@@ -96,12 +97,15 @@ package final class LogSink: @unchecked Sendable {
     /// inside one of ours; to a file or a terminal at once.
     private func write(_ bytes: [UInt8]) {
         var status = stat()
-        let piece = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFIFO ? Int(PIPE_BUF) : bytes.count
+        let piece =
+            fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFIFO ? Int(PIPE_BUF) : bytes.count
         bytes.withUnsafeBytes { all in
             var start = 0
             while start < all.count {
                 var end = min(all.count, start + piece)
-                if end < all.count, let newline = all[start..<end].lastIndex(of: UInt8(ascii: "\n")) { end = newline + 1 }
+                if end < all.count, let newline = all[start..<end].lastIndex(of: UInt8(ascii: "\n")) {
+                    end = newline + 1
+                }
                 var offset = start
                 while offset < end {
                     let written = Foundation.write(descriptor, all.baseAddress! + offset, end - offset)

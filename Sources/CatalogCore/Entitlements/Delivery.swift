@@ -13,8 +13,13 @@ package struct Delivery: Sendable {
     /// The signed-in user who posted a StoreKit transaction.
     package var user: String?
 
-    package init(source: PurchaseSource, environment: String = "production", body: [UInt8], credential: String? = nil, user: String? = nil) {
-        (self.source, self.environment, self.body, self.credential, self.user) = (source, environment, body, credential, user)
+    package init(
+        source: PurchaseSource, environment: String = "production", body: [UInt8], credential: String? = nil,
+        user: String? = nil
+    ) {
+        (self.source, self.environment, self.body, self.credential, self.user) = (
+            source, environment, body, credential, user
+        )
     }
 }
 
@@ -84,7 +89,11 @@ package struct WebhookEvent: Sendable, Codable, Equatable {
     /// The raw body as text, only when one event is asked for.
     package var body: String?
 
-    package init(id: Int64, source: String, environment: String, eventId: String? = nil, status: WebhookStatus, quarantined: Bool, detail: String? = nil, bytes: Int, bodySha256: String, receivedAt: Date, processedAt: Date? = nil, body: String? = nil) {
+    package init(
+        id: Int64, source: String, environment: String, eventId: String? = nil, status: WebhookStatus,
+        quarantined: Bool, detail: String? = nil, bytes: Int, bodySha256: String, receivedAt: Date,
+        processedAt: Date? = nil, body: String? = nil
+    ) {
         self.id = id
         self.source = source
         self.environment = environment
@@ -113,7 +122,10 @@ package struct AuditEntry: Sendable, Codable, Equatable {
     package var webhookEventId: Int64?
     package var detail: String?
 
-    package init(id: Int64, at: Date, userId: String? = nil, productId: String? = nil, action: AuditAction, source: String, transactionId: String? = nil, webhookEventId: Int64? = nil, detail: String? = nil) {
+    package init(
+        id: Int64, at: Date, userId: String? = nil, productId: String? = nil, action: AuditAction, source: String,
+        transactionId: String? = nil, webhookEventId: Int64? = nil, detail: String? = nil
+    ) {
         self.id = id
         self.at = at
         self.userId = userId

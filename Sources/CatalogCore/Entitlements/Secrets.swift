@@ -20,8 +20,9 @@ package enum Secrets {
     package static func webhookSecrets(_ list: String) throws(Refused) -> [[UInt8]] {
         let items = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
         for (index, item) in items.enumerated() where item.utf8.count < minimumWebhookSecretBytes {
-            throw Refused(description: "STICKER_WEBHOOK_SECRETS: secret \(index + 1) of \(items.count) is "
-                + (item.isEmpty ? "empty" : "shorter than \(minimumWebhookSecretBytes) bytes"))
+            throw Refused(
+                description: "STICKER_WEBHOOK_SECRETS: secret \(index + 1) of \(items.count) is "
+                    + (item.isEmpty ? "empty" : "shorter than \(minimumWebhookSecretBytes) bytes"))
         }
         return items.map { Array($0.utf8) }
     }
@@ -29,7 +30,8 @@ package enum Secrets {
     /// `STICKER_REVENUECAT_AUTH`: the whole header value, at least 16 characters.
     package static func revenueCatAuthorization(_ value: String) throws(Refused) -> String {
         guard value.count >= minimumRevenueCatAuthorization else {
-            throw Refused(description: "STICKER_REVENUECAT_AUTH must be at least \(minimumRevenueCatAuthorization) characters")
+            throw Refused(
+                description: "STICKER_REVENUECAT_AUTH must be at least \(minimumRevenueCatAuthorization) characters")
         }
         return value
     }

@@ -21,7 +21,8 @@ package final class CatalogRevision: Sendable {
     package func advance(to revision: Int64) {
         var seen = value.load(ordering: .relaxed)
         while seen < revision {
-            let (exchanged, original) = value.compareExchange(expected: seen, desired: revision, ordering: .acquiringAndReleasing)
+            let (exchanged, original) = value.compareExchange(
+                expected: seen, desired: revision, ordering: .acquiringAndReleasing)
             if exchanged { return announce(revision) }
             seen = original
         }

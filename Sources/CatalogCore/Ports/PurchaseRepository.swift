@@ -31,10 +31,14 @@ package protocol PurchaseRepository: Sendable {
 /// if it has one.
 package protocol EntitlementAdministration: Sendable {
     /// An admin's grant of `productId` to `user` until `expiresAt` (nil: no end); every transaction the user then owns.
-    func grant(user: String, productId: String, expiresAt: Date?, admin: String,
-               keeping answer: IdempotentWrite<[PurchaseRecord]>?) async throws -> [PurchaseRecord]
+    func grant(
+        user: String, productId: String, expiresAt: Date?, admin: String,
+        keeping answer: IdempotentWrite<[PurchaseRecord]>?
+    ) async throws -> [PurchaseRecord]
     /// An admin's revocation of every active transaction of `productId` the user owns: how many there were, and every
     /// transaction the user then owns.
-    func revoke(user: String, productId: String, admin: String,
-                keeping answer: IdempotentWrite<(revoked: Int, purchases: [PurchaseRecord])>?) async throws -> (revoked: Int, purchases: [PurchaseRecord])
+    func revoke(
+        user: String, productId: String, admin: String,
+        keeping answer: IdempotentWrite<(revoked: Int, purchases: [PurchaseRecord])>?
+    ) async throws -> (revoked: Int, purchases: [PurchaseRecord])
 }

@@ -8,12 +8,16 @@ package protocol GroupRepository: Sendable {
     func groups(limit: Int, offset: Int) async throws -> [(group: StickerGroup, stickerCount: Int)]
     func group(id: String) async throws -> StickerGroup?
     /// The group with its stickers as the change left them; nil when there is no such group.
-    func updateGroup(id: String, _ patch: GroupPatch,
-                     keeping answer: IdempotentWrite<GroupWithStickers?>?) async throws -> GroupWithStickers?
+    func updateGroup(
+        id: String, _ patch: GroupPatch,
+        keeping answer: IdempotentWrite<GroupWithStickers?>?
+    ) async throws -> GroupWithStickers?
     func deleteGroup(id: String, keeping answer: IdempotentWrite<Bool>?) async throws -> Bool
     func stickers(inGroup id: String) async throws -> [Sticker]
     /// Sets the order of a group's stickers; `ids` must be exactly the group's stickers.
-    func orderStickers(inGroup id: String, _ ids: [UUID], keeping answer: IdempotentWrite<[Sticker]>?) async throws -> [Sticker]
+    func orderStickers(
+        inGroup id: String, _ ids: [UUID], keeping answer: IdempotentWrite<[Sticker]>?
+    ) async throws -> [Sticker]
 }
 
 /// A group and its stickers, in order, read in one transaction.
@@ -32,12 +36,16 @@ package struct GroupWithStickers: Sendable {
 /// for its `Idempotency-Key`, if it has one (as on every write below).
 package protocol StickerRepository: Sendable {
     func group(id: String) async throws -> StickerGroup?
-    func addSticker(to groupId: String, _ draft: StickerDraft, image: [UInt8], info: StickerImageInfo,
-                    renditions: [Rendition], keeping answer: IdempotentWrite<Sticker>?) async throws -> Sticker
+    func addSticker(
+        to groupId: String, _ draft: StickerDraft, image: [UInt8], info: StickerImageInfo,
+        renditions: [Rendition], keeping answer: IdempotentWrite<Sticker>?
+    ) async throws -> Sticker
     /// The version of the renditions stored for an image, nil when the image is not stored.
     func renditionsVersion(sha256: String) async throws -> Int?
     func sticker(id: UUID) async throws -> Sticker?
-    func updateSticker(id: UUID, _ patch: StickerPatch, keeping answer: IdempotentWrite<Sticker?>?) async throws -> Sticker?
+    func updateSticker(
+        id: UUID, _ patch: StickerPatch, keeping answer: IdempotentWrite<Sticker?>?
+    ) async throws -> Sticker?
     func deleteSticker(id: UUID, keeping answer: IdempotentWrite<Bool>?) async throws -> Bool
 }
 
@@ -68,7 +76,9 @@ package protocol ReleaseRepository: Sendable {
     /// The visible catalog as release `revision` left it; nil when that release is not kept.
     func snapshot(release revision: Int64) async throws -> CatalogSnapshot?
     /// Makes the catalog what release `revision` left, as one new release; nil when that release is not kept.
-    func restore(release revision: Int64, keeping answer: IdempotentWrite<RestoredRelease?>?) async throws -> RestoredRelease?
+    func restore(
+        release revision: Int64, keeping answer: IdempotentWrite<RestoredRelease?>?
+    ) async throws -> RestoredRelease?
 }
 
 /// Admin tokens, kept as SHA-256 digests.

@@ -34,7 +34,9 @@ package struct AssetSigner: Sendable {
     package func check(sha256: String, exp: String?, sig: String?, now: Date) -> Refusal? {
         guard let exp, let sig else { return .missing }
         guard let expires = Int64(exp), let signature = Self.bytes(base64URL: sig),
-              HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: message(sha256: sha256, expires: expires), using: key) else {
+            HMAC<SHA256>.isValidAuthenticationCode(
+                signature, authenticating: message(sha256: sha256, expires: expires), using: key)
+        else {
             return .invalid
         }
         return Double(expires) > now.timeIntervalSince1970 ? nil : .expired
@@ -49,8 +51,10 @@ package struct AssetSigner: Sendable {
     }
 
     package static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/", with: "_"
+        )
+        .replacingOccurrences(of: "=", with: "")
     }
 
     package static func bytes(base64URL text: String) -> [UInt8]? {

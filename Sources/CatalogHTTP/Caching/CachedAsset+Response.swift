@@ -9,7 +9,9 @@ extension CachedAsset {
     package func response(for request: Request, cacheControl: String? = nil) throws -> Response {
         var (ok, notModified) = (ok, notModified)
         if let cacheControl { (ok[.cacheControl], notModified[.cacheControl]) = (cacheControl, cacheControl) }
-        if ETag.matches(request.headers[.ifNoneMatch], etag) { return Response(status: .notModified, headers: notModified) }
+        if ETag.matches(request.headers[.ifNoneMatch], etag) {
+            return Response(status: .notModified, headers: notModified)
+        }
         guard let header = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true else {
             return Response(status: .ok, headers: ok, body: .init(byteBuffer: bytes))
         }

@@ -13,7 +13,6 @@ extension ManifestService {
         return body.response(representation, for: request, stale: served.stale, personal: personal)
     }
 
-
     private func scheduleUpgrade(_ served: Served, _ coding: ContentCoding) {
         ManifestWorkers.shared.upgrade { [self] in
             // A body of an older revision, or one evicted meanwhile, is not worth the work.

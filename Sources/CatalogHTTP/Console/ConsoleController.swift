@@ -14,7 +14,8 @@ package struct ConsoleController {
     package init(files: ConsoleFiles = ConsoleFiles(), publicBaseURL: String?) {
         self.files = files
         let assetOrigin = publicBaseURL.flatMap(Self.origin).map { " " + $0 } ?? ""
-        policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:\(assetOrigin); "
+        policy =
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:\(assetOrigin); "
             + "connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
     }
 

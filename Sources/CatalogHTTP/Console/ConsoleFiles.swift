@@ -18,7 +18,8 @@ package struct ConsoleFiles: Sendable {
         for (path, text) in embedded {
             let bytes = Array(text.utf8)
             let digest = SHA256.hash(data: bytes).prefix(16).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
-            files[path] = File(body: ByteBuffer(bytes: bytes), contentType: Self.contentType(of: path), etag: "\"\(digest)\"")
+            files[path] = File(
+                body: ByteBuffer(bytes: bytes), contentType: Self.contentType(of: path), etag: "\"\(digest)\"")
         }
         self.files = files
     }

@@ -49,14 +49,18 @@ package struct EventController {
             cursor = given
         } else {
             let snapshot = try await feed.manifests.currentSnapshot()
-            let access = ManifestService.Access(held: held, snapshot: snapshot, signer: feed.manifests.linker.signer, now: Date())
-            cursor = ChangeCursor(revision: snapshot.revision, query: view.unlocking(access.products, signedUntil: nil).normalized(for: snapshot))
+            let access = ManifestService.Access(
+                held: held, snapshot: snapshot, signer: feed.manifests.linker.signer, now: Date())
+            cursor = ChangeCursor(
+                revision: snapshot.revision,
+                query: view.unlocking(access.products, signedUntil: nil).normalized(for: snapshot))
         }
         // A cursor of another view, or too old, is refused now rather than as the first event.
         _ = try await feed.next(view: view, held: held, cursor: cursor)
         let subscription: EventHub.Subscription
         do {
-            subscription = try hub.subscribe(user: context.user, address: proxies.source(of: request, peer: context.remoteAddress))
+            subscription = try hub.subscribe(
+                user: context.user, address: proxies.source(of: request, peer: context.remoteAddress))
         } catch {
             metrics.streamRefused(reason: error.label)
             throw error.problem(hub.limits)
@@ -64,51 +68,63 @@ package struct EventController {
         // The slot is given back when the body is done with, also when it is never written (HEAD, a client gone first).
         let slot = EventHub.Slot(hub: hub, subscription: subscription)
         var random = SystemRandomNumberGenerator()
-        let lasts = StreamTiming.duration(lifetime: StreamTiming.lifetime(lifetime, using: &random),
-                                          tokenExpires: context.userTokenExpires, now: Date())
+        let lasts = StreamTiming.duration(
+            lifetime: StreamTiming.lifetime(lifetime, using: &random),
+            tokenExpires: context.userTokenExpires, now: Date())
         let retry = StreamTiming.retry(using: &random)
         let (feed, entitlements, heartbeat, user, start) = (feed, entitlements, heartbeat, context.user, cursor)
-        let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"]
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            let ticker = Task {
-                let end = ContinuousClock.now + lasts
-                while ContinuousClock.now < end {
-                    try await Task.sleep(for: min(heartbeat, end - .now))
-                    subscription.continuation.yield()
+        let headers: HTTPFields = [
+            .contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no",
+        ]
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                let ticker = Task {
+                    let end = ContinuousClock.now + lasts
+                    while ContinuousClock.now < end {
+                        try await Task.sleep(for: min(heartbeat, end - .now))
+                        subscription.continuation.yield()
+                    }
+                    subscription.continuation.finish()
                 }
-                subscription.continuation.finish()
-            }
-            defer { ticker.cancel(); slot.release() }
-            try await writer.write(ByteBuffer(string: "retry: \(retry)\n: connected\n\n"))
-            subscription.continuation.yield()  // a cursor behind the catalog is answered at once
-            var (cursor, lastWrite) = (start, ContinuousClock.now)
-            // A replica shutting down ends its streams (clients reconnect elsewhere with Last-Event-ID).
-            try await withGracefulShutdownHandler {
-                for await _ in subscription.wakeUps {
-                    var text: String?
-                    do {
-                        let held = if let user { try await entitlements.products(of: user) } else { [String]() }
-                        if let (next, changed) = try await feed.next(view: view, held: held, cursor: cursor) {
-                            if changed { text = "event: change\nid: \(next.encoded(with: key))\ndata: {\"revision\":\(next.since)}\n\n" }
-                            cursor = next
+                defer {
+                    ticker.cancel()
+                    slot.release()
+                }
+                try await writer.write(ByteBuffer(string: "retry: \(retry)\n: connected\n\n"))
+                subscription.continuation.yield()  // a cursor behind the catalog is answered at once
+                var (cursor, lastWrite) = (start, ContinuousClock.now)
+                // A replica shutting down ends its streams (clients reconnect elsewhere with Last-Event-ID).
+                try await withGracefulShutdownHandler {
+                    for await _ in subscription.wakeUps {
+                        var text: String?
+                        do {
+                            let held = if let user { try await entitlements.products(of: user) } else { [String]() }
+                            if let (next, changed) = try await feed.next(view: view, held: held, cursor: cursor) {
+                                if changed {
+                                    text =
+                                        "event: change\nid: \(next.encoded(with: key))\ndata: {\"revision\":\(next.since)}\n\n"
+                                }
+                                cursor = next
+                            }
+                        } catch CatalogError.cursorExpired(let detail) {
+                            try await writer.write(
+                                ByteBuffer(string: "event: expired\ndata: \(Self.jsonString(detail))\n\n"))
+                            break
+                        } catch {
+                            // The database is away for now: the stream stays open and asks again on the next wake-up.
                         }
-                    } catch CatalogError.cursorExpired(let detail) {
-                        try await writer.write(ByteBuffer(string: "event: expired\ndata: \(Self.jsonString(detail))\n\n"))
-                        break
-                    } catch {
-                        // The database is away for now: the stream stays open and asks again on the next wake-up.
+                        if text == nil, ContinuousClock.now - lastWrite >= heartbeat / 2 { text = ": heartbeat\n\n" }
+                        if let text {
+                            try await writer.write(ByteBuffer(string: text))
+                            lastWrite = .now
+                        }
                     }
-                    if text == nil, ContinuousClock.now - lastWrite >= heartbeat / 2 { text = ": heartbeat\n\n" }
-                    if let text {
-                        try await writer.write(ByteBuffer(string: text))
-                        lastWrite = .now
-                    }
+                } onGracefulShutdown: {
+                    subscription.continuation.finish()
                 }
-            } onGracefulShutdown: {
-                subscription.continuation.finish()
-            }
-            try await writer.finish(nil)
-        })
+                try await writer.finish(nil)
+            })
     }
 
     /// `text` as a JSON string literal, so an event's data stays one line.
@@ -116,7 +132,10 @@ package struct EventController {
         String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
     }
 
-    package init(hub: EventHub, feed: ChangeFeed, entitlements: EntitlementCache, heartbeat: Duration, lifetime: Duration, proxies: TrustedProxies, metrics: CatalogMetrics) {
+    package init(
+        hub: EventHub, feed: ChangeFeed, entitlements: EntitlementCache, heartbeat: Duration, lifetime: Duration,
+        proxies: TrustedProxies, metrics: CatalogMetrics
+    ) {
         self.hub = hub
         self.feed = feed
         self.entitlements = entitlements

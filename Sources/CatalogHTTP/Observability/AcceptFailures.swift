@@ -29,17 +29,20 @@ package struct AcceptFailures: Sendable {
     package func record(_ error: IOError) {
         let name = Self.errnoName(error.errnoCode)
         counter(name).increment()
-        let advice = name == "EMFILE"
+        let advice =
+            name == "EMFILE"
             ? "this process has all \(FileLimit.softLimit()) of its file descriptors open (RLIMIT_NOFILE)"
             : "\(error)"
-        logger.warning("Could not accept a connection: \(advice); new connections wait in the backlog, retrying in 1 s",
-                       metadata: ["errno": "\(name)"])
+        logger.warning(
+            "Could not accept a connection: \(advice); new connections wait in the backlog, retrying in 1 s",
+            metadata: ["errno": "\(name)"])
     }
 
     @discardableResult
     private func counter(_ errno: String) -> Prometheus.Counter {
-        registry.makeCounter(name: "accept_failures_total", labels: [("errno", errno)],
-                             help: "Connections the listening socket could not accept, by errno (EMFILE: out of file descriptors).")
+        registry.makeCounter(
+            name: "accept_failures_total", labels: [("errno", errno)],
+            help: "Connections the listening socket could not accept, by errno (EMFILE: out of file descriptors).")
     }
 
     package static func errnoName(_ code: CInt) -> String {

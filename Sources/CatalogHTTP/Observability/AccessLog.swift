@@ -13,7 +13,9 @@ package struct AccessLog: Sendable {
     }
 
     /// One request's line. `path` is without its query, so never a signed URL's signature; no header, so never a token.
-    package func record(method: String, path: String, route: String, status: Int, elapsed: Duration?, bytes: Int?, requestId: String) {
+    package func record(
+        method: String, path: String, route: String, status: Int, elapsed: Duration?, bytes: Int?, requestId: String
+    ) {
         var line = LogLine(format: format, level: "info", label: label, source: "StickerCatalog")
         // In the order StreamLogHandler sorts metadata, as every other line has it.
         if let bytes { line.field("bytes", bytes) } else { line.field("bytes", "streamed") }

@@ -15,9 +15,10 @@ package struct ConnectionLimit: Sendable {
 
     package init(limit: Int?, registry: PrometheusCollectorRegistry, logger: Logger) {
         (self.limit, self.logger) = (limit, logger)
-        pauses = registry.makeCounter(descriptor: .init(
-            metricName: "connection_limit_pauses", unitName: "total",
-            helpText: "Times the listener stopped accepting because all the connections it may hold were open."))
+        pauses = registry.makeCounter(
+            descriptor: .init(
+                metricName: "connection_limit_pauses", unitName: "total",
+                helpText: "Times the listener stopped accepting because all the connections it may hold were open."))
     }
 
     /// Watches `channel`, the listening socket, from the front of its pipeline, where every accept's read passes.
@@ -25,12 +26,15 @@ package struct ConnectionLimit: Sendable {
         guard let limit else { return }
         let (logger, pauses) = (logger, pauses)
         try? await channel.eventLoop.submit {
-            let gate = Gate(limit: limit, paused: { pauses.increment() }, log: { pausesSinceLastLog in
-                logger.warning("""
-                    All \(limit) connections this process may hold are open (its file descriptors, less those the database \
-                    and the process need): new connections wait in the backlog until one closes
-                    """, metadata: ["pauses": "\(pausesSinceLastLog)"])
-            })
+            let gate = Gate(
+                limit: limit, paused: { pauses.increment() },
+                log: { pausesSinceLastLog in
+                    logger.warning(
+                        """
+                        All \(limit) connections this process may hold are open (its file descriptors, less those the database \
+                        and the process need): new connections wait in the backlog until one closes
+                        """, metadata: ["pauses": "\(pausesSinceLastLog)"])
+                })
             try channel.pipeline.syncOperations.addHandler(gate, position: .first)
         }.get()
     }

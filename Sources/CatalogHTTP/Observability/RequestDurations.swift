@@ -6,7 +6,9 @@ import Synchronization
 /// is a dictionary lookup under a lock and three atomic adds, with no allocation.
 package final class RequestDurations: Sendable {
     /// Upper bounds in seconds: from half a millisecond (a cached manifest) to ten seconds (an upload on a slow link).
-    package static let bounds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    package static let bounds: [Double] = [
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+    ]
     private static let boundNanos: [Int64] = bounds.map { Int64($0 * 1e9) }
 
     package struct Key: Hashable {
@@ -38,7 +40,9 @@ package final class RequestDurations: Sendable {
 
     /// Records one request that started at `start`; returns how long it took (nil when not timed).
     @discardableResult
-    package func record(route: String, method: HTTPRequest.Method, status: Int, since start: ContinuousClock.Instant) -> Duration? {
+    package func record(
+        route: String, method: HTTPRequest.Method, status: Int, since start: ContinuousClock.Instant
+    ) -> Duration? {
         let series = self.series(Key(route: route, method: Self.label(method), status: status))
         series.count.add(1)
         guard timed else { return nil }
@@ -68,8 +72,11 @@ package final class RequestDurations: Sendable {
 
     /// Every series as Prometheus text exposition (format 0.0.4), sorted so that scrapes compare.
     package func render() -> String {
-        let all = series.withLock { $0 }.sorted { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }
-        var text = "# HELP http_requests_total Requests answered, by route, method and status.\n# TYPE http_requests_total counter\n"
+        let all = series.withLock { $0 }.sorted {
+            ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status)
+        }
+        var text =
+            "# HELP http_requests_total Requests answered, by route, method and status.\n# TYPE http_requests_total counter\n"
         for (key, series) in all { text += "http_requests_total{\(labels(key))} \(series.count.current)\n" }
         guard timed else { return text }
         text += "# HELP http_request_duration_seconds Time to the response head, by route, method and status.\n"

@@ -18,13 +18,16 @@ package struct RequestObservation: Sendable {
     }
 
     /// Marks `response` with `id` and nosniff, and records its duration and its access line under `route`.
-    package func finish(_ response: inout Response, id: String, route: String, request: Request, since start: ContinuousClock.Instant) {
+    package func finish(
+        _ response: inout Response, id: String, route: String, request: Request, since start: ContinuousClock.Instant
+    ) {
         response.headers[.requestID] = id
         // On every answer, problems and images included: no browser may take a body for another type than it says.
         response.headers[.xContentTypeOptions] = "nosniff"
         let elapsed = durations.record(route: route, method: request.method, status: response.status.code, since: start)
-        accessLog?.record(method: request.method.rawValue, path: request.uri.path, route: route,
-                          status: response.status.code, elapsed: elapsed, bytes: response.body.contentLength, requestId: id)
+        accessLog?.record(
+            method: request.method.rawValue, path: request.uri.path, route: route,
+            status: response.status.code, elapsed: elapsed, bytes: response.body.contentLength, requestId: id)
     }
 
     /// Counts a request no problem answered (the answer itself failed) as a 500.
@@ -46,13 +49,16 @@ package enum RequestIdentity {
     /// 1-128 characters of letters, digits and `-._:`: enough for UUIDs and trace ids, nothing that could forge a
     /// log field or a header.
     package static func isSane(_ id: String) -> Bool {
-        (1...128).contains(id.utf8.count) && id.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"): true
-            default: false
+        (1...128).contains(id.utf8.count)
+            && id.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"):
+                    true
+                default: false
+                }
             }
-        }
     }
 }
 

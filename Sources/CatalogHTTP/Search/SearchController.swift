@@ -31,13 +31,15 @@ package struct SearchController {
             }
             locale = tag
         }
-        return try await Self.respond(try await service.suggestions(prefix, locale: locale), to: request, personal: false)
+        return try await Self.respond(
+            try await service.suggestions(prefix, locale: locale), to: request, personal: false)
     }
 
     /// `body` in the coding the client prefers, compressed at the fast level on a build thread the first time.
     package static func respond(_ body: CachedBody, to request: Request, personal: Bool) async throws -> Response {
         let (coding, ready, _) = body.select(request.headers[.acceptEncoding])
-        let representation = if let ready { ready } else { try await ManifestWorkers.shared.build { body.compress(coding, .fast) } }
+        let representation =
+            if let ready { ready } else { try await ManifestWorkers.shared.build { body.compress(coding, .fast) } }
         return body.response(representation, for: request, personal: personal)
     }
 

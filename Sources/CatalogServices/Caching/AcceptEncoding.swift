@@ -20,7 +20,8 @@ package enum AcceptEncoding {
                 // One item: a token, then parameters, up to a comma.
                 while index < bytes.count, bytes[index] == 32 || bytes[index] == 9 { index += 1 }
                 let start = index
-                while index < bytes.count, bytes[index] != 44, bytes[index] != 59, bytes[index] != 32, bytes[index] != 9 { index += 1 }
+                while index < bytes.count, bytes[index] != 44, bytes[index] != 59, bytes[index] != 32, bytes[index] != 9
+                { index += 1 }
                 let name = Coding(bytes[start..<index])
                 var weight = 1.0
                 while index < bytes.count, bytes[index] != 44 {
@@ -61,10 +62,14 @@ package enum AcceptEncoding {
         package init(_ token: Slice<UnsafeBufferPointer<UInt8>>) {
             func equals(_ name: StaticString) -> Bool {
                 token.count == name.utf8CodeUnitCount
-                    && zip(token, UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)).allSatisfy { $0 | 0x20 == $1 }
+                    && zip(token, UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)).allSatisfy
+                    { $0 | 0x20 == $1 }
             }
-            self = token.count == 1 && token.first == 42 ? .wildcard
-                : equals("br") ? .brotli : equals("gzip") || equals("x-gzip") ? .gzip : equals("identity") ? .identity : .other
+            self =
+                token.count == 1 && token.first == 42
+                ? .wildcard
+                : equals("br")
+                    ? .brotli : equals("gzip") || equals("x-gzip") ? .gzip : equals("identity") ? .identity : .other
         }
     }
 

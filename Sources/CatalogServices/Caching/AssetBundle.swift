@@ -19,8 +19,10 @@ package enum AssetBundle {
             package init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 sha256 = try container.decode(String.self, forKey: .sha256)
-                for key in [CodingKeys.exp, .sig] where try container.contains(key) && container.decodeNil(forKey: key) {
-                    throw DecodingError.valueNotFound(String.self, .init(codingPath: [key], debugDescription: "\(key.rawValue) is null"))
+                for key in [CodingKeys.exp, .sig] where try container.contains(key) && container.decodeNil(forKey: key)
+                {
+                    throw DecodingError.valueNotFound(
+                        String.self, .init(codingPath: [key], debugDescription: "\(key.rawValue) is null"))
                 }
                 exp = try container.decodeIfPresent(String.self, forKey: .exp)
                 sig = try container.decodeIfPresent(String.self, forKey: .sig)
@@ -52,10 +54,14 @@ package enum AssetBundle {
     package static func issues(_ request: Request) -> [FieldIssue] {
         var errors = FieldErrors()
         errors.check((1...maxItems).contains(request.assets.count), "assets", "must list 1 to \(maxItems) images")
-        errors.check(request.assets.allSatisfy { AssetDigest(hex: Substring($0.sha256)) != nil }, "assets.sha256",
-                     "must be 64 lowercase hex digits")
-        errors.check(request.assets.allSatisfy { $0.exp.map(isDecimal) ?? true }, "assets.exp", "must be 1 to 19 digits")
-        errors.check(request.assets.allSatisfy { $0.sig.map(isBase64URL) ?? true }, "assets.sig", "must be 1 to 64 base64url characters")
+        errors.check(
+            request.assets.allSatisfy { AssetDigest(hex: Substring($0.sha256)) != nil }, "assets.sha256",
+            "must be 64 lowercase hex digits")
+        errors.check(
+            request.assets.allSatisfy { $0.exp.map(isDecimal) ?? true }, "assets.exp", "must be 1 to 19 digits")
+        errors.check(
+            request.assets.allSatisfy { $0.sig.map(isBase64URL) ?? true }, "assets.sig",
+            "must be 1 to 64 base64url characters")
         return errors.issues
     }
 
@@ -68,16 +74,20 @@ package enum AssetBundle {
     }
 
     private static func isDecimal(_ text: String) -> Bool {
-        (1...19).contains(text.utf8.count) && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        (1...19).contains(text.utf8.count)
+            && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     private static func isBase64URL(_ text: String) -> Bool {
-        (1...64).contains(text.utf8.count) && text.utf8.allSatisfy {
-            switch $0 {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"): true
-            default: false
+        (1...64).contains(text.utf8.count)
+            && text.utf8.allSatisfy {
+                switch $0 {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    true
+                default: false
+                }
             }
-        }
     }
 }

@@ -24,8 +24,10 @@ package final class AssetStore: Sendable {
     private let reads = SingleFlight<AssetDigest, CachedAsset?>()
     private let counters: CacheCounters
 
-    package init(reader: any CatalogReader, revision: CatalogRevision, capacity: Int = 64 << 20, missingEntries: Int = 4096,
-         counters: CacheCounters = .none) {
+    package init(
+        reader: any CatalogReader, revision: CatalogRevision, capacity: Int = 64 << 20, missingEntries: Int = 4096,
+        counters: CacheCounters = .none
+    ) {
         self.counters = counters
         self.reader = reader
         self.revision = revision
@@ -48,7 +50,9 @@ package final class AssetStore: Sendable {
             if case .hit(let asset) = lookup(digest, revision: current) { return asset }
             let sha256 = digest.hex
             counters.miss()
-            let asset = try await reader.assetBytes(sha256: sha256).map { CachedAsset(sha256: sha256, bytes: ByteBuffer(bytes: $0)) }
+            let asset = try await reader.assetBytes(sha256: sha256).map {
+                CachedAsset(sha256: sha256, bytes: ByteBuffer(bytes: $0))
+            }
             keep(asset, for: digest, revision: current)
             return asset
         }

@@ -35,20 +35,35 @@ package enum ByteRange: Equatable {
     case range(Range<Int>)
 
     package init(_ header: String, length: Int) {
-        guard header.hasPrefix("bytes="), !header.contains(",") else { self = .none; return }
+        guard header.hasPrefix("bytes="), !header.contains(",") else {
+            self = .none
+            return
+        }
         let spec = header.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
         let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2 else { self = .none; return }
+        guard parts.count == 2 else {
+            self = .none
+            return
+        }
         let (first, last) = (parts[0], parts[1])
         if first.isEmpty {
             // The last N bytes.
-            guard let suffix = Int(last), suffix >= 0 else { self = .none; return }
+            guard let suffix = Int(last), suffix >= 0 else {
+                self = .none
+                return
+            }
             self = suffix == 0 || length == 0 ? .unsatisfiable : .range(max(0, length - suffix)..<length)
             return
         }
-        guard let start = Int(first), start >= 0, last.isEmpty || Int(last) != nil else { self = .none; return }
+        guard let start = Int(first), start >= 0, last.isEmpty || Int(last) != nil else {
+            self = .none
+            return
+        }
         let end = last.isEmpty ? length - 1 : min(Int(last) ?? 0, length - 1)
-        if !last.isEmpty, let stated = Int(last), stated < start { self = .none; return }
+        if !last.isEmpty, let stated = Int(last), stated < start {
+            self = .none
+            return
+        }
         self = start >= length ? .unsatisfiable : .range(start..<(end + 1))
     }
 }

@@ -64,27 +64,34 @@ package final class CachedBody: Sendable {
     private let gzipHits = Atomic<Int>(0)
 
     /// `json` named by its digest. `personal`: the answer depends on who asks (locked or unlocked groups, signed URLs),
-    /// so it varies by `Authorization` and a shared cache must not hand one user's answer to another. `maxAge`: seconds a
-    /// client may reuse it without asking; nil has it revalidate every time.
+    /// so it varies by `Authorization` and a shared cache must not hand one user's answer to another. `maxAge`: seconds
+    /// a client may reuse it without asking; nil has it revalidate every time.
     package init(json: [UInt8], personal: Bool = false, maxAge: Int? = nil) {
         self.json = json
         cacheControl = maxAge.map { "max-age=\($0)" } ?? "no-cache"
         digest = String(sha256Hex(json).prefix(32))
         compressible = json.count >= 256
-        let vary = [compressible ? "Accept-Encoding" : nil, personal ? "Authorization" : nil].compactMap { $0 }.joined(separator: ", ")
+        let vary = [compressible ? "Accept-Encoding" : nil, personal ? "Authorization" : nil].compactMap { $0 }.joined(
+            separator: ", ")
         self.vary = vary.isEmpty ? nil : vary
-        identity = Representation(bytes: ByteBuffer(bytes: json), etag: "\"\(digest)\"", coding: .identity, vary: self.vary, cacheControl: cacheControl)
+        identity = Representation(
+            bytes: ByteBuffer(bytes: json), etag: "\"\(digest)\"", coding: .identity, vary: self.vary,
+            cacheControl: cacheControl)
     }
 
     /// The coding the client prefers among those offered, its representation when made already, and whether this
     /// request is the one after which it is worth compressing at the best level.
-    package func select(_ acceptEncoding: String?) -> (coding: ContentCoding, representation: Representation?, upgrade: Bool) {
+    package func select(
+        _ acceptEncoding: String?
+    ) -> (coding: ContentCoding, representation: Representation?, upgrade: Bool) {
         guard compressible, acceptEncoding != nil else { return (.identity, identity, false) }
         let coding = AcceptEncoding.preferred(acceptEncoding, offered: [.brotli, .gzip])
         guard coding != .identity else { return (.identity, identity, false) }
         guard let entry = encoded.withLock({ $0[coding] }) else { return (coding, nil, false) }
         guard entry.level == .fast else { return (coding, entry.representation, false) }
-        let hits = coding == .brotli ? brotliHits.add(1, ordering: .relaxed).newValue : gzipHits.add(1, ordering: .relaxed).newValue
+        let hits =
+            coding == .brotli
+            ? brotliHits.add(1, ordering: .relaxed).newValue : gzipHits.add(1, ordering: .relaxed).newValue
         return (coding, entry.representation, hits == Self.upgradeAfterHits)
     }
 
@@ -95,7 +102,8 @@ package final class CachedBody: Sendable {
         let made: Representation
         if let bytes = Compression.compress(json, coding, level), bytes.count < json.count {
             let etag = "\"\(digest)-\(coding == .brotli ? "br" : "gzip")\(level == .fast ? "-fast" : "")\""
-            made = Representation(bytes: ByteBuffer(bytes: bytes), etag: etag, coding: coding, vary: vary, cacheControl: cacheControl)
+            made = Representation(
+                bytes: ByteBuffer(bytes: bytes), etag: etag, coding: coding, vary: vary, cacheControl: cacheControl)
         } else {
             made = identity
         }

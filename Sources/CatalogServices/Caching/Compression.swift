@@ -8,7 +8,10 @@ package enum Compression {
         switch coding {
         case .gzip: gzip(input, level: level == .best ? 9 : 4)
         // Quality 5 is about 20 times faster than 11 and a third larger; a large window pays on bodies of megabytes.
-        case .brotli: brotli(input, quality: level == .best ? BROTLI_MAX_QUALITY : 5, window: input.count > 1 << 22 ? 24 : BROTLI_DEFAULT_WINDOW)
+        case .brotli:
+            brotli(
+                input, quality: level == .best ? BROTLI_MAX_QUALITY : 5,
+                window: input.count > 1 << 22 ? 24 : BROTLI_DEFAULT_WINDOW)
         case .identity: input
         }
     }
@@ -16,8 +19,11 @@ package enum Compression {
     package static func gzip(_ input: [UInt8], level: Int32) -> [UInt8]? {
         var stream = z_stream()
         // 15 + 16: a 32 KiB window with a gzip header and trailer.
-        guard deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-                             Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        guard
+            deflateInit2_(
+                &stream, level, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else { return nil }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 32)
         let status = input.withUnsafeBufferPointer { input in
@@ -39,7 +45,8 @@ package enum Compression {
         var output = [UInt8](repeating: 0, count: size)
         let ok = input.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
-                BrotliEncoderCompress(quality, window, BROTLI_MODE_TEXT, input.count, input.baseAddress, &size, out.baseAddress)
+                BrotliEncoderCompress(
+                    quality, window, BROTLI_MODE_TEXT, input.count, input.baseAddress, &size, out.baseAddress)
             }
         }
         return ok == BROTLI_TRUE ? Array(output.prefix(size)) : nil

@@ -41,7 +41,9 @@ package final class ChangeFeed: Sendable {
     package var cursorKey: CursorKey { manifests.linker.cursorKey }
 
     /// The page after `cursor` for `view` as a user holding `held` sees it, or `notModified` when nothing changed.
-    package func page(view: ManifestQuery, held: [String], cursor: ChangeCursor, limit: Int, now: Date = Date()) async throws -> Answer {
+    package func page(
+        view: ManifestQuery, held: [String], cursor: ChangeCursor, limit: Int, now: Date = Date()
+    ) async throws -> Answer {
         let settled = cursor.through == nil && cursor.after == nil
         if settled, try isCurrent(view: view, held: held, cursor: cursor, now: now) { return .notModified }
         let snapshot = try await manifests.currentSnapshot()
@@ -49,7 +51,9 @@ package final class ChangeFeed: Sendable {
         if settled, cursor.since >= snapshot.revision, query.unlocked == cursor.products {
             // A cursor ahead of this replica: fine if the database has it (this replica catches up within a second),
             // expired if the database went back (a restore took that future away).
-            guard try await changes(since: cursor.since, through: cursor.since, at: snapshot) != nil else { throw Self.expired }
+            guard try await changes(since: cursor.since, through: cursor.since, at: snapshot) != nil else {
+                throw Self.expired
+            }
             return .notModified
         }
         // Pages run up to the snapshot at most: a `through` from a replica ahead of this one ends at this replica's
@@ -59,12 +63,16 @@ package final class ChangeFeed: Sendable {
         let key = Key(revision: snapshot.revision, cursor: cursor, query: query, limit: limit)
         if let kept = pages.withLock({ $0.value(for: key) }) { return .page(Page(body: kept, key: key)) }
         let body = try await builds.run(key) { [self, manifests, cursor] in
-            guard let changes = try await changes(since: cursor.since, through: cursor.through ?? snapshot.revision, at: snapshot) else {
+            guard
+                let changes = try await changes(
+                    since: cursor.since, through: cursor.through ?? snapshot.revision, at: snapshot)
+            else {
                 throw Self.expired
             }
             let body = try await ManifestWorkers.shared.build {
-                let page = try ManifestChanges.build(from: snapshot, query: query, cursor: cursor, changes: changes, limit: limit,
-                                                     linker: manifests.linker)
+                let page = try ManifestChanges.build(
+                    from: snapshot, query: query, cursor: cursor, changes: changes, limit: limit,
+                    linker: manifests.linker)
                 return CachedBody(json: Array(try JSONEncoder.catalog.encode(page)), personal: true)
             }
             pages.withLock { $0.insert(body, for: key, cost: body.cost) }
@@ -85,8 +93,11 @@ package final class ChangeFeed: Sendable {
     package var cachedBytes: Int { pages.withLock { $0.totalCost } }
 
     /// Where `cursor` moves to now, and whether anything in `view` changed on the way (an event stream's question):
-    /// nil when nothing is newer. Conservative: a group changed and no longer shown counts, as the client may have had it.
-    package func next(view: ManifestQuery, held: [String], cursor: ChangeCursor, now: Date = Date()) async throws -> (cursor: ChangeCursor, changed: Bool)? {
+    /// nil when nothing is newer. Conservative: a group changed and no longer shown counts, as the client may have had
+    /// it.
+    package func next(
+        view: ManifestQuery, held: [String], cursor: ChangeCursor, now: Date = Date()
+    ) async throws -> (cursor: ChangeCursor, changed: Bool)? {
         if try isCurrent(view: view, held: held, cursor: cursor, now: now) { return nil }
         let snapshot = try await manifests.currentSnapshot()
         let query = try query(view, held: held, cursor: cursor, snapshot: snapshot, now: now)
@@ -94,33 +105,45 @@ package final class ChangeFeed: Sendable {
         guard snapshot.revision > cursor.since || moved else { return nil }
         let next = ChangeCursor(revision: max(snapshot.revision, cursor.since), query: query)
         guard snapshot.revision > cursor.since else { return (next, true) }
-        guard let changes = try await changes(since: cursor.since, through: snapshot.revision, at: snapshot) else { throw Self.expired }
+        guard let changes = try await changes(since: cursor.since, through: snapshot.revision, at: snapshot) else {
+            throw Self.expired
+        }
         let redefined = query.filter.map(changes.filters.contains) ?? false
         return (next, moved || redefined || !changes.groups.isEmpty || !changes.deletedStickers.isEmpty)
     }
 
     /// Whether `cursor` is at the revision this replica knows with the products the user holds, judged from memory
     /// alone (no read, no build); false when that cannot be told without reading.
-    private func isCurrent(view: ManifestQuery, held: [String], cursor: ChangeCursor, now: Date) throws(CatalogError) -> Bool {
-        guard cursor.since == manifests.revision.current, let snapshot = manifests.snapshotInMemory() else { return false }
+    private func isCurrent(
+        view: ManifestQuery, held: [String], cursor: ChangeCursor, now: Date
+    ) throws(CatalogError) -> Bool {
+        guard cursor.since == manifests.revision.current, let snapshot = manifests.snapshotInMemory() else {
+            return false
+        }
         return try query(view, held: held, cursor: cursor, snapshot: snapshot, now: now).unlocked == cursor.products
     }
 
     /// The change log between two revisions as this replica stands at `snapshot`.
     private func changes(since: Int64, through: Int64, at snapshot: CatalogSnapshot) async throws -> CatalogChanges? {
-        try await history.changes(since: since, through: through, epoch: manifests.revision.epoch, revision: snapshot.revision)
+        try await history.changes(
+            since: since, through: through, epoch: manifests.revision.epoch, revision: snapshot.revision)
     }
 
     package static let expired = CatalogError.cursorExpired(
-        "This cursor is older than the change history kept (or from a catalog since restored); fetch the manifest again.")
+        "This cursor is older than the change history kept (or from a catalog since restored); fetch the manifest again."
+    )
 
     /// The view normalised against `snapshot` for what the user holds now; a view other than the cursor's expires it.
-    private func query(_ view: ManifestQuery, held: [String], cursor: ChangeCursor, snapshot: CatalogSnapshot,
-                       now: Date) throws(CatalogError) -> ManifestQuery {
+    private func query(
+        _ view: ManifestQuery, held: [String], cursor: ChangeCursor, snapshot: CatalogSnapshot,
+        now: Date
+    ) throws(CatalogError) -> ManifestQuery {
         let access = ManifestService.Access(held: held, snapshot: snapshot, signer: manifests.linker.signer, now: now)
         let query = view.unlocking(access.products, signedUntil: access.signedUntil).normalized(for: snapshot)
         guard ChangeCursor.fingerprint(query) == cursor.view else {
-            throw .cursorExpired("This cursor belongs to another view (filter, flags, size, scale, format or locale); fetch the manifest again.")
+            throw .cursorExpired(
+                "This cursor belongs to another view (filter, flags, size, scale, format or locale); fetch the manifest again."
+            )
         }
         return query
     }

@@ -74,7 +74,9 @@ package final class EventHub: Sendable {
     }
 
     private func wake(_ which: (String?) -> Bool) {
-        for stream in state.withLock({ Array($0.streams.values) }) where which(stream.user) { stream.continuation.yield() }
+        for stream in state.withLock({ Array($0.streams.values) }) where which(stream.user) {
+            stream.continuation.yield()
+        }
     }
 
     /// Wakes each signed-in stream just after its user's refresh offset, in one task; anonymous streams hold nothing

@@ -18,7 +18,9 @@ package struct DeliverySweeper: Service {
                 guard !Task.isCancelled else { return }
                 do {
                     let swept = try await intake.sweep()
-                    if swept > 0 { logger.info("Re-applied stalled webhook deliveries", metadata: ["count": "\(swept)"]) }
+                    if swept > 0 {
+                        logger.info("Re-applied stalled webhook deliveries", metadata: ["count": "\(swept)"])
+                    }
                 } catch {
                     logger.debug("Delivery sweep failed; next one in \(interval)", metadata: ["error": "\(error)"])
                 }
@@ -33,13 +35,17 @@ package struct DeliverySweeper: Service {
 
 extension PurchaseIntake {
     /// Re-applies at most `limit` deliveries received more than `age` ago and still not applied; how many it handled.
-    /// Each is verified again with today's configuration; one that no longer passes is quarantined, not retried forever.
+    /// Each is verified again with today's configuration; one that no longer passes is quarantined, not retried
+    /// forever.
     @discardableResult
     package func sweep(olderThan age: TimeInterval = 60, limit: Int = 100, now: Date = Date()) async throws -> Int {
         let stalled = try await repository.stalledDeliveries(receivedBefore: now - age, limit: limit)
         for id in stalled {
-            guard let (delivery, status) = try await repository.storedDelivery(id: id), status == .received else { continue }
-            let receipt = try await repository.resume(id: id, verdict: await verify(delivery, now: now, replaying: true))
+            guard let (delivery, status) = try await repository.storedDelivery(id: id), status == .received else {
+                continue
+            }
+            let receipt = try await repository.resume(
+                id: id, verdict: await verify(delivery, now: now, replaying: true))
             let outcome = if case .stored = receipt { "applied" } else { "quarantined" }
             Counter(label: "webhook_deliveries_swept_total", dimensions: [("outcome", outcome)]).increment()
         }

@@ -33,7 +33,10 @@ package final class EntitlementCache: Sendable {
     private let state: Mutex<State>
     private let reads = SingleFlight<String, [String]>()
 
-    package init(repository: any PurchaseRepository, changes: EntitlementChanges, sandbox: SandboxPolicy, capacity: Int = 16 << 20) {
+    package init(
+        repository: any PurchaseRepository, changes: EntitlementChanges, sandbox: SandboxPolicy,
+        capacity: Int = 16 << 20
+    ) {
         (self.repository, self.sandbox, self.changes) = (repository, sandbox, changes)
         state = Mutex(State(held: ByteLRU(capacity: capacity)))
         changes.observe { [weak self] user in self?.forget(user) }
@@ -43,8 +46,9 @@ package final class EntitlementCache: Sendable {
     package func products(of user: String, now: Date = Date()) async throws -> [String] {
         let offset = changes.refreshOffset(user: user) / .seconds(1)
         let fresh = state.withLock { state -> [String]? in
-            guard let held = state.held.value(for: user), (held.until.map { $0 > now } ?? true),
-                  !Self.overdue(read: held.read, blips: state.blips, offset: offset, now: now) else { return nil }
+            guard let held = state.held.value(for: user), held.until.map { $0 > now } ?? true,
+                !Self.overdue(read: held.read, blips: state.blips, offset: offset, now: now)
+            else { return nil }
             return held.products
         }
         if let fresh { return fresh }
@@ -53,10 +57,12 @@ package final class EntitlementCache: Sendable {
             let records = try await repository.activePurchases(user: user)
             let sandbox = sandbox.counts(for: user)
             let products = Entitlements.held(records, at: now, sandbox: sandbox).map(\.productId)
-            let held = Held(products: products, until: Entitlements.nextChange(records, after: now, sandbox: sandbox), read: now)
+            let held = Held(
+                products: products, until: Entitlements.nextChange(records, after: now, sandbox: sandbox), read: now)
             state.withLock { state in
                 if state.generation == generation {
-                    state.held.insert(held, for: user, cost: user.utf8.count + products.reduce(64) { $0 + $1.utf8.count + 16 })
+                    state.held.insert(
+                        held, for: user, cost: user.utf8.count + products.reduce(64) { $0 + $1.utf8.count + 16 })
                 }
             }
             return products
@@ -67,7 +73,10 @@ package final class EntitlementCache: Sendable {
     package func forget(_ user: String?, now: Date = Date()) {
         let window = changes.refreshWindow / .seconds(1)
         state.withLock { state in
-            guard let user else { return state.blips = Self.pruned(state.blips + [now], window: window, now: now) }
+            guard let user else {
+                state.blips = Self.pruned(state.blips + [now], window: window, now: now)
+                return
+            }
             state.generation += 1
             state.held.remove(user)
         }
@@ -86,4 +95,3 @@ package final class EntitlementCache: Sendable {
         return (settled.map { [$0] } ?? []) + blips.filter { $0 > now - window }
     }
 }
-

@@ -38,33 +38,45 @@ package struct PurchaseIntake: Sendable {
     package func replay(id: Int64) async throws -> Receipt? {
         guard let (delivery, status) = try await repository.storedDelivery(id: id) else { return nil }
         if delivery.source == .revenueCat && status == .unauthorized {
-            throw EntitlementError.notReplayable("RevenueCat's Authorization header is not stored, so this delivery cannot be authenticated again")
+            throw EntitlementError.notReplayable(
+                "RevenueCat's Authorization header is not stored, so this delivery cannot be authenticated again")
         }
         return try await repository.replay(id: id, verdict: await verify(delivery, now: Date(), replaying: true))
     }
 
     /// The event a delivery carries, or why it is refused. A replay does not hold the generic webhook to its time
     /// window (it was checked on arrival; the signature still is), nor RevenueCat to its header (never stored).
-    package func verify(_ delivery: Delivery, now: Date, replaying: Bool) async -> Result<PurchaseEvent, PurchaseError> {
+    package func verify(_ delivery: Delivery, now: Date, replaying: Bool) async -> Result<PurchaseEvent, PurchaseError>
+    {
         do throws(PurchaseError) {
             switch delivery.source {
             case .apple:
-                guard let apple = configuration.apple else { throw .unauthorized("App Store notifications are not configured (STICKER_APPLE_ROOT_CERTS)") }
-                let event = try await AppleNotifications.event(body: delivery.body, environment: delivery.environment, configuration: apple)
+                guard let apple = configuration.apple else {
+                    throw .unauthorized("App Store notifications are not configured (STICKER_APPLE_ROOT_CERTS)")
+                }
+                let event = try await AppleNotifications.event(
+                    body: delivery.body, environment: delivery.environment, configuration: apple)
                 return .success(try event.checked().dated(notAfter: now))
             case .appleClient:
-                guard let apple = configuration.apple else { throw .unauthorized("App Store transactions are not configured (STICKER_APPLE_ROOT_CERTS)") }
+                guard let apple = configuration.apple else {
+                    throw .unauthorized("App Store transactions are not configured (STICKER_APPLE_ROOT_CERTS)")
+                }
                 let event = try await AppleNotifications.clientTransaction(body: delivery.body, configuration: apple)
                 return .success(try event.checked().dated(notAfter: now))
             case .revenueCat:
                 if !replaying {
-                    guard let expected = configuration.revenueCatAuthorization else { throw .unauthorized("RevenueCat is not configured (STICKER_REVENUECAT_AUTH)") }
-                    guard RevenueCat.isAuthorized(delivery.credential, expected: expected) else { throw .unauthorized("the Authorization header does not match") }
+                    guard let expected = configuration.revenueCatAuthorization else {
+                        throw .unauthorized("RevenueCat is not configured (STICKER_REVENUECAT_AUTH)")
+                    }
+                    guard RevenueCat.isAuthorized(delivery.credential, expected: expected) else {
+                        throw .unauthorized("the Authorization header does not match")
+                    }
                 }
                 return .success(try RevenueCat.event(body: delivery.body).checked().dated(notAfter: now))
             case .generic:
-                try SignedWebhook.verify(header: delivery.credential, body: delivery.body, secrets: configuration.webhookSecrets,
-                                         now: now, window: replaying ? .infinity : configuration.webhookWindow)
+                try SignedWebhook.verify(
+                    header: delivery.credential, body: delivery.body, secrets: configuration.webhookSecrets,
+                    now: now, window: replaying ? .infinity : configuration.webhookWindow)
                 return .success(try SignedWebhook.event(body: delivery.body).checked().dated(notAfter: now))
             case .admin:
                 throw .malformed("admin grants are not deliveries")

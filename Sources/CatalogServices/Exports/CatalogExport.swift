@@ -21,7 +21,8 @@ package enum CatalogExport {
     }
 
     /// Checks every export parameter whichever the platform: one that a platform ignores is still part of the query,
-    /// so a malformed one is a malformed query (schemathesis sent `telegram?author=` 129 characters long, answered 200).
+    /// so a malformed one is a malformed query (schemathesis sent `telegram?author=` 129 characters long, answered
+    /// 200).
     package static func checkParameters(_ parameters: [String: String]) throws(CatalogError) {
         for key in ["publisher", "author"] {
             if let value = parameters[key], !Validate.isText(value, maxLength: 128) {
@@ -30,12 +31,16 @@ package enum CatalogExport {
         }
         if let bot = parameters["bot"], !TelegramPacks.isBotUsername(bot) {
             throw .invalidParameter(
-                name: "bot", rule: "must be a bot's username: 5-32 letters, digits and underscores, ending in bot, without @")
+                name: "bot",
+                rule: "must be a bot's username: 5-32 letters, digits and underscores, ending in bot, without @")
         }
     }
 
-    /// The exporter `platform` with `parameters`: WhatsApp's `publisher`, Telegram's `bot` (required), Signal's `author`.
-    package static func exporter(_ platform: PackPlatform, parameters: [String: String], rules: StickerRules) throws(CatalogError) -> any PackExporter {
+    /// The exporter `platform` with `parameters`: WhatsApp's `publisher`, Telegram's `bot` (required), Signal's
+    /// `author`.
+    package static func exporter(
+        _ platform: PackPlatform, parameters: [String: String], rules: StickerRules
+    ) throws(CatalogError) -> any PackExporter {
         try checkParameters(parameters)
         func name(_ key: String) -> String { parameters[key] ?? "StickerCatalog" }
         switch platform {
@@ -44,7 +49,10 @@ package enum CatalogExport {
         case .telegram:
             // Required for Telegram only: a rule across parameters, so 422 like any field rule, not a malformed query.
             guard let bot = parameters["bot"] else {
-                throw .invalid("bot", "is required for Telegram: the username of the bot that creates the sets (5-32 letters, digits and underscores, ending in bot), without @")
+                throw .invalid(
+                    "bot",
+                    "is required for Telegram: the username of the bot that creates the sets (5-32 letters, digits and underscores, ending in bot), without @"
+                )
             }
             return TelegramPacks.Exporter(bot: bot, rules: rules)
         }
@@ -52,9 +60,11 @@ package enum CatalogExport {
 
     /// Runs `exporter` over the groups `selection` takes from `snapshot`, reading uploads with `reader`; each file goes
     /// to `write` as its group is done, then `report.json`. `progress` hears of each group done. The report.
-    package static func run(_ exporter: any PackExporter, selection: ExportSelection, snapshot: CatalogSnapshot, reader: any CatalogReader,
-                           progress: @Sendable (Int, Int) -> Void = { _, _ in },
-                           write: (PackFile) async throws -> Void) async throws -> ExportReport {
+    package static func run(
+        _ exporter: any PackExporter, selection: ExportSelection, snapshot: CatalogSnapshot, reader: any CatalogReader,
+        progress: @Sendable (Int, Int) -> Void = { _, _ in },
+        write: (PackFile) async throws -> Void
+    ) async throws -> ExportReport {
         let (_, groups, notes) = try selection.groups(in: snapshot, linker: AssetLinker(publicBaseURL: nil))
         let count = groups.reduce(0) { $0 + $1.stickers.count }
         guard count <= maxStickers else { throw Failure.tooLarge(stickers: count) }
@@ -85,15 +95,21 @@ package enum CatalogExport {
     }
 
     /// `group` as an export reads it: the stickers the view shows, in its order and language, with their uploads.
-    package static func packGroup(_ group: ManifestGroup, snapshot: CatalogSnapshot, reader: any CatalogReader) async throws -> PackGroup {
-        let stored = Dictionary((snapshot.stickers[group.id] ?? []).map { ($0.id.apiString, $0) }, uniquingKeysWith: { first, _ in first })
+    package static func packGroup(
+        _ group: ManifestGroup, snapshot: CatalogSnapshot, reader: any CatalogReader
+    ) async throws -> PackGroup {
+        let stored = Dictionary(
+            (snapshot.stickers[group.id] ?? []).map { ($0.id.apiString, $0) }, uniquingKeysWith: { first, _ in first })
         var stickers: [PackSticker] = []
         for shown in group.stickers {
-            guard let sticker = stored[shown.id], let image = try await reader.assetBytes(sha256: sticker.asset.sha256) else {
+            guard let sticker = stored[shown.id], let image = try await reader.assetBytes(sha256: sticker.asset.sha256)
+            else {
                 throw CatalogError.notFound("Image of sticker '\(shown.id)'")
             }
-            stickers.append(PackSticker(id: shown.id, name: shown.name, description: shown.description, emoji: shown.emoji,
-                                        keywords: shown.keywords, image: image))
+            stickers.append(
+                PackSticker(
+                    id: shown.id, name: shown.name, description: shown.description, emoji: shown.emoji,
+                    keywords: shown.keywords, image: image))
         }
         let cover = snapshot.group(id: group.id)?.coverStickerId?.apiString
         return PackGroup(id: group.id, name: group.name, coverStickerId: cover, stickers: stickers)

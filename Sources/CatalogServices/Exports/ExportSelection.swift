@@ -1,8 +1,8 @@
 import CatalogCore
 import StickerImage
 
-/// Which part of the catalog an export takes: the groups a view shows (with a filter, or one group), with its texts in a
-/// language. Premium groups stay out: a pack on another platform is free for whoever has it.
+/// Which part of the catalog an export takes: the groups a view shows (with a filter, or one group), with its texts in
+/// a language. Premium groups stay out: a pack on another platform is free for whoever has it.
 package struct ExportSelection: Sendable, Hashable {
     package var filter: String?
     package var group: String?
@@ -18,7 +18,9 @@ package struct ExportSelection: Sendable, Hashable {
     package init(parameters: [String: String]) throws(CatalogError) {
         let query = try ManifestQuery(parameters: parameters.filter { ["filter", "locale", "size"].contains($0.key) })
         if let group = parameters["group"] {
-            guard Validate.isSlug(group) else { throw .invalidParameter(name: "group", rule: "must be a group id such as chewy") }
+            guard Validate.isSlug(group) else {
+                throw .invalidParameter(name: "group", rule: "must be a group id such as chewy")
+            }
             self.group = group
         }
         (filter, locale, size) = (query.filter, query.locale, query.size)
@@ -29,18 +31,26 @@ package struct ExportSelection: Sendable, Hashable {
 
     /// The groups of `snapshot` this selection takes, as its view shows them, and what it leaves out and why.
     /// Throws `notFound` for a group the view does not show, `invalid` for a premium one asked for by name.
-    package func groups(in snapshot: CatalogSnapshot, linker: AssetLinker) throws(CatalogError) -> (manifest: Manifest, groups: [ManifestGroup], notes: [String]) {
+    package func groups(
+        in snapshot: CatalogSnapshot, linker: AssetLinker
+    ) throws(CatalogError) -> (manifest: Manifest, groups: [ManifestGroup], notes: [String]) {
         let manifest = try Manifest.build(from: snapshot, query: query.normalized(for: snapshot), linker: linker)
         var shown = manifest.groups
         if let group {
             shown = shown.filter { $0.id == group }
-            guard !shown.isEmpty else { throw .notFound("Group '\(group)'" + (filter.map { " in filter '\($0)'" } ?? "")) }
+            guard !shown.isEmpty else {
+                throw .notFound("Group '\(group)'" + (filter.map { " in filter '\($0)'" } ?? ""))
+            }
         }
         let premium = shown.filter(\.locked)
         if group != nil, !premium.isEmpty {
-            throw .invalid("group", "is premium: a pack on another platform is free for whoever has it, so premium groups are not exported")
+            throw .invalid(
+                "group",
+                "is premium: a pack on another platform is free for whoever has it, so premium groups are not exported")
         }
-        let notes = premium.map { "\($0.id): left out, premium (a pack on another platform is free for whoever has it)" }
+        let notes = premium.map {
+            "\($0.id): left out, premium (a pack on another platform is free for whoever has it)"
+        }
         return (manifest, shown.filter { !$0.locked }, notes)
     }
 }

@@ -31,13 +31,18 @@ package final class GroupFragments: Sendable {
         let head = Array(try JSONEncoder.catalog.encode(Manifest.empty(snapshot, query, cursorKey: linker.cursorKey)))
         // Sorted keys and no spaces: the one `"groups":[]` is where the groups go.
         let marker = Array(#""groups":["#.utf8)
-        guard let at = head.firstRange(of: marker)?.upperBound else { throw CatalogError.notFound("the groups of a manifest") }
+        guard let at = head.firstRange(of: marker)?.upperBound else {
+            throw CatalogError.notFound("the groups of a manifest")
+        }
         var json = Array(head[..<at])
         json.reserveCapacity(head.count + snapshot.stickers.count * 4096)
         var first = true
         for group in snapshot.groups {
-            guard let fragment = try self.json(of: group, stickers: snapshot.stickers[group.id] ?? [], required: required,
-                                               query: query, linker: linker) else { continue }
+            guard
+                let fragment = try self.json(
+                    of: group, stickers: snapshot.stickers[group.id] ?? [], required: required,
+                    query: query, linker: linker)
+            else { continue }
             if !first { json.append(UInt8(ascii: ",")) }
             json.append(contentsOf: fragment)
             first = false
@@ -47,10 +52,14 @@ package final class GroupFragments: Sendable {
     }
 
     /// The JSON of `group` as `query` shows it, or nil when none of its stickers is selected.
-    package func json(of group: StickerGroup, stickers: [Sticker], required: Set<String>, query: ManifestQuery,
-              linker: AssetLinker) throws -> [UInt8]? {
+    package func json(
+        of group: StickerGroup, stickers: [Sticker], required: Set<String>, query: ManifestQuery,
+        linker: AssetLinker
+    ) throws -> [UInt8]? {
         let key = Key(group: group.id, query: query, required: required.sorted())
-        if let kept = cache.withLock({ $0.value(for: key) }), kept.group == group, kept.stickers == stickers { return kept.json }
+        if let kept = cache.withLock({ $0.value(for: key) }), kept.group == group, kept.stickers == stickers {
+            return kept.json
+        }
         let json = try ManifestGroup(group, stickers: stickers, required: required, query: query, linker: linker)
             .map { Array(try JSONEncoder.catalog.encode($0)) }
         let cost = (json?.count ?? 0) + 256 + stickers.count * 64

@@ -12,13 +12,16 @@ extension ManifestService {
             for coding in [ContentCoding.brotli, .gzip] where served.body.compressible {
                 _ = try await compressed(served, coding)
             }
-            logger.info("Warmed the manifest cache", metadata: [
-                "revision": "\(served.revision)", "bytes": "\(served.body.identity.bytes.readableBytes)",
-                "ms": "\((ContinuousClock.now - started).milliseconds)",
-            ])
+            logger.info(
+                "Warmed the manifest cache",
+                metadata: [
+                    "revision": "\(served.revision)", "bytes": "\(served.body.identity.bytes.readableBytes)",
+                    "ms": "\((ContinuousClock.now - started).milliseconds)",
+                ])
         } catch {
-            logger.warning("Could not warm the manifest cache; the first request will read the catalog",
-                           metadata: ["error": "\(String(reflecting: error).prefix(300))"])
+            logger.warning(
+                "Could not warm the manifest cache; the first request will read the catalog",
+                metadata: ["error": "\(String(reflecting: error).prefix(300))"])
         }
     }
 }

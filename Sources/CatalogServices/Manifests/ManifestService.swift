@@ -8,7 +8,8 @@ import Synchronization
 /// and each (revision, normalised query) is built and encoded once, on the build threads (`ManifestWorkers`), from
 /// per-group fragments kept across revisions (`GroupFragments`); each coding a client asks for is compressed once.
 /// Repeats do no SQL and no JSON. Bodies are kept in an LRU bounded by bytes. While PostgreSQL is unreachable the
-/// newest snapshot in memory keeps serving, marked stale (stale-if-error), even when a newer revision has been announced.
+/// newest snapshot in memory keeps serving, marked stale (stale-if-error), even when a newer revision has been
+/// announced.
 package final class ManifestService: Sendable {
     package enum Key: Hashable, Sendable {
         case manifest(ManifestQuery)
@@ -29,7 +30,8 @@ package final class ManifestService: Sendable {
         package func unlocking(_ access: Access) -> Key {
             switch self {
             case .manifest(let query): .manifest(query.unlocking(access.products, signedUntil: access.signedUntil))
-            case .group(let id, let query): .group(id, query.unlocking(access.products, signedUntil: access.signedUntil))
+            case .group(let id, let query):
+                .group(id, query.unlocking(access.products, signedUntil: access.signedUntil))
             case .filters: self
             }
         }
@@ -97,8 +99,10 @@ package final class ManifestService: Sendable {
     private let counters: CacheCounters
 
     /// `capacity` bytes for bodies, as much again for group fragments.
-    package init(reader: any CatalogReader, revision: CatalogRevision, linker: AssetLinker, capacity: Int = 64 << 20,
-         logger: Logger = Logger(label: "stickerd.manifests"), counters: CacheCounters = .none) {
+    package init(
+        reader: any CatalogReader, revision: CatalogRevision, linker: AssetLinker, capacity: Int = 64 << 20,
+        logger: Logger = Logger(label: "stickerd.manifests"), counters: CacheCounters = .none
+    ) {
         self.counters = counters
         self.reader = reader
         self.logger = logger
@@ -111,11 +115,15 @@ package final class ManifestService: Sendable {
     /// The cached body for a request: a query string seen before against this snapshot is neither parsed nor
     /// validated again (`parse` runs only on a miss, and a query it refuses is not remembered).
     /// `held`: the products the signed-in user holds (sorted), which unlock premium groups with URLs signed at `now`.
-    package func body(route: String, query: String?, held: [String] = [], now: Date? = nil, parse: () throws -> Key) async throws -> Served {
+    package func body(
+        route: String, query: String?, held: [String] = [], now: Date? = nil, parse: () throws -> Key
+    ) async throws -> Served {
         let (wanted, epoch) = (revision.current, revision.epoch)
         let hit = state.withLock { state -> Served? in
             guard let snapshot = state.snapshot, state.epoch == epoch, snapshot.revision >= wanted else { return nil }
-            let raw = RawQuery(route: route, query: query ?? "", access: Access(held: held, snapshot: snapshot, signer: linker.signer, now: now))
+            let raw = RawQuery(
+                route: route, query: query ?? "",
+                access: Access(held: held, snapshot: snapshot, signer: linker.signer, now: now))
             guard let key = state.queries.value(for: raw), let body = state.bodies.value(for: key) else { return nil }
             return Served(body: body, stale: false, key: key, revision: snapshot.revision)
         }
@@ -127,8 +135,12 @@ package final class ManifestService: Sendable {
         let (served, normalized, revision) = try await serve(try parse().unlocking(access))
         state.withLock { state in
             guard let snapshot = state.snapshot, snapshot.revision == revision else { return }
-            let raw = RawQuery(route: route, query: query ?? "", access: Access(held: held, snapshot: snapshot, signer: linker.signer, now: now))
-            let cost = raw.query.utf8.count + raw.route.utf8.count + raw.access.products.reduce(128) { $0 + $1.utf8.count + 16 }
+            let raw = RawQuery(
+                route: route, query: query ?? "",
+                access: Access(held: held, snapshot: snapshot, signer: linker.signer, now: now))
+            let cost =
+                raw.query.utf8.count + raw.route.utf8.count
+                + raw.access.products.reduce(128) { $0 + $1.utf8.count + 16 }
             state.queries.insert(normalized, for: raw, cost: cost)
         }
         return served
@@ -154,24 +166,34 @@ package final class ManifestService: Sendable {
         let (snapshot, stale) = try await snapshot(atLeast: wanted)
         if case .group(let id, _) = key, snapshot.group(id: id) == nil { throw CatalogError.notFound("Group '\(id)'") }
         let normalized = key.normalized(for: snapshot)
-        let body = try await builds.run(BuildKey(revision: snapshot.revision, key: normalized)) { [self, linker, fragments] in
+        let body = try await builds.run(BuildKey(revision: snapshot.revision, key: normalized)) {
+            [self, linker, fragments] in
             if let built = cached(normalized, revision: snapshot.revision) { return built }
             let personal = if case .filters = normalized { false } else { true }
             counters.miss()
             let started = ContinuousClock.now
             let body = try await ManifestWorkers.shared.build {
-                CachedBody(json: try Self.encode(normalized, from: snapshot, linker: linker, fragments: fragments), personal: personal)
+                CachedBody(
+                    json: try Self.encode(normalized, from: snapshot, linker: linker, fragments: fragments),
+                    personal: personal)
             }
-            logger.debug("Built a manifest", metadata: ["revision": "\(snapshot.revision)", "bytes": "\(body.identity.bytes.readableBytes)",
-                                                       "ms": "\((ContinuousClock.now - started).milliseconds)"])
+            logger.debug(
+                "Built a manifest",
+                metadata: [
+                    "revision": "\(snapshot.revision)", "bytes": "\(body.identity.bytes.readableBytes)",
+                    "ms": "\((ContinuousClock.now - started).milliseconds)",
+                ])
             store(body, for: normalized, revision: snapshot.revision)
             return body
         }
-        return (Served(body: body, stale: stale, key: normalized, revision: snapshot.revision), normalized, snapshot.revision)
+        return (
+            Served(body: body, stale: stale, key: normalized, revision: snapshot.revision), normalized,
+            snapshot.revision
+        )
     }
 
-    /// Whether a published free group shows image `sha256` (asked on every asset request: no snapshot is copied when the
-    /// one in memory is current).
+    /// Whether a published free group shows image `sha256` (asked on every asset request: no snapshot is copied when
+    /// the one in memory is current).
     package func isFree(_ digest: AssetDigest) async throws -> Bool {
         let (wanted, epoch) = (revision.current, revision.epoch)
         let known = state.withLock { state -> Bool? in
@@ -239,13 +261,17 @@ package final class ManifestService: Sendable {
 
     /// Whether `served` is still the cached body of its key and of the current snapshot.
     package func isKept(_ served: Served) -> Bool {
-        state.withLock { state in state.snapshot?.revision == served.revision && state.bodies.peek(served.key) === served.body }
+        state.withLock { state in
+            state.snapshot?.revision == served.revision && state.bodies.peek(served.key) === served.body
+        }
     }
 
     /// Charges the cache for what `served` takes now that a coding was added to it.
     package func recount(_ served: Served) {
         state.withLock { state in
-            guard state.snapshot?.revision == served.revision, state.bodies.peek(served.key) === served.body else { return }
+            guard state.snapshot?.revision == served.revision, state.bodies.peek(served.key) === served.body else {
+                return
+            }
             state.bodies.insert(served.body, for: served.key, cost: served.body.cost)
         }
     }
@@ -265,21 +291,28 @@ package final class ManifestService: Sendable {
         state.withLock { state in state.snapshot.map { state.bodies.peek(key.normalized(for: $0)) != nil } ?? false }
     }
 
-    /// The JSON each key names, as a plain function of the snapshot (and of the fragments kept, which give the same bytes).
-    /// Not inlined: inlining its typed throws into the async caller crashes Swift 6.3's optimizer (LLVM CoroSplit).
+    /// The JSON each key names, as a plain function of the snapshot (and of the fragments kept, which give the same
+    /// bytes). Not inlined: inlining its typed throws into the async caller crashes Swift 6.3's optimizer (LLVM
+    /// CoroSplit).
     @inline(never)
-    package static func encode(_ key: Key, from snapshot: CatalogSnapshot, linker: AssetLinker, fragments: GroupFragments) throws -> [UInt8] {
+    package static func encode(
+        _ key: Key, from snapshot: CatalogSnapshot, linker: AssetLinker, fragments: GroupFragments
+    ) throws -> [UInt8] {
         switch key {
         case .manifest(let query):
             return try fragments.manifest(from: snapshot, query: query, linker: linker)
         case .group(let id, let query):
             guard let group = snapshot.group(id: id),
-                  let json = try fragments.json(of: group, stickers: snapshot.stickers[id] ?? [], required: [], query: query, linker: linker) else {
+                let json = try fragments.json(
+                    of: group, stickers: snapshot.stickers[id] ?? [], required: [], query: query, linker: linker)
+            else {
                 throw CatalogError.notFound("Group '\(id)'")
             }
             return json
         case .filters:
-            return Array(try JSONEncoder.catalog.encode(FilterList(filters: snapshot.filters.values.sorted { $0.name < $1.name })))
+            return Array(
+                try JSONEncoder.catalog.encode(
+                    FilterList(filters: snapshot.filters.values.sorted { $0.name < $1.name })))
         }
     }
 }

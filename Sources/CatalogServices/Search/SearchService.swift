@@ -35,8 +35,11 @@ package final class SearchService: Sendable {
     private let builds = SingleFlight<Int64, SearchIndex>()
     private let suggestionBuilds = SingleFlight<Int64, SearchSuggestions>()
 
-    package init(manifests: ManifestService, capacity: Int, fragmentCapacity: Int = 16 << 20, clock: any ScheduleClock = SystemScheduleClock(),
-         boundary: NextBoundary = NextBoundary(), logger: Logger) {
+    package init(
+        manifests: ManifestService, capacity: Int, fragmentCapacity: Int = 16 << 20,
+        clock: any ScheduleClock = SystemScheduleClock(),
+        boundary: NextBoundary = NextBoundary(), logger: Logger
+    ) {
         (self.manifests, self.clock, self.boundary, self.logger) = (manifests, clock, boundary, logger)
         state = Mutex(State(index: nil, bodies: ByteLRU(capacity: capacity)))
         fragments = Mutex((-1, -1, ByteLRU(capacity: fragmentCapacity)))
@@ -46,13 +49,18 @@ package final class SearchService: Sendable {
     package func results(_ request: SearchRequest, held: [String]) async throws -> CachedBody {
         let epoch = manifests.revision.epoch
         let index = try await currentIndex()
-        let access = ManifestService.Access(held: held, snapshot: index.snapshot, signer: manifests.linker.signer, now: nil)
+        let access = ManifestService.Access(
+            held: held, snapshot: index.snapshot, signer: manifests.linker.signer, now: nil)
         var normalized = request
-        normalized.view = request.view.unlocking(access.products, signedUntil: access.signedUntil).normalized(for: index.snapshot)
+        normalized.view = request.view.unlocking(access.products, signedUntil: access.signedUntil).normalized(
+            for: index.snapshot)
         // Results vary by who asks (one body may answer an anonymous client and a user holding nothing that matters):
         // always `Vary: Authorization`, whoever asked first.
         return try body(.results(normalized), index: index, personal: true) { [linker = manifests.linker] in
-            try SearchPage.build(normalized, index: index, linker: linker, fragments: fragment(revision: index.snapshot.revision, epoch: epoch)).json
+            try SearchPage.build(
+                normalized, index: index, linker: linker,
+                fragments: fragment(revision: index.snapshot.revision, epoch: epoch)
+            ).json
         }
     }
 
@@ -77,7 +85,9 @@ package final class SearchService: Sendable {
     private func fragment(revision: Int64, epoch: Int) -> SearchFragments {
         { [self] key, make in
             let kept = fragments.withLock { state -> [UInt8]?? in
-                if (state.epoch, state.revision) < (epoch, revision) { state = (revision, epoch, ByteLRU(capacity: state.kept.capacity)) }
+                if (state.epoch, state.revision) < (epoch, revision) {
+                    state = (revision, epoch, ByteLRU(capacity: state.kept.capacity))
+                }
                 guard (state.epoch, state.revision) == (epoch, revision) else { return .none }
                 return .some(state.kept.value(for: key))
             }
@@ -86,21 +96,30 @@ package final class SearchService: Sendable {
             let made = make()
             // Charged what it holds: its buffer, and about as much again for the entry and its key.
             fragments.withLock {
-                if ($0.epoch, $0.revision) == (epoch, revision) { $0.kept.insert(made, for: key, cost: made.capacity + 160) }
+                if ($0.epoch, $0.revision) == (epoch, revision) {
+                    $0.kept.insert(made, for: key, cost: made.capacity + 160)
+                }
             }
             return made
         }
     }
 
-    /// The cached body for `key`, else `encode`d now (a query is a fraction of a millisecond: it runs where it is asked).
-    private func body(_ key: Key, index: SearchIndex, personal: Bool, _ encode: () throws -> [UInt8]) throws -> CachedBody {
+    /// The cached body for `key`, else `encode`d now (a query is a fraction of a millisecond: it runs where it is
+    /// asked).
+    private func body(
+        _ key: Key, index: SearchIndex, personal: Bool, _ encode: () throws -> [UInt8]
+    ) throws -> CachedBody {
         let revision = index.snapshot.revision
         if let boundary = boundary.value {
             let remaining = Int(boundary.timeIntervalSince(clock.now()).rounded(.down))
             // A boundary is nearer than an answer's max-age: none is kept or reused past it.
-            if remaining < Self.maxAge { return CachedBody(json: try encode(), personal: personal, maxAge: max(0, remaining)) }
+            if remaining < Self.maxAge {
+                return CachedBody(json: try encode(), personal: personal, maxAge: max(0, remaining))
+            }
         }
-        if let hit = state.withLock({ $0.index?.snapshot.revision == revision ? $0.bodies.value(for: key) : nil }) { return hit }
+        if let hit = state.withLock({ $0.index?.snapshot.revision == revision ? $0.bodies.value(for: key) : nil }) {
+            return hit
+        }
         let body = CachedBody(json: try encode(), personal: personal, maxAge: Self.maxAge)
         state.withLock { state in
             if state.index?.snapshot.revision == revision { state.bodies.insert(body, for: key, cost: body.cost + 256) }
@@ -117,9 +136,13 @@ package final class SearchService: Sendable {
             if let previous, previous.snapshot.revision == snapshot.revision { return previous }
             let started = ContinuousClock.now
             let index = try await ManifestWorkers.shared.build { (previous ?? .empty).patched(to: snapshot) }
-            logger.debug("Patched the search index", metadata: [
-                "revision": "\(snapshot.revision)", "stickers": "\(index.slots.count)", "terms": "\(index.terms.count)",
-                "bytes": "\(index.bytes)", "ms": "\((ContinuousClock.now - started).milliseconds)"])
+            logger.debug(
+                "Patched the search index",
+                metadata: [
+                    "revision": "\(snapshot.revision)", "stickers": "\(index.slots.count)",
+                    "terms": "\(index.terms.count)",
+                    "bytes": "\(index.bytes)", "ms": "\((ContinuousClock.now - started).milliseconds)",
+                ])
             state.withLock { state in
                 guard (state.index?.snapshot.revision ?? -1) < snapshot.revision else { return }
                 state.index = index
@@ -132,7 +155,9 @@ package final class SearchService: Sendable {
 
     /// The suggestions of `snapshot`, built on a build thread when first asked for.
     private func suggestions(for snapshot: CatalogSnapshot) async throws -> SearchSuggestions {
-        if let kept = state.withLock({ $0.index?.snapshot.revision == snapshot.revision ? $0.suggestions : nil }) { return kept }
+        if let kept = state.withLock({ $0.index?.snapshot.revision == snapshot.revision ? $0.suggestions : nil }) {
+            return kept
+        }
         let built = try await suggestionBuilds.run(snapshot.revision) {
             try await ManifestWorkers.shared.build { SearchSuggestions(snapshot: snapshot) }
         }

@@ -22,26 +22,38 @@ public struct AppleJWSVerifier: Sendable {
     }
 
     /// The verified payload of `jws`; `signedDate` reads the validation time from the (not yet verified) payload.
-    func verify<Payload: JWTPayload>(_ jws: String, as type: Payload.Type, signedDate: (Payload) -> Int64?) async throws(PurchaseError) -> Payload {
+    func verify<Payload: JWTPayload>(
+        _ jws: String, as type: Payload.Type, signedDate: (Payload) -> Int64?
+    ) async throws(PurchaseError) -> Payload {
         // Split as bytes: splitting a String compares Characters, slow over the kilobytes of an App Store JWS.
         let parts = jws.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { Substring($0) }
-        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else { throw .malformed("a JWS has three non-empty parts") }
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else {
+            throw .malformed("a JWS has three non-empty parts")
+        }
         guard let headerData = Data(base64URL: parts[0]), let payloadData = Data(base64URL: parts[1]) else {
             throw .malformed("the JWS is not base64url")
         }
-        guard let header = try? JSONDecoder().decode(Header.self, from: headerData) else { throw .malformed("the JWS header is not JSON") }
+        guard let header = try? JSONDecoder().decode(Header.self, from: headerData) else {
+            throw .malformed("the JWS header is not JSON")
+        }
         guard let unverified = try? JSONDecoder().decode(Payload.self, from: payloadData) else {
             throw .malformed("the JWS payload is not the expected JSON")
         }
         guard header.alg == "ES256" else { throw .unauthorized("alg is \(header.alg ?? "missing"), not ES256") }
-        guard let x5c = header.x5c, x5c.count == 3 else { throw .unauthorized("the x5c header must hold leaf, intermediate and root") }
+        guard let x5c = header.x5c, x5c.count == 3 else {
+            throw .unauthorized("the x5c header must hold leaf, intermediate and root")
+        }
         let date = signedDate(unverified).map(Date.init(millis:)) ?? Date()
-        guard Date.purchaseTimes.contains(date) else { throw .malformed("signedDate must lie between 1970 and the end of 9999") }
+        guard Date.purchaseTimes.contains(date) else {
+            throw .malformed("signedDate must lie between 1970 and the end of 9999")
+        }
         do {
             if let leafKey = chains.key(for: x5c, at: date) {
                 return try await leafKey.verify(jws, as: Payload.self)
             }
-            let payload = try await verifier.verifyJWS(Array(jws.utf8), as: Payload.self, jsonDecoder: JSONDecoder(), validationTime: .fixed(date)) {
+            let payload = try await verifier.verifyJWS(
+                Array(jws.utf8), as: Payload.self, jsonDecoder: JSONDecoder(), validationTime: .fixed(date)
+            ) {
                 AppleOIDPolicy()
             }
             await chains.remember(x5c)

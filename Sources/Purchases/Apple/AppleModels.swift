@@ -110,7 +110,9 @@ extension KeyedDecodingContainer {
     /// Milliseconds since 1970, as an integer or a floating-point number; nil when absent or null.
     func decodeMillis(forKey key: Key) throws -> Int64? {
         if let value = try? decodeIfPresent(Int64.self, forKey: key) { return value }
-        if let value = try? decodeIfPresent(Double.self, forKey: key), value.isFinite, abs(value) < 1e15 { return Int64(value) }
+        if let value = try? decodeIfPresent(Double.self, forKey: key), value.isFinite, abs(value) < 1e15 {
+            return Int64(value)
+        }
         return nil
     }
 }

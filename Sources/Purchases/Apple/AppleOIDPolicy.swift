@@ -10,7 +10,9 @@ struct AppleOIDPolicy: VerifierPolicy {
     let verifyingCriticalExtensions: [ASN1ObjectIdentifier] = []
 
     func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) async -> PolicyEvaluationResult {
-        guard chain.count == 3 else { return .failsToMeetPolicy(reason: "the chain has \(chain.count) certificates, not 3") }
+        guard chain.count == 3 else {
+            return .failsToMeetPolicy(reason: "the chain has \(chain.count) certificates, not 3")
+        }
         guard chain[0].extensions.contains(where: { $0.oid == Self.leafOID }) else {
             return .failsToMeetPolicy(reason: "the leaf certificate lacks Apple's receipt signing OID")
         }

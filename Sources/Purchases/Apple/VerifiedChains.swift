@@ -35,9 +35,12 @@ final class VerifiedChains: Sendable {
 
     /// Remembers `chain` (leaf first, base64 DER), which just passed verification.
     func remember(_ chain: [String]) async {
-        guard let certificates = try? chain.map({ try Certificate(derEncoded: Array(Data(base64Encoded: $0) ?? Data())) }),
-              let leaf = certificates.first, let p256 = P256.Signing.PublicKey(leaf.publicKey),
-              let leafKey = try? ES256PublicKey(backing: p256) else { return }
+        guard
+            let certificates = try? chain.map({ try Certificate(derEncoded: Array(Data(base64Encoded: $0) ?? Data())) }
+            ),
+            let leaf = certificates.first, let p256 = P256.Signing.PublicKey(leaf.publicKey),
+            let leafKey = try? ES256PublicKey(backing: p256)
+        else { return }
         let from = certificates.map(\.notValidBefore).max() ?? .distantPast
         let until = certificates.map(\.notValidAfter).min() ?? .distantFuture
         guard from <= until else { return }
@@ -45,7 +48,9 @@ final class VerifiedChains: Sendable {
         await keys.add(ecdsa: leafKey)
         let entry = Entry(leafKey: keys, validity: from...until, verifiedAt: .now)
         entries.withLock { entries in
-            if entries.count >= Self.capacity, let oldest = entries.min(by: { $0.value.verifiedAt < $1.value.verifiedAt })?.key {
+            if entries.count >= Self.capacity,
+                let oldest = entries.min(by: { $0.value.verifiedAt < $1.value.verifiedAt })?.key
+            {
                 entries[oldest] = nil
             }
             entries[chain.joined(separator: ",")] = entry

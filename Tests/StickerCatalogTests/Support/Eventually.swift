@@ -4,8 +4,10 @@
 let patience = Duration.seconds(60)
 
 /// Calls `attempt` until its result satisfies `done` or `limit` passes, pausing `pause` between calls; the last result.
-func eventually<T>(within limit: Duration = patience, pause: Duration = .milliseconds(50),
-                   _ attempt: () async throws -> T, until done: (T) throws -> Bool) async throws -> T {
+func eventually<T>(
+    within limit: Duration = patience, pause: Duration = .milliseconds(50),
+    _ attempt: () async throws -> T, until done: (T) throws -> Bool
+) async throws -> T {
     let deadline = ContinuousClock.now + limit
     var result = try await attempt()
     while try !done(result), ContinuousClock.now < deadline {

@@ -40,15 +40,22 @@ enum Purchasing {
     }
 
     /// A generic webhook delivery of `event`, signed with `secret` at `at`.
-    static func generic(_ event: [String: Any], secret: [UInt8] = webhookSecret, at: Date = Date()) -> (ByteBuffer, HTTPFields) {
+    static func generic(
+        _ event: [String: Any], secret: [UInt8] = webhookSecret, at: Date = Date()
+    ) -> (ByteBuffer, HTTPFields) {
         let body = Array(try! JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]))
         let header = SignedWebhook.signatureHeader(body: body, secret: secret, at: Int64(at.timeIntervalSince1970))
-        return (ByteBuffer(bytes: body), [HTTPField.Name("Sticker-Signature")!: header, .contentType: "application/json"])
+        return (
+            ByteBuffer(bytes: body), [HTTPField.Name("Sticker-Signature")!: header, .contentType: "application/json"]
+        )
     }
 
     /// A RevenueCat delivery with the configured Authorization.
     static func revenueCat(_ event: [String: Any]) -> (ByteBuffer, HTTPFields) {
-        (Body.json(["api_version": "1.0", "event": event]), [.authorization: revenueCatAuth, .contentType: "application/json"])
+        (
+            Body.json(["api_version": "1.0", "event": event]),
+            [.authorization: revenueCatAuth, .contentType: "application/json"]
+        )
     }
 
     /// The product ids `headers`' user holds, by `GET /v1/me/entitlements`.
@@ -59,7 +66,8 @@ enum Purchasing {
 
     /// The actions of a user's audit, oldest first.
     static func audit(_ client: some TestClientProtocol, user: String) async throws -> [String] {
-        let response = try await client.execute(uri: "/v1/admin/users/\(user)/audit?limit=200", method: .get, headers: admin)
+        let response = try await client.execute(
+            uri: "/v1/admin/users/\(user)/audit?limit=200", method: .get, headers: admin)
         return ((response.json["entries"] as? [[String: Any]]) ?? []).compactMap { $0["action"] as? String }.reversed()
     }
 }

@@ -11,7 +11,9 @@ final class ServiceTrail: Sendable {
 
     /// A logger for an app labelled `label` that prints as before and keeps the trail.
     func logger(_ label: String) -> Logger {
-        Logger(label: label) { [self] label in Handler(trail: self, label: label, printer: StreamLogHandler.standardOutput(label: label)) }
+        Logger(label: label) { [self] label in
+            Handler(trail: self, label: label, printer: StreamLogHandler.standardOutput(label: label))
+        }
     }
 
     /// The lines kept, oldest first.

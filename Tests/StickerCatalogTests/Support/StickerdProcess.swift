@@ -10,7 +10,9 @@ import TestSupport
 
 /// The built `stickerd` binary, run as a process of its own (it sits next to the test bundle).
 final class StickerdProcess: @unchecked Sendable {
-    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "stickerd").path
+    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(
+        path: "stickerd"
+    ).path
     static var available: Bool { FileManager.default.isExecutableFile(atPath: binary) }
 
     let process = Process()
@@ -24,9 +26,12 @@ final class StickerdProcess: @unchecked Sendable {
     init(serve arguments: [String], environment: [String: String] = [:], output given: FileHandle? = nil) throws {
         port = try Self.freePort()
         process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["serve", "--port", "\(port)", "--database-wait", "60", "--statement-timeout", "120"] + arguments
-        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LOG_LEVEL": "info"]
-            .merging(environment) { $1 }
+        process.arguments =
+            ["serve", "--port", "\(port)", "--database-wait", "60", "--statement-timeout", "120"] + arguments
+        process.environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LOG_LEVEL": "info",
+        ]
+        .merging(environment) { $1 }
         FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let output = try given ?? FileHandle(forWritingTo: logFile)
         process.standardOutput = output
@@ -41,21 +46,25 @@ final class StickerdProcess: @unchecked Sendable {
     func waitHealthy(timeout: Duration = .seconds(60)) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline, process.isRunning {
-            if (try? await RawHTTP.exchange(port: port, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8)))?.hasPrefix("HTTP/1.1 200") == true {
+            if (try? await RawHTTP.exchange(port: port, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8)))?
+                .hasPrefix("HTTP/1.1 200") == true
+            {
                 return true
             }
             try await Task.sleep(for: .milliseconds(100))
         }
         // Says why, for a failure seen only on a busy CI machine.
         let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-        print("stickerd on :\(port) not healthy (running: \(process.isRunning), exit \(process.isRunning ? 0 : process.terminationStatus)); "
-              + "its log ends: \(log.suffix(2000))")
+        print(
+            "stickerd on :\(port) not healthy (running: \(process.isRunning), exit \(process.isRunning ? 0 : process.terminationStatus)); "
+                + "its log ends: \(log.suffix(2000))")
         return false
     }
 
     /// The body of a GET answered by this process.
     func get(_ path: String) async throws -> String {
-        try await RawHTTP.exchange(port: port, Array("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), whole: true)
+        try await RawHTTP.exchange(
+            port: port, Array("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), whole: true)
     }
 
     /// Sends `signal` and waits for the process to end; what it printed.
@@ -77,7 +86,9 @@ final class StickerdProcess: @unchecked Sendable {
     }
 
     /// Runs `executable` with `arguments` to completion: its exit status and everything it printed.
-    static func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
+    static func runCommand(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> (Int32, String) {
         try Command.run(executable, arguments, environment: environment)
     }
 
@@ -86,7 +97,8 @@ final class StickerdProcess: @unchecked Sendable {
     /// suite's own outgoing connections before stickerd binds it, which then fails to start ("Address already in use"):
     /// seen as a stickerd that ended at start, only in busy full suites.
     static func freePort() throws -> Int {
-        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+        let range =
+            (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
             .split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32768
         for _ in 0..<500 {
             let port = Int.random(in: 10_000..<max(10_001, range))
@@ -98,7 +110,9 @@ final class StickerdProcess: @unchecked Sendable {
             address.sin_port = UInt16(port).bigEndian
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             if bound == 0 { return port }
         }
@@ -116,7 +130,8 @@ extension DatabaseEndpoint {
             let folder = (path as NSString).deletingLastPathComponent
             return "postgres://\(username)@/\(database ?? username)?host=\(folder)"
         case .tcp(let host, let port):
-            return "postgres://\(username)\(password.map { ":\($0)" } ?? "")@\(host):\(port)/\(database ?? username)?sslmode=\(sslMode.rawValue)"
+            return
+                "postgres://\(username)\(password.map { ":\($0)" } ?? "")@\(host):\(port)/\(database ?? username)?sslmode=\(sslMode.rawValue)"
         }
     }
 }

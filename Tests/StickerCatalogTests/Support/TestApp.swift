@@ -39,14 +39,19 @@ func withApp(
     let logger = trail.logger("test-app")
     var quiet = Logger(label: "test-app")
     quiet.logLevel = .warning
-    // Generous: the whole suite runs at once on two cores, so a connection, or a transaction, can take seconds under load.
-    let db = DatabasePool(endpoint: endpoint, logger: quiet, acquireTimeout: .seconds(60), statementTimeout: .seconds(120))
+    // Generous: the whole suite runs at once on two cores, so a connection, or a transaction, can take seconds under
+    // load.
+    let db = DatabasePool(
+        endpoint: endpoint, logger: quiet, acquireTimeout: .seconds(60), statementTimeout: .seconds(120))
     let app = buildApplication(pool: db, options: options, registry: PrometheusCollectorRegistry(), logger: logger)
     do {
         try await AppPhase.watched(trail: trail) { phase in
             try await app.test(live ? .live : .router) { client in
                 phase.enter(.body)
-                do { try await body(client, db) } catch { phase.enter(.shutdown); throw error }
+                do { try await body(client, db) } catch {
+                    phase.enter(.shutdown)
+                    throw error
+                }
                 phase.enter(.shutdown)
             }
         }
@@ -61,7 +66,8 @@ func withApp(
 /// after the body of a router-mode app (every connection of its database closed, no query under way; not reproduced in
 /// 40 runs of those tests alone under load). Starting or in the test's body, a hang fails the test. Past the body (its
 /// checks done), it is HummingbirdTesting's service group waiting on a shutdown it does not bound, unlike stickerd's
-/// (`--shutdown-grace`, then 5 s of cancellation): reported with what ServiceLifecycle last said, and the app left behind.
+/// (`--shutdown-grace`, then 5 s of cancellation): reported with what ServiceLifecycle last said, and the app left
+/// behind.
 final class AppPhase: Sendable {
     enum Phase: String, Sendable { case starting, body, shutdown }
     private let current = Mutex((phase: Phase.starting, since: ContinuousClock.now))
@@ -70,25 +76,34 @@ final class AppPhase: Sendable {
 
     /// Runs `work`; past `limit` (far beyond the slowest test in a busy full suite), or `shutdownLimit` after the body
     /// ended, stops waiting for it.
-    static func watched(limit: Duration = .seconds(420), shutdownLimit: Duration = .seconds(90), trail: ServiceTrail,
-                        _ work: @escaping @Sendable (AppPhase) async throws -> Void) async throws {
+    static func watched(
+        limit: Duration = .seconds(420), shutdownLimit: Duration = .seconds(90), trail: ServiceTrail,
+        _ work: @escaping @Sendable (AppPhase) async throws -> Void
+    ) async throws {
         let phase = AppPhase()
         let started = ContinuousClock.now
         do {
-            try await race({ try await work(phase) }, watchdog: {
-                while true {
-                    try await Task.sleep(for: .seconds(1))
-                    let (current, since) = phase.current.withLock { $0 }
-                    if current == .shutdown ? ContinuousClock.now - since > shutdownLimit : ContinuousClock.now - started > limit {
-                        throw Hung(phase: current)
+            try await race(
+                { try await work(phase) },
+                watchdog: {
+                    while true {
+                        try await Task.sleep(for: .seconds(1))
+                        let (current, since) = phase.current.withLock { $0 }
+                        if current == .shutdown
+                            ? ContinuousClock.now - since > shutdownLimit : ContinuousClock.now - started > limit
+                        {
+                            throw Hung(phase: current)
+                        }
                     }
-                }
-            })
+                })
         } catch let hung as Hung where hung.phase == .shutdown {
-            print("AppPhase: a test app's services had not stopped \(shutdownLimit) after its test ended; left behind. "
-                + "ServiceLifecycle's last lines:\n\(trail.text)")
+            print(
+                "AppPhase: a test app's services had not stopped \(shutdownLimit) after its test ended; left behind. "
+                    + "ServiceLifecycle's last lines:\n\(trail.text)")
         } catch let hung as Hung {
-            Issue.record("The test app was still \(hung.phase.rawValue) after \(limit); left behind. ServiceLifecycle's last lines:\n\(trail.text)")
+            Issue.record(
+                "The test app was still \(hung.phase.rawValue) after \(limit); left behind. ServiceLifecycle's last lines:\n\(trail.text)"
+            )
         }
     }
 
@@ -96,8 +111,10 @@ final class AppPhase: Sendable {
 }
 
 /// Two replicas serving one database (with the demo catalog), for checks across replicas.
-func withReplicas(live: Bool = false, options configure: @Sendable (inout ServiceOptions) -> Void = { _ in },
-                  _ body: @escaping @Sendable (_ first: any TestClientProtocol, _ second: any TestClientProtocol) async throws -> Void) async throws {
+func withReplicas(
+    live: Bool = false, options configure: @Sendable (inout ServiceOptions) -> Void = { _ in },
+    _ body: @escaping @Sendable (_ first: any TestClientProtocol, _ second: any TestClientProtocol) async throws -> Void
+) async throws {
     let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
     let trail = ServiceTrail()
     func replica(_ name: String) -> some ApplicationProtocol {
@@ -108,9 +125,11 @@ func withReplicas(live: Bool = false, options configure: @Sendable (inout Servic
         var quiet = Logger(label: name)
         quiet.logLevel = .warning
         // As generous as withApp's: on a busy machine the default second to get a connection is not enough.
-        return buildApplication(pool: DatabasePool(endpoint: endpoint, logger: quiet, acquireTimeout: .seconds(60), statementTimeout: .seconds(120)),
-                                options: options,
-                                registry: PrometheusCollectorRegistry(), logger: logger)
+        return buildApplication(
+            pool: DatabasePool(
+                endpoint: endpoint, logger: quiet, acquireTimeout: .seconds(60), statementTimeout: .seconds(120)),
+            options: options,
+            registry: PrometheusCollectorRegistry(), logger: logger)
     }
     let (first, second) = (replica("replica-1"), replica("replica-2"))
     do {
@@ -118,7 +137,10 @@ func withReplicas(live: Bool = false, options configure: @Sendable (inout Servic
             try await first.test(live ? .live : .router) { a in
                 try await second.test(live ? .live : .router) { b in
                     phase.enter(.body)
-                    do { try await body(a, b) } catch { phase.enter(.shutdown); throw error }
+                    do { try await body(a, b) } catch {
+                        phase.enter(.shutdown)
+                        throw error
+                    }
                     phase.enter(.shutdown)
                 }
             }
@@ -162,7 +184,8 @@ enum Body {
             body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
         }
         for file in files {
-            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"s.png\"\r\n")
+            body.writeString(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"s.png\"\r\n")
             body.writeString("Content-Type: image/png\r\n\r\n")
             body.writeBytes(file.bytes)
             body.writeString("\r\n")
@@ -211,13 +234,19 @@ extension DatabasePool {
 }
 
 /// The app's router on a pool that is never started: for checks of the routes themselves.
-func offlineRouter(methodNotAllowed: Bool = true, options: ServiceOptions = ServiceOptions()) -> Router<AppRequestContext> {
+func offlineRouter(
+    methodNotAllowed: Bool = true, options: ServiceOptions = ServiceOptions()
+) -> Router<AppRequestContext> {
     let logger = Logger(label: "offline")
-    let pool = DatabasePool(endpoint: DatabaseEndpoint(socketPath: "/nonexistent/.s.PGSQL.5432", username: "x", database: nil), logger: logger)
+    let pool = DatabasePool(
+        endpoint: DatabaseEndpoint(socketPath: "/nonexistent/.s.PGSQL.5432", username: "x", database: nil),
+        logger: logger)
     let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger)
     let listener = RevisionListener(endpoint: pool.endpoint, revision: catalog.revision, logger: logger)
-    return buildRouter(catalog: catalog, listener: listener, options: options, registry: PrometheusCollectorRegistry(),
-                       methodNotAllowed: methodNotAllowed).router
+    return buildRouter(
+        catalog: catalog, listener: listener, options: options, registry: PrometheusCollectorRegistry(),
+        methodNotAllowed: methodNotAllowed
+    ).router
 }
 
 /// Polls `/readyz` until it answers 200 (the revision listener reads the revision once connected), for up to 60 s: on a

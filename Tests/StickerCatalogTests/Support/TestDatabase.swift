@@ -27,14 +27,18 @@ actor TestDatabase {
         let cluster: EmbeddedPostgres?
     }
 
-    /// A new database cloned from the migrated template (or, with `migrated` false, an empty one), and a function that drops it.
+    /// A new database cloned from the migrated template (or, with `migrated` false, an empty one), and a function that
+    /// drops it.
     func clone(demo: Bool, migrated: Bool = true) async throws -> (DatabaseEndpoint, @Sendable () async -> Void) {
         let base = try await base()
         counter += 1
         let name = "sc_test_\(getpid())_\(counter)"
         let template = !migrated ? "template1" : demo ? "sc_template_demo" : "sc_template"
         try await Self.execute(base.maintenance, "CREATE DATABASE \(name) TEMPLATE \(template)")
-        return (base.configure(name), { try? await Self.execute(base.maintenance, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)") })
+        return (
+            base.configure(name),
+            { try? await Self.execute(base.maintenance, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+        )
     }
 
     private func base() async throws -> Base {
@@ -53,22 +57,26 @@ actor TestDatabase {
         let base: Base
         if let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty {
             let endpoint = try DatabaseEndpoint.parse(url)
-            base = Base(maintenance: endpoint, configure: { name in
-                var copy = endpoint
-                copy.database = name
-                return copy
-            }, cluster: nil)
+            base = Base(
+                maintenance: endpoint,
+                configure: { name in
+                    var copy = endpoint
+                    copy.database = name
+                    return copy
+                }, cluster: nil)
         } else {
             ClusterCleanup.removeStale()
             let directory = NSTemporaryDirectory() + "stickercatalog-tests-\(getpid())"
             let cluster = EmbeddedPostgres(directory: directory, durable: false, logger: logger)
             let endpoint = try cluster.start()
             ClusterCleanup.register(cluster, directory: directory)
-            base = Base(maintenance: endpoint, configure: { name in
-                var copy = endpoint
-                copy.database = name
-                return copy
-            }, cluster: cluster)
+            base = Base(
+                maintenance: endpoint,
+                configure: { name in
+                    var copy = endpoint
+                    copy.database = name
+                    return copy
+                }, cluster: cluster)
         }
         for (template, demo) in [("sc_template", false), ("sc_template_demo", true)] {
             try await execute(base.maintenance, "DROP DATABASE IF EXISTS \(template) WITH (FORCE)")
@@ -81,16 +89,23 @@ actor TestDatabase {
                 }
             }
             // A template must have no sessions left when it is copied.
-            try await execute(base.maintenance, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(template)'")
+            try await execute(
+                base.maintenance, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(template)'"
+            )
         }
         return base
     }
 
     /// Runs `body` with a running pool, then shuts the pool down.
-    static func withPool<T: Sendable>(_ endpoint: DatabaseEndpoint, _ body: @Sendable (DatabasePool) async throws -> T) async throws -> T {
+    static func withPool<T: Sendable>(
+        _ endpoint: DatabaseEndpoint, _ body: @Sendable (DatabasePool) async throws -> T
+    ) async throws -> T {
         // Generous timeouts: the whole suite runs at once on two cores, where loading the demo catalog in one
         // transaction once took over the service's 10 s (the outage test makes its own pool).
-        try await withRunning(DatabasePool(endpoint: endpoint, logger: logger, acquireTimeout: .seconds(60), statementTimeout: .seconds(120)), body)
+        try await withRunning(
+            DatabasePool(
+                endpoint: endpoint, logger: logger, acquireTimeout: .seconds(60), statementTimeout: .seconds(120)), body
+        )
     }
 
     static func execute(_ endpoint: DatabaseEndpoint, _ sql: String) async throws {
@@ -111,7 +126,8 @@ enum ClusterCleanup {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             // The suite's own cluster, and the outage test's (a killed test process leaves both running).
             guard let prefix = ["stickercatalog-tests-", "stickercatalog-outage-"].first(where: name.hasPrefix),
-                  let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) != 0 else { continue }
+                let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) != 0
+            else { continue }
             let stale = EmbeddedPostgres(directory: folder + name, durable: false, logger: TestDatabase.logger)
             stale.stopAbandoned()
             try? FileManager.default.removeItem(atPath: folder + name)
