@@ -188,7 +188,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -287,6 +286,7 @@ let package = Package(
                 "StickerPacks",
                 "TestSupport",
                 .product(name: "StickerCatalogClient", package: "Client"),
+                .product(name: "StickerCatalogAPI", package: "Client"),
                 "StickerImage",
                 "CLCMS2",
                 "FormData",
