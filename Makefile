@@ -3,16 +3,19 @@ SWIFT ?= swift
 PORT ?= 8080
 RELEASE_BIN := .build/release/stickerd
 
-.PHONY: deps build run test test-browser conformance bench soak fuzz clean help
+.PHONY: deps build run check test test-browser conformance bench soak fuzz clean help
 FUZZ_SECONDS ?= 300
 SOAK_SECONDS ?= 600
 SOAK_BIN ?= $(RELEASE_BIN)
 CONFORMANCE_SECONDS ?= 120
 # Swift Testing's time limits do not end a test stuck on a continuation, so the suite has an outer bound.
 TEST_MINUTES ?= 20
+# The test targets that need no database: what `make check` runs.
+PURE_TESTS := StickerImageTests|PurchasesTests|FormDataTests|StickerPacksTests|CatalogCoreTests|CatalogSearchTests|CatalogServicesTests
 
 help:
 	@echo "make run    install what is missing, build, start stickerd on http://127.0.0.1:$(PORT) with the demo catalog"
+	@echo "make check  build, then the tests that need no database, swift-format's lint and the docs' links (under a minute after a build)"
 	@echo "make test   install what is missing, build, run every test on a throwaway PostgreSQL"
 	@echo "make test-browser  drive the admin console in headless Chromium (selenium) against a live stickerd; part of make test"
 	@echo "make conformance  run schemathesis against openapi.yaml and a live stickerd for CONFORMANCE_SECONDS (default 120); part of make test"
@@ -31,10 +34,19 @@ build: deps
 run: build
 	$(RELEASE_BIN) serve --demo --port $(PORT)
 
+check: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter '^($(PURE_TESTS))\.'
+	@scripts/format.sh --lint
+	@scripts/check_links.py
+
 test: deps
 	$(SWIFT) build --build-tests
 	@timeout -k 30 $(TEST_MINUTES)m $(SWIFT) test --skip-build || { rc=$$?; \
 		[ $$rc -ne 124 ] || echo "swift test did not finish within $(TEST_MINUTES) minutes: a test is stuck"; exit $$rc; }
+	@scripts/format.sh --lint
+	@scripts/check_links.py
+	@scripts/schema.sh --check
 	@scripts/check-openapi.sh
 	@scripts/generate-client.sh --check
 	$(SWIFT) test --package-path Client
