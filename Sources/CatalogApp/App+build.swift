@@ -18,18 +18,19 @@ package func buildApplication(
 ) -> some ApplicationProtocol {
     let changes = EntitlementChanges()
     let replicas = standbys.isEmpty ? nil : ReadReplicas(pools: standbys, registry: registry)
-    let catalog = PostgresCatalog(
-        pool: pool, revision: revision, logger: logger, entitlementChanges: changes,
-        quarantineLimit: options.limits.quarantinedDeliveries, quarantineBytes: options.limits.quarantinedBytes,
-        replicas: replicas)
+    let store = PostgresStore(
+        pool: pool, revision: revision, logger: logger, entitlementChanges: changes, replicas: replicas)
+    let repositories = PostgresRepositories(
+        store: store, quarantineLimit: options.limits.quarantinedDeliveries,
+        quarantineBytes: options.limits.quarantinedBytes)
     let listener = RevisionListener(
         endpoint: pool.endpoint, revision: revision, logger: logger, entitlementChanges: changes)
     let scheduler = CatalogScheduler(endpoint: pool.endpoint, clock: options.database.scheduleClock, logger: logger)
     let (_, manifests, responder) = buildRouter(
-        catalog: catalog, listener: listener, options: options, registry: registry, draining: draining,
+        repositories: repositories, listener: listener, options: options, registry: registry, draining: draining,
         boundary: scheduler.nextBoundary)
     let sweeper = DeliverySweeper(
-        intake: PurchaseIntake(repository: catalog, configuration: options.purchases), logger: logger,
+        intake: PurchaseIntake(repository: repositories.purchases, configuration: options.purchases), logger: logger,
         interval: options.database.deliverySweepInterval)
     var app = Application(
         responder: responder(),
@@ -50,7 +51,7 @@ package func buildApplication(
         _ = try await Migrator().migrate(pool, logger: logger, patience: options.database.startupPatience)
         if options.demo {
             try await DemoCatalog.loadIfEmpty(
-                into: catalog, validator: StickerValidator(rules: options.limits.rules), logger: logger)
+                into: repositories.catalog, validator: StickerValidator(rules: options.limits.rules), logger: logger)
         }
         scheduler.begin()
         await manifests.warm()
@@ -63,12 +64,13 @@ package func buildApplication(
 /// adds its HEAD routes); `methodNotAllowed` adds 405 answers for the methods a path does not serve; `boundary` is the
 /// next schedule boundary as this replica's `CatalogScheduler` knows it.
 package func buildRouter(
-    catalog: PostgresCatalog, listener: RevisionListener, options: ServiceOptions,
+    repositories: PostgresRepositories, listener: RevisionListener, options: ServiceOptions,
     registry: PrometheusCollectorRegistry,
     draining: Draining = Draining(), methodNotAllowed: Bool = true, boundary: NextBoundary = NextBoundary()
 )
     -> (router: Router<AppRequestContext>, manifests: ManifestService, responder: () -> ServiceResponder)
 {
+    let (store, catalog, purchases) = (repositories.store, repositories.catalog, repositories.purchases)
     let signer = AssetSigner(
         key: options.access.assetSigningKey ?? (0..<32).map { _ in UInt8.random(in: 0...255) },
         lifetime: options.access.assetURLLifetime)
@@ -83,10 +85,10 @@ package func buildRouter(
     let deadline = BodyDeadlineMiddleware<AppRequestContext>(timeout: options.server.bodyTimeout)
     ConsoleController(publicBaseURL: options.server.publicBaseURL).addRoutes(to: router)
     let manifests = ManifestService(
-        reader: catalog, revision: catalog.revision, linker: linker, capacity: options.caches.manifestBytes,
-        logger: catalog.logger, counters: CacheCounters(registry: registry, cache: "manifest"))
+        reader: catalog, revision: store.revision, linker: linker, capacity: options.caches.manifestBytes,
+        logger: store.logger, counters: CacheCounters(registry: registry, cache: "manifest"))
     let entitlements = EntitlementCache(
-        repository: catalog, changes: catalog.entitlementChanges, sandbox: options.purchases.sandbox,
+        repository: purchases, changes: store.entitlementChanges, sandbox: options.purchases.sandbox,
         capacity: options.caches.entitlementBytes)
     let users = UserAuthMiddleware(tokens: options.access.userTokens)
     let client = router.group("v1").add(middleware: users)
@@ -94,37 +96,37 @@ package func buildRouter(
     manifestController.addRoutes(to: client)
     let search = SearchService(
         manifests: manifests, capacity: options.caches.searchBytes, clock: options.database.scheduleClock,
-        boundary: boundary, logger: catalog.logger)
+        boundary: boundary, logger: store.logger)
     SearchController(service: search, entitlements: entitlements).addRoutes(to: client)
-    let feed = ChangeFeed(manifests: manifests, log: catalog)
+    let feed = ChangeFeed(manifests: manifests, log: repositories.changes)
     ChangeFeedController(feed: feed, entitlements: entitlements).addRoutes(to: client)
     let hub = EventHub(
-        limits: options.streams.limits, revision: catalog.revision, entitlements: catalog.entitlementChanges)
+        limits: options.streams.limits, revision: store.revision, entitlements: store.entitlementChanges)
     EventController(
         hub: hub, feed: feed, entitlements: entitlements, heartbeat: options.streams.heartbeat,
         lifetime: options.streams.lifetime, proxies: options.server.trustedProxies, metrics: metrics
     ).addRoutes(to: client)
     let assets = AssetStore(
-        reader: catalog, revision: catalog.revision, capacity: options.caches.assetBytes,
+        reader: catalog, revision: store.revision, capacity: options.caches.assetBytes,
         counters: CacheCounters(registry: registry, cache: "asset"))
     let assetController = AssetController(store: assets, manifests: manifests, signer: signer)
     assetController.addRoutes(
         to: router.group("v1/assets"), bodies: router.group("v1/assets").add(middleware: deadline))
     let uploads = UploadGate(limit: options.limits.concurrentUploads)
     let gauges = ServiceGauges(
-        registry: registry, revision: catalog.revision, listener: listener, draining: draining,
-        pool: catalog.pool, hub: hub, manifests: manifests, search: search, assets: assets, uploads: uploads,
-        quarantine: catalog,
+        registry: registry, revision: store.revision, listener: listener, draining: draining,
+        pool: store.pool, hub: hub, manifests: manifests, search: search, assets: assets, uploads: uploads,
+        quarantine: purchases,
         log: options.logging.accessLog?.sink)
     let readiness = Readiness(
-        migrationsApplied: { [pool = catalog.pool] in try await Migrator().isCurrent(pool, logger: $0) },
+        migrationsApplied: { [pool = store.pool] in try await Migrator().isCurrent(pool, logger: $0) },
         keepsUp: { listener.isCurrent })
     HealthController(
         readiness: readiness, registry: registry, durations: durations, updateGauges: { await gauges.update() },
         draining: draining, metricsToken: options.access.metricsToken
     ).addRoutes(to: router)
-    let intake = PurchaseIntake(repository: catalog, configuration: options.purchases)
-    MeController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(
+    let intake = PurchaseIntake(repository: purchases, configuration: options.purchases)
+    MeController(repository: purchases, sandbox: options.purchases.sandbox).addRoutes(
         to: client.group("me", context: UserRequestContext.self))
     PurchaseController(intake: intake).addRoutes(
         to: client.group("purchases").add(middleware: deadline).group(context: UserRequestContext.self))
@@ -139,7 +141,7 @@ package func buildRouter(
         .add(middleware: AdminAuthMiddleware(authenticator: authenticator))
         .group(context: AdminRequestContext.self)
     let idempotency = IdempotencyMiddleware(
-        repository: catalog, maxBodyBytes: options.limits.rules.maxBytes + UploadReader.formOverhead)
+        repository: repositories.idempotency, maxBodyBytes: options.limits.rules.maxBytes + UploadReader.formOverhead)
     let admin = authenticated.group().add(middleware: idempotency)
     let groups = admin.group("groups")
     GroupController(repository: catalog, linker: linker).addRoutes(to: groups)
@@ -149,14 +151,14 @@ package func buildRouter(
     )
     .addRoutes(authenticated: authenticated, idempotency: idempotency, stickers: admin.group("stickers"))
     FilterController(repository: catalog).addRoutes(to: admin.group("filters"))
-    AdminEntitlementController(repository: catalog, sandbox: options.purchases.sandbox).addRoutes(
+    AdminEntitlementController(repository: purchases, sandbox: options.purchases.sandbox).addRoutes(
         to: admin.group("users"))
     AdminPreviewController(service: manifests, entitlements: entitlements).addRoutes(to: admin.group("users"))
     ManifestPreviewController(
         schedule: catalog, manifests: manifests, entitlements: entitlements, clock: options.database.scheduleClock
     )
     .addRoutes(to: admin)
-    ReleaseController(repository: catalog, manifests: manifests, entitlements: entitlements).addRoutes(
+    ReleaseController(repository: repositories.releases, manifests: manifests, entitlements: entitlements).addRoutes(
         to: admin.group("releases"))
     AdminWebhookController(intake: intake).addRoutes(to: admin.group("webhook-events"))
     ExportController(manifests: manifests, reader: catalog, rules: options.limits.rules).addRoutes(

@@ -50,18 +50,21 @@ struct Garbage: AsyncParsableCommand {
         let (images, bytes) = try await database.withPool(logger: logger) { pool in
             try await Migrator().migrate(pool, logger: logger)
             let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger)
-            let releases = try await catalog.pruneReleases(olderThan: .seconds(releaseHistoryDays * 86_400))
+            let releases = try await PostgresReleases(store: catalog.store).pruneReleases(
+                olderThan: .seconds(releaseHistoryDays * 86_400))
             if releases > 0 { print("Forgot \(releases) releases older than \(releaseHistoryDays) days") }
             var (images, bytes) = (0, 0)
             while true {
-                let removed = try await catalog.collectGarbage(unusedFor: grace, limit: batch)
+                let removed = try await PostgresMaintenance(store: catalog.store).collectGarbage(
+                    unusedFor: grace, limit: batch)
                 guard removed.images > 0 else { break }
                 (images, bytes) = (images + removed.images, bytes + removed.bytes)
                 print("Removed \(removed.images) images (\(removed.bytes) bytes)")
             }
-            let changes = try await catalog.pruneChanges(olderThan: .seconds(changeHistoryDays * 86_400))
+            let changes = try await PostgresChanges(store: catalog.store).pruneChanges(
+                olderThan: .seconds(changeHistoryDays * 86_400))
             if changes > 0 { print("Forgot \(changes) change-feed entries older than \(changeHistoryDays) days") }
-            let keys = try await catalog.forgetIdempotencyKeys()
+            let keys = try await PostgresIdempotency(store: catalog.store).forgetIdempotencyKeys()
             if keys > 0 { print("Forgot \(keys) idempotency keys older than a day") }
             return (images, bytes)
         }

@@ -40,18 +40,20 @@ struct RenditionsCommand: AsyncParsableCommand {
             let (rebuilt, failed) = try await database.withPool(logger: logger) { pool in
                 try await Migrator().migrate(pool, logger: logger)
                 let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger)
-                let total = try await catalog.countImagesNeedingRenditions(version: Renditions.version)
+                let total = try await PostgresMaintenance(store: catalog.store).countImagesNeedingRenditions(
+                    version: Renditions.version)
                 var progress = Progress(total: total, unit: "images")
                 var (after, rebuilt, failed) = ("", 0, 0)
                 while true {
-                    let images = try await catalog.imagesNeedingRenditions(
+                    let images = try await PostgresMaintenance(store: catalog.store).imagesNeedingRenditions(
                         version: Renditions.version, after: after, limit: batch)
                     guard let last = images.last else { break }
                     for image in images {
                         do {
                             let renditions = try Renditions.make(
                                 try StickerSource(image.bytes, rules: rules), stored: image.bytes, rules: rules)
-                            try await catalog.replaceRenditions(source: image.sha256, renditions)
+                            try await PostgresMaintenance(store: catalog.store).replaceRenditions(
+                                source: image.sha256, renditions)
                             rebuilt += 1
                         } catch {
                             failed += 1

@@ -144,7 +144,7 @@ import Testing
             // Action: another view; then the history pruned (as `stickerd gc` does).
             let foreign = try await Self.changes(client, since: first.cursor, "size=large")
             let catalog = PostgresCatalog(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger)
-            let pruned = try await catalog.pruneChanges(olderThan: .zero)
+            let pruned = try await PostgresChanges(store: catalog.store).pruneChanges(olderThan: .zero)
             let expired = try await Self.changes(client, since: first.cursor)
             // Check
             #expect(foreign.status == .gone && foreign.problemCode == "cursor_expired")

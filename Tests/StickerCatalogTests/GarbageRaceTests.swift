@@ -78,7 +78,8 @@ import Testing
                 try await deleting.query(
                     "DELETE FROM stickers WHERE id = \(UUID(uuidString: id)!)", logger: TestDatabase.logger)
                 // Action: the rebuild stores its renditions meanwhile; then the deletion commits.
-                async let rebuild: Void = catalog.replaceRenditions(source: sha, rebuilt)
+                async let rebuild: Void = PostgresMaintenance(store: catalog.store).replaceRenditions(
+                    source: sha, rebuilt)
                 try await Task.sleep(for: .milliseconds(500))
                 try await deleting.query("COMMIT", logger: TestDatabase.logger)
                 try await rebuild

@@ -215,7 +215,8 @@ import Testing
             var options = ServiceOptions()
             purchases(&options)
             let intake = PurchaseIntake(
-                repository: PostgresCatalog(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger),
+                repository: PostgresPurchases(
+                    store: PostgresStore(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger)),
                 configuration: options.purchases)
             // Action
             let swept = try await intake.sweep(olderThan: 600)

@@ -213,7 +213,8 @@ import Testing
                 "UPDATE assets SET unreferenced_since = now() - interval '2 hours' WHERE unreferenced_since IS NOT NULL"
             )
             // Action: gc past the grace period. Check: the image and its renditions stay, and the restore shows them.
-            _ = try await catalog.collectGarbage(unusedFor: .seconds(3600), limit: 1000)
+            _ = try await PostgresMaintenance(store: catalog.store).collectGarbage(
+                unusedFor: .seconds(3600), limit: 1000)
             #expect(try await db.count("SELECT count(*) FROM assets WHERE sha256 = '\(sha)'") == 1)
             _ = try await Self.restore(client, shown)
             let back = try await ChangeFeedTests.manifest(client).groups.first { $0.id == "crunchy" }?.stickers.first {
@@ -225,11 +226,12 @@ import Testing
             #expect(
                 try await client.execute(uri: "/v1/admin/stickers/\(id)", method: .delete, headers: admin).status
                     == .noContent)
-            #expect(try await catalog.pruneReleases(olderThan: .zero) > 0)
+            #expect(try await PostgresReleases(store: catalog.store).pruneReleases(olderThan: .zero) > 0)
             try await db.execute(
                 "UPDATE assets SET unreferenced_since = now() - interval '2 hours' WHERE unreferenced_since IS NOT NULL"
             )
-            _ = try await catalog.collectGarbage(unusedFor: .seconds(3600), limit: 1000)
+            _ = try await PostgresMaintenance(store: catalog.store).collectGarbage(
+                unusedFor: .seconds(3600), limit: 1000)
             #expect(try await db.count("SELECT count(*) FROM assets WHERE sha256 = '\(sha)'") == 0)
             let forgotten = try await client.execute(
                 uri: "/v1/admin/releases/\(shown)/manifest", method: .get, headers: admin)

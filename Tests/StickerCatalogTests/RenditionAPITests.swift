@@ -131,20 +131,26 @@ struct RenditionAPITests {
                 try await client.execute(uri: "/v1/admin/stickers/\(id)", method: .delete, headers: admin).status
                     == .noContent)
             for url in urls { #expect(try await client.execute(uri: url, method: .get).status == .ok) }
-            #expect(try await catalog.collectGarbage(unusedFor: .seconds(3600), limit: 100).images == 0)
+            #expect(
+                try await PostgresMaintenance(store: catalog.store).collectGarbage(
+                    unusedFor: .seconds(3600), limit: 100
+                ).images == 0)
             // Once the grace period is over and no kept release shows them: the original and its renditions go, nothing
             // else.
             try await db.execute(
                 "UPDATE assets SET unreferenced_since = now() - interval '2 hours' WHERE unreferenced_since IS NOT NULL"
             )
             #expect(
-                try await catalog.collectGarbage(unusedFor: .seconds(3600), limit: 100).images == 0,
+                try await PostgresMaintenance(store: catalog.store).collectGarbage(
+                    unusedFor: .seconds(3600), limit: 100
+                ).images == 0,
                 "a kept release shows them")
-            #expect(try await catalog.pruneReleases(olderThan: .zero) > 0)
+            #expect(try await PostgresReleases(store: catalog.store).pruneReleases(olderThan: .zero) > 0)
             let distinct = Set(urls).count
             var removed = 0
             while true {
-                let batch = try await catalog.collectGarbage(unusedFor: .seconds(3600), limit: 3)
+                let batch = try await PostgresMaintenance(store: catalog.store).collectGarbage(
+                    unusedFor: .seconds(3600), limit: 3)
                 if batch.images == 0 { break }
                 removed += batch.images
             }
@@ -168,19 +174,25 @@ struct RenditionAPITests {
             try await db.execute(
                 "DELETE FROM renditions WHERE source_sha256 IN (SELECT asset_sha256 FROM stickers WHERE group_id = 'chewy')"
             )
-            #expect(try await catalog.countImagesNeedingRenditions(version: Renditions.version) == 9)
+            #expect(
+                try await PostgresMaintenance(store: catalog.store).countImagesNeedingRenditions(
+                    version: Renditions.version) == 9)
             // One batch of four, as if interrupted, then the rest.
-            let first = try await catalog.imagesNeedingRenditions(version: Renditions.version, after: "", limit: 4)
+            let first = try await PostgresMaintenance(store: catalog.store).imagesNeedingRenditions(
+                version: Renditions.version, after: "", limit: 4)
             for image in first {
-                try await catalog.replaceRenditions(
+                try await PostgresMaintenance(store: catalog.store).replaceRenditions(
                     source: image.sha256,
                     try Renditions.make(.png(PNGFile(image.bytes, rules: StickerRules())), stored: image.bytes))
             }
-            #expect(try await catalog.countImagesNeedingRenditions(version: Renditions.version) == 5)
-            let rest = try await catalog.imagesNeedingRenditions(version: Renditions.version, after: "", limit: 100)
+            #expect(
+                try await PostgresMaintenance(store: catalog.store).countImagesNeedingRenditions(
+                    version: Renditions.version) == 5)
+            let rest = try await PostgresMaintenance(store: catalog.store).imagesNeedingRenditions(
+                version: Renditions.version, after: "", limit: 100)
             #expect(Set(rest.map(\.sha256)).isDisjoint(with: first.map(\.sha256)) && rest.count == 5)
             for image in rest {
-                try await catalog.replaceRenditions(
+                try await PostgresMaintenance(store: catalog.store).replaceRenditions(
                     source: image.sha256,
                     try Renditions.make(.png(PNGFile(image.bytes, rules: StickerRules())), stored: image.bytes))
             }
@@ -190,7 +202,7 @@ struct RenditionAPITests {
             let sha = try #require(first.first?.sha256)
             let other = try Renditions.make(
                 .png(PNGFile(Samples.gradient(408, 408), rules: StickerRules())), stored: Samples.gradient(408, 408))
-            try await catalog.replaceRenditions(source: sha, other)
+            try await PostgresMaintenance(store: catalog.store).replaceRenditions(source: sha, other)
             // Its six smaller PNGs and its seven WebPs (its own PNG is the upload itself).
             #expect(try await db.count("SELECT count(*) FROM assets WHERE unreferenced_since IS NOT NULL") == 13)
             #expect(try await client.execute(uri: "/v1/manifest", method: .get).status == .ok)

@@ -241,10 +241,11 @@ func offlineRouter(
     let pool = DatabasePool(
         endpoint: DatabaseEndpoint(socketPath: "/nonexistent/.s.PGSQL.5432", username: "x", database: nil),
         logger: logger)
-    let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger)
-    let listener = RevisionListener(endpoint: pool.endpoint, revision: catalog.revision, logger: logger)
+    let store = PostgresStore(pool: pool, revision: CatalogRevision(), logger: logger)
+    let listener = RevisionListener(endpoint: pool.endpoint, revision: store.revision, logger: logger)
     return buildRouter(
-        catalog: catalog, listener: listener, options: options, registry: PrometheusCollectorRegistry(),
+        repositories: PostgresRepositories(store: store), listener: listener, options: options,
+        registry: PrometheusCollectorRegistry(),
         methodNotAllowed: methodNotAllowed
     ).router
 }

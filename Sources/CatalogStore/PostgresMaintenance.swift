@@ -3,7 +3,7 @@ import PostgresNIO
 import StickerImage
 
 /// What `stickerd renditions rebuild` and `stickerd gc` do to the stored images.
-extension PostgresCatalog {
+extension PostgresMaintenance {
     /// How many images stickers show have renditions older than `version` (or none).
     package func countImagesNeedingRenditions(version: Int) async throws -> Int {
         try await read { connection in

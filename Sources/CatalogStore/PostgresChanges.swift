@@ -1,7 +1,7 @@
 import CatalogCore
 import PostgresNIO
 
-extension PostgresCatalog: ChangeLogReader {
+extension PostgresChanges: ChangeLogReader {
     /// What changed after revision `since` up to `through`, or nil when that history is no longer kept (or `since` is
     /// ahead of the database: a cursor from a future a restore took away).
     package func changes(since: Int64, through: Int64) async throws -> CatalogChanges? {

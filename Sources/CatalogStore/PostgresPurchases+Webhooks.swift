@@ -5,7 +5,7 @@ import Purchases
 
 /// The inbox: every delivery stored raw before anything else, deduplicated by (source, environment, event id), the
 /// refused ones quarantined; then applied in a transaction that also records how it ended.
-extension PostgresCatalog: PurchaseRepository {
+extension PostgresPurchases: PurchaseRepository {
     package func receive(_ delivery: Delivery, verdict: Result<PurchaseEvent, PurchaseError>) async throws -> Receipt {
         let event: PurchaseEvent
         switch verdict {

@@ -4,7 +4,7 @@ import PostgresNIO
 import Purchases
 
 /// Users, their transactions and audit, and an admin's grants and revocations.
-extension PostgresCatalog: EntitlementAdministration {
+extension PostgresPurchases: EntitlementAdministration {
     package func purchaseToken(user: String) async throws -> UUID {
         try await read { connection in
             let token = try await connection.first(
@@ -73,7 +73,7 @@ extension PostgresCatalog: EntitlementAdministration {
             productId: productId, userId: user, purchasedAt: now, expiresAt: expiresAt, asOf: now,
             reason: "granted by admin \(admin)")
         let owned = try await transaction { connection in
-            try await keeping(answer, connection) {
+            try await store.keeping(answer, connection) {
                 // A grant ends an earlier revocation's hold on the product.
                 try await connection.query(
                     "DELETE FROM entitlement_holds WHERE user_id = \(user) AND product_id = \(productId)",
@@ -96,7 +96,7 @@ extension PostgresCatalog: EntitlementAdministration {
     {
         let now = Date()
         let revoked = try await transaction { connection in
-            try await keeping(answer, connection) {
+            try await store.keeping(answer, connection) {
                 let active = try await purchaseRecords(
                     try await connection.query(
                         """

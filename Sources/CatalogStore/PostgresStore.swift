@@ -3,30 +3,24 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// The catalog in PostgreSQL: every repository protocol, in raw SQL with bound parameters.
-package struct PostgresCatalog: Sendable {
+/// What every repository of the store shares: the pools, the in-memory revision and entitlement changes that
+/// committed writes advance, and the transactions they run in (raw SQL with bound parameters). The repositories
+/// (`PostgresCatalog`, `PostgresPurchases`, `PostgresReleases`, `PostgresChanges`, `PostgresIdempotency`,
+/// `PostgresMaintenance`) each hold one and implement CatalogCore's ports for one aggregate.
+package struct PostgresStore: Sendable {
     package let pool: DatabasePool
     package let logger: Logger
     /// Told the new revision after every committed write, so this replica sees its own changes at once.
     package let revision: CatalogRevision
     /// Told the users whose entitlements a committed write changed.
     package let entitlementChanges: EntitlementChanges
-    /// How many refused deliveries of each source and status quarantine keeps, dropping the oldest: anyone can send
-    /// them.
-    package let quarantineLimit: Int
-    /// How many bytes of bodies and signatures each kind of refused delivery may keep, dropping the oldest.
-    package let quarantineBytes: Int
     /// Hot standbys for snapshots and image bytes; nil: every read on the primary.
     package let replicas: ReadReplicas?
-    /// The quarantine's size for `/metrics`, counted at most once a minute.
-    package let quarantineTally = QuarantineTally()
 
     package init(
         pool: DatabasePool, revision: CatalogRevision, logger: Logger,
-        entitlementChanges: EntitlementChanges = EntitlementChanges(),
-        quarantineLimit: Int = 10_000, quarantineBytes: Int = 64 << 20, replicas: ReadReplicas? = nil
+        entitlementChanges: EntitlementChanges = EntitlementChanges(), replicas: ReadReplicas? = nil
     ) {
-        (self.quarantineLimit, self.quarantineBytes) = (quarantineLimit, quarantineBytes)
         self.replicas = replicas
         self.pool = pool
         self.revision = revision
@@ -97,4 +91,7 @@ package struct PostgresCatalog: Sendable {
     package static func dictionary(_ text: String) -> [String: String] {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String]) ?? [:]
     }
+
+    /// The advisory lock `apply_schedule` holds exclusively and every catalog write shares ("SCHR").
+    package static let scheduleLock: Int64 = 0x5343_4852
 }

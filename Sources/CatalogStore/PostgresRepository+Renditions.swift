@@ -3,7 +3,7 @@ import Foundation
 import PostgresNIO
 import StickerImage
 
-extension PostgresCatalog {
+extension PostgresRepository {
     /// The renditions of the images `sources`, by source digest.
     package func fetchRenditions(
         _ connection: PostgresConnection, sources: [String]

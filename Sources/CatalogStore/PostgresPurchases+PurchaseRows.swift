@@ -4,7 +4,7 @@ import PostgresNIO
 import Purchases
 
 /// Reading and writing rows of `purchases`.
-extension PostgresCatalog {
+extension PostgresPurchases {
     package static let purchaseColumns = """
         source, environment, transaction_id, original_transaction_id, product_id, user_id, app_account_token, purchased_at,
         expires_at, expiry_as_of, revoked_at, revocation_as_of, as_of

@@ -4,18 +4,22 @@ import PostgresNIO
 import StickerImage
 
 /// The columns every group and sticker query selects, and how a row becomes a domain value.
-extension PostgresCatalog {
-    package static let groupColumns = """
+extension PostgresRepository {
+    package static var groupColumns: String {
+        """
         g.id, g.name, g.localized_names::text, g.size_class, g.flags, g.product_id, g.position, g.listed,
         g.cover_sticker_id, g.created_at, g.updated_at, g.publish_at, g.unpublish_at
         """
-    package static let groupColumnCount = 13
+    }
+    package static var groupColumnCount: Int { 13 }
 
-    package static let stickerColumns = """
+    package static var stickerColumns: String {
+        """
         s.id, s.group_id, s.name, s.description, s.localized_descriptions::text, s.flags, s.keywords, s.emoji,
         s.position, a.sha256, a.width, a.height, octet_length(a.bytes), a.animated, a.frames, a.duration_ms, a.loops, a.format,
         s.created_at, s.updated_at, s.publish_at, s.unpublish_at
         """
+    }
 
     /// An image's columns, in `stickerColumns`' order: sha256, width, height, bytes, animated, frames, duration, loops,
     /// format.

@@ -6,7 +6,7 @@ import Purchases
 
 /// The quarantine: refused deliveries kept for replay, each (source, status) bounded in rows and in bytes, because
 /// anyone can send them and a flood of one kind must not evict a genuine delivery refused as another.
-extension PostgresCatalog {
+extension PostgresPurchases {
     /// The bytes a row keeps that a sender chooses (migration 0010 counts stored rows the same way).
     package static let storedBytesSQL =
         "octet_length(body) + coalesce(octet_length(signature), 0) + coalesce(octet_length(event_id), 0)"
@@ -66,7 +66,7 @@ extension PostgresCatalog {
     }
 }
 
-extension PostgresCatalog: QuarantineCounter {
+extension PostgresPurchases: QuarantineCounter {
     /// Refused deliveries kept for replay (at most `quarantineLimit` of each source and status), from the tally.
     package func quarantineSize() async throws -> Int {
         try await quarantineTally.size {

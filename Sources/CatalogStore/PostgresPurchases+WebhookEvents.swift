@@ -4,7 +4,7 @@ import PostgresNIO
 import Purchases
 
 /// Stored deliveries as admins list and replay them.
-extension PostgresCatalog {
+extension PostgresPurchases {
     package func webhookEvents(status: WebhookStatus?, before: Int64?, limit: Int) async throws -> [WebhookEvent] {
         try await read { connection in
             try await webhookEvents(

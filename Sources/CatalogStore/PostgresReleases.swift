@@ -3,7 +3,7 @@ import Foundation
 import PostgresNIO
 
 /// Releases, from the history the triggers keep (sql/0014_releases.sql).
-extension PostgresCatalog: ReleaseRepository {
+extension PostgresReleases: ReleaseRepository {
     package func releases(before: Int64?, limit: Int) async throws -> (releases: [Release], more: Bool) {
         try await read { connection in
             // One row past the page tells whether another follows; its summary is not computed.

@@ -5,7 +5,7 @@ import Purchases
 
 /// Applying purchase events: each transaction's record merged with the event under a lock of its own, its owner
 /// resolved, every decision written to the audit, all in the caller's transaction.
-extension PostgresCatalog {
+extension PostgresPurchases {
     /// Applies `event`, stored as delivery `webhookId` (nil for an admin's action), binding its transaction to `user`
     /// when a signed-in user posted it, and records the status the delivery comes to, all in the caller's transaction:
     /// the status and the users whose entitlements changed. Unless `force` (a replay), a delivery a concurrent twin
