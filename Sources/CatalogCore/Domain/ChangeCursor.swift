@@ -29,9 +29,7 @@ package struct ChangeCursor: Codable, Sendable, Hashable {
 
     /// The cursor as handed out, signed with `key`.
     package func encoded(with key: CursorKey) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let json = (try? encoder.encode(self)) ?? Data()
+        let json = (try? JSONEncoder.catalog.encode(self)) ?? Data()
         return Data(key.seal(Array(json))).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
