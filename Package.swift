@@ -26,7 +26,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         /// Zip archives in memory: the admin API's platform exports.
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
-        /// The client, a package of its own (apps resolve nothing of the server); `stickerd export` and the live tests use it.
+        /// The client, a package of its own (apps resolve nothing of the server); `stickerd export` and the live tests
+        /// use it.
         .package(path: "Client"),
     ],
     targets: [
@@ -36,7 +37,8 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
-        /// Little CMS, as Debian's liblcms2-dev installs it: embedded ICC profiles (Display P3 from a Mac) converted to sRGB.
+        /// Little CMS, as Debian's liblcms2-dev installs it: embedded ICC profiles (Display P3 from a Mac) converted to
+        /// sRGB.
         .systemLibrary(
             name: "CLCMS2",
             pkgConfig: "lcms2",
@@ -63,8 +65,8 @@ let package = Package(
         ),
         /// multipart/form-data (RFC 7578) read within a byte budget; no dependencies, so it can be fuzzed on its own.
         .target(name: "FormData"),
-        /// Sticker image rules: PNG/APNG and WebP structure, libpng and libwebp decode and encode, drawing the demo art.
-        /// No HTTP, no SQL.
+        /// Sticker image rules: PNG/APNG and WebP structure, libpng and libwebp decode and encode, drawing the demo
+        /// art. No HTTP, no SQL.
         .target(
             name: "StickerImage",
             dependencies: [
@@ -87,8 +89,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        /// Sticker packs for WhatsApp, Telegram and Signal from a catalog's groups: each platform's rules, the files and a
-        /// report. No HTTP, no SQL.
+        /// Sticker packs for WhatsApp, Telegram and Signal from a catalog's groups: each platform's rules, the files
+        /// and a report. No HTTP, no SQL.
         .target(
             name: "StickerPacks",
             dependencies: [
@@ -96,8 +98,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // The catalog, one target per layer; docs/architecture.md draws the graph. Only CatalogStore imports PostgresNIO;
-        // only CatalogHTTP and CatalogApp import Hummingbird.
+        // The catalog, one target per layer; docs/architecture.md draws the graph. Only CatalogStore imports
+        // PostgresNIO; only CatalogHTTP and CatalogApp import Hummingbird.
         /// Domain types and rules, the ports the store implements, signing, and the encodings that keep bytes equal
         /// across replicas.
         .target(
@@ -218,7 +220,8 @@ let package = Package(
             ],
             path: "Benchmarks/BaselineServer"
         ),
-        /// Turns `sql/*.sql` and `console/*` into Swift string literals so the binary carries its migrations and its console.
+        /// Turns the migrations (`sql/NNNN_*.sql`) and `console/*` into Swift string literals so the binary carries its
+        /// migrations and its console.
         .executableTarget(name: "EmbedFilesTool"),
         .plugin(
             name: "EmbedFiles",

@@ -8,9 +8,9 @@ import Foundation
 import Logging
 import Testing
 
-/// A replica started before its database can serve waits for it (`ServiceOptions.startupPatience`, which the app's
-/// start passes to `Migrator`) instead of exiting after the pool's first second: once, on a busy machine, a test's
-/// stickerd ended at start for want of a connection within 1 s.
+/// A replica started before its database can serve waits for it (`ServiceOptions.database.startupPatience`, which the
+/// app's start passes to `Migrator`) instead of exiting after the pool's first second: once, on a busy machine, a
+/// test's stickerd ended at start for want of a connection within 1 s.
 @Suite struct StartupTests {
     @Test(.hangLimit)
     func migratingWaitsForADatabaseThatIsNotThereYet() async throws {

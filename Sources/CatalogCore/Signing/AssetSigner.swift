@@ -6,7 +6,8 @@ import Purchases
 /// Expiries fall on window boundaries: every manifest built in one window carries the same URLs (so its ETag holds
 /// still), and a URL stays valid between one and two lifetimes after it was handed out.
 package struct AssetSigner: Sendable {
-    package let key: SymmetricKey
+    /// The secret itself: read only inside CatalogCore (`CursorKey` derives its key from it).
+    let key: SymmetricKey
     /// The window, in seconds.
     package let lifetime: Int64
 

@@ -46,7 +46,7 @@ package final class EntitlementCache: Sendable {
     package func products(of user: String, now: Date = Date()) async throws -> [String] {
         let offset = changes.refreshOffset(user: user) / .seconds(1)
         let fresh = state.withLock { state -> [String]? in
-            guard let held = state.held.value(for: user), held.until.map { $0 > now } ?? true,
+            guard let held = state.held.value(for: user), (held.until ?? .distantFuture) > now,
                 !Self.overdue(read: held.read, blips: state.blips, offset: offset, now: now)
             else { return nil }
             return held.products
