@@ -2,7 +2,8 @@ import Foundation
 
 extension StickerSync {
     /// Syncs, then follows `/v1/events` and syncs on each change, until cancelled. Each request is tried once and this
-    /// loop waits between tries: the service's `Retry-After` when it refused (a 503 `too_many_streams`), a random point
+    /// loop waits between tries: the longer of the service's `Retry-After` when it refused (a 503 `too_many_streams`)
+    /// and the backoff below, a random point
     /// within the reconnect window (or its `retry:`) after a stream that was up dropped, else a capped exponential
     /// backoff with full jitter; failures are forgotten only once a stream has stayed up for `healthy`. An expired
     /// cursor (410) makes the next sync start over; an expired token is refreshed once (`credentials`). Files a sync
@@ -36,7 +37,9 @@ extension StickerSync {
                 progress.set(.offline(error, since: Date()))
                 onError(error)
                 if case .unavailable(_, _, let after?) = error as? StickerClientError {
-                    wait = after + options.backoff.delay(after: 1)
+                    // Retry-After is a floor, not the wait: the backoff keeps growing under it, so a service that
+                    // answers `503 Retry-After: 0` for good is not asked twice a second by every client.
+                    wait = max(after, options.backoff.delay(after: failures + 1))
                 }
             }
             if let opened, ContinuousClock.now - opened >= healthy { failures = 0 }

@@ -32,7 +32,24 @@ import Testing
         let times = await Self.follow(service, for: .seconds(600), path: "/v1/events")
         // Check
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
-        #expect(times.count > 10 && times.count <= 121 && gaps.allSatisfy { $0 >= .seconds(5) })
+        // Retry-After is a floor under a growing backoff: never sooner than 5 s, fewer as failures go on.
+        #expect(times.count >= 5 && times.count <= 121 && gaps.allSatisfy { $0 >= .seconds(5) })
+    }
+
+    @Test("A service answering 503 Retry-After: 0 for 10 minutes gets at most 15 requests")
+    func retryAfterZero() async {
+        // Setup: every request refused with Retry-After: 0; the jitter pinned to its middle, so the count is exact.
+        let service = MemoryService()
+        service.handler = { _, _ in MemoryService.refusal(.serviceUnavailable, code: "unavailable", retryAfter: "0") }
+        let clock = FakeClock(limit: .seconds(600))
+        let sync = StickerSync.testing(service, clock: clock) {
+            $0.backoff.random = { ($0.lowerBound + $0.upperBound) / 2 }
+        }
+        // Action
+        await sync.follow(onSync: { _ in })
+        // Check
+        #expect(service.requests.count <= 15, "\(service.requests.count) requests in 600 s")
+        #expect(service.requests.count >= 5, "it keeps trying: \(service.requests.count) requests")
     }
 
     @Test("A service down for an hour gets about 30 attempts")
