@@ -16,15 +16,24 @@ public struct Backoff: Sendable {
     public init() {}
 
     /// The wait after `failures` failures in a row (1 for the first).
+    /// Settings out of range never trap: a negative `base` or `maximum` counts as zero, a non-finite one as `maximum`'s
+    /// default.
     public func delay(after failures: Int) -> Duration {
-        let cap = min(Double(maximum.seconds), Double(base.seconds) * pow(2, Double(min(max(failures - 1, 0), 30))))
+        let growth = Self.seconds(base) * pow(2, Double(min(max(failures - 1, 0), 30)))
+        let cap = min(Self.seconds(maximum), growth)
         return .milliseconds(Int64(random(0...cap) * 1000))
     }
 
     /// The wait before reconnecting a stream that was up: a random point in `reconnectWindow` or `retry`.
     public func reconnect(retry: Duration?) -> Duration {
-        let window = max(reconnectWindow, retry ?? .zero)
-        return .milliseconds(Int64(random(0...window.seconds) * 1000))
+        let window = max(Self.seconds(reconnectWindow), Self.seconds(retry ?? .zero))
+        return .milliseconds(Int64(random(0...window) * 1000))
+    }
+
+    /// `duration` in seconds within 0 and a day: `random(0...cap)` traps on a negative or non-finite bound.
+    static func seconds(_ duration: Duration) -> Double {
+        let seconds = duration.seconds
+        return seconds.isFinite ? min(max(seconds, 0), 86_400) : 300
     }
 
     /// A `Retry-After` in seconds (RFC 9110 10.2.3: a whole number; an HTTP date is not followed), within 0 and

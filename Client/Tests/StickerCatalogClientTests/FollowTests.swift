@@ -52,6 +52,16 @@ import Testing
         #expect(service.requests.count >= 5, "it keeps trying: \(service.requests.count) requests")
     }
 
+    @Test("Backoff settings out of range wait zero or more, never trap")
+    func badSettings() {
+        var backoff = Backoff()
+        (backoff.base, backoff.maximum, backoff.reconnectWindow) = (.seconds(-1), .seconds(-5), .seconds(-10))
+        for failures in [-3, 0, 1, 5, 100] { #expect(backoff.delay(after: failures) == .zero) }
+        #expect(backoff.reconnect(retry: .seconds(-2)) == .zero)
+        backoff.maximum = .seconds(Int64.max)
+        #expect(backoff.delay(after: 200) <= .seconds(86_400))
+    }
+
     @Test("A service down for an hour gets about 30 attempts")
     func downForAnHour() async {
         // Setup: every request fails to connect.
