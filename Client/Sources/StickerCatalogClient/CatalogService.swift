@@ -116,7 +116,7 @@ struct CatalogService: Sendable {
             try await transport.send(request, body: body, baseURL: url, operationID: "getAsset")
         }
         guard response.status == .ok else {
-            throw StickerClientError.refused(status: response.status.code, code: nil, detail: url)
+            throw StickerClientError.refused(status: response.status.code, code: nil, detail: Self.redacted(url))
         }
         guard let body else { return Data() }
         do {
@@ -129,7 +129,7 @@ struct CatalogService: Sendable {
             if "\(error)".contains("bytes") {
                 throw StickerClientError.invalidAnswer("an image longer than the \(limit) bytes its manifest states")
             }
-            throw StickerClientError.unreachable("\(url.prefix(120)): \(error)", reason: .of(error))
+            throw StickerClientError.unreachable("\(Self.redacted(url).prefix(120)): \(error)", reason: .of(error))
         }
     }
 
@@ -157,6 +157,12 @@ struct CatalogService: Sendable {
     /// A GET of `url` and the origin it goes to. A path on the service (what the manifest gives unless images are on
     /// a CDN) is taken as it is, without a URL parse per file; an absolute URL is parsed, and refused when no URL can
     /// hold its host.
+    /// `url` without its query or fragment, for errors and logs: a premium image's URL carries its signature
+    /// (`?exp=&sig=`), which must not outlive the request in an error message, a crash report or a log.
+    static func redacted(_ url: String) -> String {
+        String(url.prefix { $0 != "?" && $0 != "#" })
+    }
+
     func request(for url: String) throws -> (HTTPRequest, URL) {
         if let home, url.utf8.first == UInt8(ascii: "/"), url.utf8.dropFirst().first != UInt8(ascii: "/"),
             url.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
@@ -166,7 +172,7 @@ struct CatalogService: Sendable {
         guard let resolved = URL(string: url, relativeTo: base)?.absoluteURL,
             let (scheme, authority, origin) = Self.origin(of: resolved)
         else {
-            throw StickerClientError.invalidAnswer("an image URL that is not one: \(url.prefix(80))")
+            throw StickerClientError.invalidAnswer("an image URL that is not one: \(Self.redacted(url).prefix(80))")
         }
         var path = resolved.path(percentEncoded: true)
         if let query = resolved.query(percentEncoded: true) { path += "?" + query }

@@ -69,7 +69,8 @@ struct ServiceMiddleware: ClientMiddleware {
                 if error is CancellationError || Task.isCancelled { throw CancellationError() }
                 failures += 1
                 guard failures < attempts, retryable else {
-                    throw StickerClientError.unreachable("\(request.path ?? ""): \(error)", reason: .of(error))
+                    throw StickerClientError.unreachable(
+                        "\(CatalogService.redacted(request.path ?? "")): \(error)", reason: .of(error))
                 }
                 wait = backoff.delay(after: failures)
             }

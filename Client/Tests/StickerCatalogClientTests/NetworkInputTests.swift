@@ -124,6 +124,33 @@ import Testing
         #expect(spaced.0.path == "/v1/assets/a%20b.png")
     }
 
+    @Test("A refused, unreachable or malformed image URL leaves its signature out of the error")
+    func noSignatureInErrors() async throws {
+        // Setup: a service that refuses every image, and one that cannot be reached.
+        let middleware = ServiceMiddleware(
+            credentials: nil, attempts: 1, backoff: Backoff(), sleep: { _ in }, userAgent: "test")
+        let refusing = MemoryService()
+        refusing.handler = { _, _ in MemoryService.refusal(.forbidden, code: "forbidden") }
+        let services = [
+            CatalogService(base: URL(string: "http://stickers.test/")!, transport: refusing, middleware: middleware),
+            CatalogService(
+                base: URL(string: "http://stickers.test/")!, transport: Failing(base: MemoryService()),
+                middleware: middleware),
+        ]
+        let urls = ["/v1/assets/abc.png?exp=1700000000&sig=SECRET", "http://cdn.test/a b.png?sig=SECRET"]
+        for (service, url) in zip(services + [services[0]], urls + ["http://[::1/a.png?sig=SECRET"]) {
+            // Action
+            do {
+                _ = try await service.file(url, bytes: 1024)
+                Issue.record("\(url) was fetched")
+            } catch {
+                // Check: neither the error nor its description names the signature.
+                let told = "\(error) \((error as? StickerClientError)?.errorDescription ?? "")"
+                #expect(!told.contains("SECRET") && !told.contains("sig="), "\(told)")
+            }
+        }
+    }
+
     @Test(
         "An endless moreComing is cut after maxPages and the whole manifest read instead; a page that goes back is refused"
     )
