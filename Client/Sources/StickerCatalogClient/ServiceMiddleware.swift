@@ -27,6 +27,7 @@ struct ServiceMiddleware: ClientMiddleware {
         var failures = 0
         var refreshed = false
         var refreshNow = false
+        var seen = 0
         let attempts = Self.singleAttempt ? 1 : self.attempts
         // A body that can be sent once is sent once: no retry.
         let retryable = body.map { $0.iterationBehavior == .multiple } ?? true
@@ -36,8 +37,8 @@ struct ServiceMiddleware: ClientMiddleware {
             do {
                 if signed, let credentials {
                     // Asked before every try; with `refresh` only once, after the first 401. Nil signs out.
-                    let token = try await credentials.token(refresh: refreshNow)
-                    refreshNow = false
+                    let (token, generation) = try await credentials.token(refresh: refreshNow, seen: seen)
+                    (refreshNow, seen) = (false, generation)
                     request.headerFields[.authorization] = token.map { "Bearer \($0)" }
                 }
                 let (response, answer) = try await next(request, body, baseURL)

@@ -17,6 +17,22 @@ public enum StickerClientError: Error, Sendable, Equatable {
     case notSynced
     /// The folder could not be written or read: what was done, and the system's reason (`ENOSPC`: the disk is full).
     case storage(String, errno: POSIXErrorCode?)
+    /// The app's `Credentials` could not give a token (the user must sign in again): the provider's own error. Never
+    /// retried, and not a network failure.
+    case credentialsUnavailable(underlying: UnderlyingError)
+}
+
+/// An error as something else threw it, kept whole in `error`; two are equal when they describe the same.
+public struct UnderlyingError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let error: any Error
+
+    public init(_ error: any Error) { self.error = error }
+
+    public var description: String { String(describing: error) }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        String(reflecting: lhs.error) == String(reflecting: rhs.error)
+    }
 }
 
 extension StickerClientError: LocalizedError {
@@ -37,6 +53,8 @@ extension StickerClientError: LocalizedError {
         case .storage(let what, let code?):
             "Could not keep the sticker catalog (\(what)): \(String(cString: strerror(code.rawValue)))."
         case .storage(let what, nil): "Could not keep the sticker catalog: \(what)."
+        case .credentialsUnavailable(let underlying):
+            "Signing in to the sticker service failed: \(underlying). Sign in again."
         }
     }
 }

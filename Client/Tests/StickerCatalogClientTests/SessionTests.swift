@@ -61,6 +61,60 @@ import Testing
         #expect(report.filesDownloaded == 3 && refreshes.all.count == 1 && service.count("/v1/manifest") == 2)
     }
 
+    @Test("A token provider that fails ends the request at once as credentialsUnavailable, asked once, never retried")
+    func providerFails() async throws {
+        // Setup: the app cannot give a token (its sign-in expired).
+        struct SignedOut: Error {}
+        let service = MemoryService()
+        let asked = Times()
+        let credentials = Credentials { _ in
+            asked.add(.zero)
+            throw SignedOut()
+        }
+        let sync = StickerSync.testing(service, credentials: credentials)
+        // Action
+        let failure = await #expect(throws: StickerClientError.self) { try await sync.sync() }
+        // Check: its own case, keeping the cause; no request was sent and the provider was not asked again.
+        guard case .credentialsUnavailable(let underlying) = failure else {
+            Issue.record("\(String(describing: failure))")
+            return
+        }
+        #expect(underlying.error is SignedOut && asked.all.count == 1 && service.requests.isEmpty)
+    }
+
+    @Test("Requests at once, against a service that takes only a fresh token, refresh it once")
+    func concurrentRefresh() async throws {
+        // Setup: every request signed with the stale token is refused; the app hands out the stale one until asked
+        // to refresh, then the fresh one.
+        let service = MemoryService()
+        service.handler = { request, _ in
+            let signed = request.path?.hasPrefix("/v1/assets") != true
+            return signed && request.headerFields[.authorization] != "Bearer fresh"
+                ? MemoryService.refusal(.unauthorized, code: "invalid_token") : nil
+        }
+        let refreshes = Times()
+        let credentials = Credentials { refresh in
+            guard refresh else { return refreshes.all.isEmpty ? "stale" : "fresh" }
+            // A refresh takes a while (a round trip to the app's sign-in service): the other request's 401 comes
+            // while it runs.
+            try await Task.sleep(for: .milliseconds(300))
+            refreshes.add(.zero)
+            return "fresh"
+        }
+        // Two folders, one sign-in: an app syncing its catalog while another part of it asks the service (the memory
+        // service has no search route, so a second sync stands in for it).
+        let (first, second) = (
+            StickerSync.testing(service, credentials: credentials),
+            StickerSync.testing(service, credentials: credentials)
+        )
+        // Action
+        async let one = first.sync()
+        async let two = second.sync()
+        _ = try await (one, two)
+        // Check
+        #expect(refreshes.all.count == 1, "\(refreshes.all.count) refreshes")
+    }
+
     @Test("An event that never ends is refused past its bound, a line at a time")
     func endlessEvent() async throws {
         // Setup: `data: x` lines without end, never a blank line.
