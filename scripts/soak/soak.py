@@ -54,7 +54,7 @@ class Replica:
         if code is not None:
             self.log.flush()
             with open(self.log.name, "rb") as f:
-                tail = f.read()[-4000:].decode(errors="replace")
+                tail = f.read()[-60000:].decode(errors="replace")
             raise SystemExit(f"replica {self.name} exited with status {code} during the soak; its log ends:\n{tail}")
 
 
