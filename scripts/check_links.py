@@ -29,7 +29,10 @@ SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 def documentation():
     files = [ROOT / "README.md"]
     files += sorted((ROOT / "docs").rglob("*.md"))
-    files += sorted(p for p in ROOT.rglob("*.docc/**/*.md") if ".build" not in p.relative_to(ROOT).parts)
+    # Hidden folders hold build output and other packages' checkouts (.build, .build-generator): not our docs.
+    files += sorted(
+        p for p in ROOT.rglob("*.docc/**/*.md") if not any(part.startswith(".") for part in p.relative_to(ROOT).parts)
+    )
     return [f for f in files if f.is_file()]
 
 
