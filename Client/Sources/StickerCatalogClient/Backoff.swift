@@ -11,6 +11,9 @@ public struct Backoff: Sendable {
     public var reconnectWindow: Duration = .seconds(10)
     /// The longest `Retry-After` believed; a larger one waits this long.
     public var longestRetryAfter: Duration = .seconds(300)
+    /// The longest a request waits for its own next try: a 503 or 429 asking for longer (a CDN down for minutes)
+    /// ends the request as `unavailable` at once, and with it the sync; `follow()` or the app tries later.
+    public var longestWaitInRequest: Duration = .seconds(30)
     var random: @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }
 
     public init() {}

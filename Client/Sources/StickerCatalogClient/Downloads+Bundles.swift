@@ -90,7 +90,7 @@ extension Downloads {
             let failure =
                 error as? StickerClientError ?? .unreachable("a bundle's answer: \(error)", reason: .of(error))
             switch failure {
-            case .storage: throw failure
+            case .storage, .unavailable: throw failure
             case .unreachable(_, let reason) where reason == .offline || reason == .timedOut || reason == .tls:
                 throw failure
             // A service without bundles, or a proxy that will not pass them: no more bundles this sync.

@@ -36,8 +36,9 @@ struct Downloads: Sendable {
         }
     }
 
-    /// Downloads every asset in `assets`. One file that fails (a 404, a 5xx, a digest that never matches) is
-    /// reported in the outcome and the others are kept; a full disk, a lost network or a cancellation ends the run.
+    /// Downloads every asset in `assets`. One file that fails (a 404, a 500, a digest that never matches) is
+    /// reported in the outcome and the others are kept; a full disk, a lost network, a service or CDN that answers
+    /// 503 or 429, or a cancellation ends the run (the files kept so far stay kept).
     func run(_ assets: [AssetLink], progress: @Sendable (SyncProgress) -> Void = { _ in }) async throws -> Outcome {
         var outcome = Outcome()
         // Byte counts are the server's: clamped, so a sum of absurd ones cannot overflow (such a file is refused
@@ -93,6 +94,9 @@ struct Downloads: Sendable {
                 body = try await fetch(asset)
             } catch let error as StickerClientError {
                 try Task.checkCancellation()
+                // A 503 or 429 (tried as often as any request) says the service or its CDN is down: no other file
+                // would do better, so the sync ends and the next one resumes.
+                if case .unavailable = error { throw error }
                 guard case .unreachable(_, let reason) = error else { return .failure(error) }
                 // No network, no answer in time, no TLS: no other file would do better, so the sync ends (offline)
                 // rather than trying each of thousands of files. A connection that dropped in the middle of a body is

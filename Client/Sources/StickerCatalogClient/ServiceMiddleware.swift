@@ -59,7 +59,7 @@ struct ServiceMiddleware: ClientMiddleware {
                 }
                 guard [429, 503].contains(response.status.code) else { throw refusal }
                 let asked = backoff.retryAfter(response.headerFields[.retryAfter])
-                guard failures < attempts, retryable else {
+                guard failures < attempts, retryable, (asked ?? .zero) <= backoff.longestWaitInRequest else {
                     guard case .refused(let status, let code, _) = refusal else { throw refusal }
                     throw StickerClientError.unavailable(status: status, code: code, retryAfter: asked)
                 }

@@ -56,10 +56,10 @@ import Testing
 
     @Test("A new sticker whose file fails is left out until it arrives; a new group with none is left out too")
     func newStickerFails() async throws {
-        // Setup: a first sync of a group whose every file fails.
+        // Setup: a first sync of a group whose every file fails (a 500: that file's failure, not an outage).
         let service = MemoryService()
         service.handler = { request, _ in
-            request.path?.hasPrefix("/v1/assets/") == true ? (HTTPResponse(status: .serviceUnavailable), nil) : nil
+            request.path?.hasPrefix("/v1/assets/") == true ? (HTTPResponse(status: .internalServerError), nil) : nil
         }
         let sync = StickerSync.testing(service)
         // Action
