@@ -10,6 +10,8 @@
 #     (which asks for them in bundles: POST /v1/assets/bundle),
 #     side by side with curl --parallel fetching the manifest and the same files at the same concurrency, both timed
 #     end to end (target: at least 0.8x of curl).
+#  4. a sync with nothing new at 10,000 stickers: its CPU.
+#  5. eight 64 MiB images (scripts/bench/large-images.py): peak RSS, with the images believed.
 # Usage: scripts/bench.sh client [stickerd] [sticker-sync]   Environment: UPLOADS (50), BOUNDARIES (20), STREAMS (1000),
 # CONCURRENCY (8).
 set -euo pipefail
@@ -109,3 +111,14 @@ after=$(stat -c %Y.%s "$files_root/sync-1/catalog.json")
 read -r user system <"$work/again.time"
 awk -v u="$user" -v s="$system" -v same="$([[ $before == "$after" ]] && echo yes || echo no)" 'BEGIN {
   printf "  %.0f ms of CPU (%.0f user, %.0f system), the whole process; catalog.json untouched: %s\n", (u + s) * 1000, u * 1000, s * 1000, same }'
+
+echo "5. Eight 64 MiB images, each written to disk as it arrives (target: peak RSS of sticker-sync under 100 MiB)"
+python3 scripts/bench/large-images.py "$work/large.port" 8 64 &
+pids+=($!)
+for _ in $(seq 1 300); do [[ -s "$work/large.port" ]] && break; sleep 0.1; done
+large="http://127.0.0.1:$(cat "$work/large.port")"
+"$syncer" "$large" "$work/large-default" >"$work/large-default.log" || true
+echo "  default --largest-image-mib 5: $(sed 's/^[^;]*; //' "$work/large-default.log")"
+/usr/bin/time -v -o "$work/large.time" "$syncer" "$large" "$work/large" --largest-image-mib 64 >"$work/large.log"
+awk '/Maximum resident/ { printf "  --largest-image-mib 64: %.0f MiB peak RSS for 512 MiB fetched (target under 100 MiB)\n", $NF / 1024 }' "$work/large.time"
+rm -rf "$work/large" "$work/large-default"

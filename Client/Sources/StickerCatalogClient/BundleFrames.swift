@@ -8,22 +8,25 @@ enum BundleFrames {
     /// A status byte and a length.
     static let headerBytes = 5
 
-    /// What a frame says of one image.
+    /// What a frame says of one image, as it arrives: an image's bytes come in parts, never buffered here.
     enum Frame: Sendable {
-        /// Its bytes, as many as the manifest states (their digest is still to be checked).
-        case image(Data)
+        /// An image begins: as many bytes as the manifest states follow (their digest is still to be checked).
+        case begins
+        /// The next of its bytes.
+        case bytes(ArraySlice<UInt8>)
+        /// It is whole.
+        case ends
         /// The service did not send it (not found, a signature refused, past the answer's budget): fetch it alone.
         case withheld(status: UInt8)
     }
 
     /// Reads `body`, calling `each` with every frame and its image's place in `assets`; throws `invalidAnswer` for a
-    /// frame that breaks the format (the images before it were given to `each`).
+    /// frame that breaks the format (the images before it were given to `each`) or an image past `largest` bytes.
     static func read<Body: AsyncSequence>(
-        _ body: Body, for assets: [AssetLink],
+        _ body: Body, for assets: [AssetLink], largest: Int,
         each: (Int, Frame) async throws -> Void
     ) async throws where Body.Element == ArraySlice<UInt8> {
         var header: [UInt8] = []
-        var image = Data()
         var wanted = 0  // bytes of the current image still to come
         var index = 0
         for try await chunk in body {
@@ -31,9 +34,9 @@ enum BundleFrames {
             while !chunk.isEmpty {
                 if wanted > 0 {
                     let part = chunk.prefix(wanted)
-                    image.append(contentsOf: part)
                     (chunk, wanted) = (chunk.dropFirst(part.count), wanted - part.count)
-                    if wanted == 0 { try await each(index - 1, .image(image)) }
+                    try await each(index - 1, .bytes(part))
+                    if wanted == 0 { try await each(index - 1, .ends) }
                     continue
                 }
                 let part = chunk.prefix(headerBytes - header.count)
@@ -53,12 +56,12 @@ enum BundleFrames {
                     }
                     try await each(index - 1, .withheld(status: status))
                 } else {
-                    guard length == expected, (1...Downloads.largestFile).contains(length) else {
+                    guard length == expected, (1...largest).contains(length) else {
                         throw StickerClientError.invalidAnswer(
                             "an image of \(length) bytes in a bundle where its manifest states \(expected)")
                     }
-                    // Room for what has come, not for what a header claims.
-                    (image, wanted) = (Data(capacity: min(length, 1 << 20)), length)
+                    wanted = length
+                    try await each(index - 1, .begins)
                 }
             }
         }

@@ -106,9 +106,9 @@ struct CatalogService: Sendable {
         }
     }
 
-    /// The bytes at `link` (a path on the service or an absolute URL), at most `bytes` of them: anything longer is
-    /// refused as it arrives, never buffered.
-    func file(_ url: String, bytes limit: Int) async throws -> Data {
+    /// The bytes at `url` (a path on the service or an absolute URL), handed to `into` as they arrive, at most
+    /// `bytes` of them: anything longer is refused as it arrives, never buffered.
+    func file(_ url: String, bytes limit: Int, into sink: (ArraySlice<UInt8>) throws -> Void) async throws {
         let (request, origin) = try request(for: url)
         let (response, body) = try await middleware.intercept(
             request, body: nil, baseURL: origin, operationID: "getAsset"
@@ -118,17 +118,13 @@ struct CatalogService: Sendable {
         guard response.status == .ok else {
             throw StickerClientError.refused(status: response.status.code, code: nil, detail: Self.redacted(url))
         }
-        guard let body else { return Data() }
+        guard let body else { return }
         do {
-            return try await Data(collecting: body.bounded(to: limit), upTo: limit)
+            for try await chunk in body.bounded(to: limit) { try sink(chunk) }
         } catch let error as StickerClientError {
             throw error
         } catch {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
-            // `Data(collecting:upTo:)` refuses a longer body with an error of its own (private) type.
-            if "\(error)".contains("bytes") {
-                throw StickerClientError.invalidAnswer("an image longer than the \(limit) bytes its manifest states")
-            }
             throw StickerClientError.unreachable("\(Self.redacted(url).prefix(120)): \(error)", reason: .of(error))
         }
     }
@@ -148,7 +144,8 @@ struct CatalogService: Sendable {
         }
         switch try await call({ try await api.postAssetBundle(body: .json(.init(assets: items))) }) {
         case .ok(let ok):
-            let limit = links.reduce(0) { $0 + BundleFrames.headerBytes + min(max($1.bytes, 0), Downloads.largestFile) }
+            // A frame's length is four bytes: no image in one is longer.
+            let limit = links.reduce(0) { $0 + BundleFrames.headerBytes + min(max($1.bytes, 0), Int(UInt32.max)) }
             return try ok.body.applicationVnd_stickercatalog_bundle.bounded(to: limit)
         default: throw StickerClientError.invalidAnswer("an undocumented answer to POST /v1/assets/bundle")
         }

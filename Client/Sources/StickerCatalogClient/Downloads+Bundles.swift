@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// A first sync of thousands of files asks for them in bundles (`POST /v1/assets/bundle`): a request per file cost
@@ -13,7 +12,7 @@ extension Downloads {
 
     /// An image a bundle may bring: a path on the service (not a CDN's URL), with a digest and a size that a single
     /// fetch would believe (anything else is left to it, and refused there).
-    static func isBundled(_ link: AssetLink) -> Bool {
+    func isBundled(_ link: AssetLink) -> Bool {
         link.url.hasPrefix("/v1/assets/") && LocalCatalog.isDigest(link.sha256)
             && (1...largestFile).contains(link.bytes)
     }
@@ -75,14 +74,23 @@ extension Downloads {
         var result = BundleResult()
         var answered = 0
         do {
-            try await BundleFrames.read(try await bundle(batch), for: batch) { index, frame in
-                answered = index + 1
-                guard case .image(let data) = frame, Self.hex(SHA256.hash(data: data)) == batch[index].sha256 else {
+            // Each image written to disk and hashed as its frame arrives, as a single fetch is.
+            var incoming: IncomingFile?
+            try await BundleFrames.read(try await bundle(batch), for: batch, largest: largestFile) { index, frame in
+                switch frame {
+                case .begins: incoming = try IncomingFile(batch[index], in: catalog)
+                case .bytes(let bytes): try incoming?.append(bytes)
+                case .ends:
+                    if let file = incoming, try file.keep() {
+                        result.kept.append(file.count)
+                    } else {
+                        result.left.append(batch[index])
+                    }
+                    (incoming, answered) = (nil, index + 1)
+                case .withheld:
                     result.left.append(batch[index])
-                    return
+                    answered = index + 1
                 }
-                try catalog.keep(data, for: batch[index])
-                result.kept.append(data.count)
             }
         } catch {
             try Task.checkCancellation()

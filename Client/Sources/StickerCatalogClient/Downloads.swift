@@ -6,13 +6,15 @@ import OpenAPIRuntime
 /// a mismatch is discarded and fetched again, up to three times. Many files on the service come first in bundles
 /// (`Downloads+Bundles.swift`); what a bundle does not bring is fetched alone.
 struct Downloads: Sendable {
-    /// Fetches an image's bytes, at most as many as its link states.
-    typealias Fetch = @Sendable (AssetLink) async throws -> Data
+    /// Fetches an image, handing its bytes to `into` as they arrive (at most as many as its link states).
+    typealias Fetch = @Sendable (AssetLink, _ into: (ArraySlice<UInt8>) throws -> Void) async throws -> Void
     /// Asks the service for many images at once: the answer's bytes (`BundleFrames`).
     typealias Bundle = @Sendable ([AssetLink]) async throws -> HTTPBody
 
     let catalog: LocalCatalog
     let concurrency: Int
+    /// The largest image believed (`SyncOptions.largestImage`): a larger one is refused unfetched.
+    let largestFile: Int
     let fetch: Fetch
     var bundle: Bundle?
 
@@ -44,18 +46,18 @@ struct Downloads: Sendable {
         // Byte counts are the server's: clamped, so a sum of absurd ones cannot overflow (such a file is refused
         // below).
         var counted = SyncProgress(
-            totalFiles: assets.count, totalBytes: assets.reduce(0) { $0 + min(max($1.bytes, 0), Self.largestFile) })
+            totalFiles: assets.count, totalBytes: assets.reduce(0) { $0 + min(max($1.bytes, 0), largestFile) })
         progress(counted)
         try LocalCatalog.makeFolder(catalog.filesDirectory)
         var pending = assets[...]
         if let bundle, assets.count >= Self.bundledFrom {
-            let left = try await fetchBundled(assets.filter(Self.isBundled), with: bundle) { kept in
+            let left = try await fetchBundled(assets.filter(isBundled), with: bundle) { kept in
                 (outcome.bytes, counted.bytes, counted.files) = (
                     outcome.bytes + kept, counted.bytes + kept, counted.files + 1
                 )
                 progress(counted)
             }
-            pending = (left + assets.filter { !Self.isBundled($0) })[...]
+            pending = (left + assets.filter { !isBundled($0) })[...]
         }
         try await withThrowingTaskGroup(of: (AssetLink, Result<Int, StickerClientError>).self) { group in
             for _ in 0..<min(concurrency, pending.count) {
@@ -82,18 +84,21 @@ struct Downloads: Sendable {
         guard LocalCatalog.isDigest(asset.sha256) else {
             return .failure(.invalidAnswer("an image digest that is not one"))
         }
-        guard (0...Self.largestFile).contains(asset.bytes) else {
-            return .failure(.invalidAnswer("an image of \(asset.bytes) bytes"))
+        guard (0...largestFile).contains(asset.bytes) else {
+            return .failure(.invalidAnswer("an image of \(asset.bytes) bytes, past the \(largestFile) believed"))
         }
         var last = StickerClientError.corrupt(sha256: asset.sha256)
         for attempt in 0..<3 {
             // A cancelled sync fetches nothing more: a body cut short by the cancel is not a corrupt file.
             try Task.checkCancellation()
-            let body: Data
+            // Written to disk and hashed as it arrives: memory does not grow with the image.
+            let file = try IncomingFile(asset, in: catalog)
             do {
-                body = try await fetch(asset)
+                try await fetch(asset) { try file.append($0) }
             } catch let error as StickerClientError {
                 try Task.checkCancellation()
+                // A full disk ends the run: no other file would fit either.
+                if case .storage = error { throw error }
                 // A 503 or 429 (tried as often as any request) says the service or its CDN is down: no other file
                 // would do better, so the sync ends and the next one resumes.
                 if case .unavailable = error { throw error }
@@ -107,18 +112,11 @@ struct Downloads: Sendable {
                 continue
             }
             try Task.checkCancellation()
-            if body.count == asset.bytes, Self.hex(SHA256.hash(data: body)) == asset.sha256 {
-                // A full disk ends the run: no other file would fit either.
-                try catalog.keep(body, for: asset)
-                return .success(body.count)
-            }
+            if try file.keep() { return .success(file.count) }
             last = .corrupt(sha256: asset.sha256)
         }
         return .failure(last)
     }
-
-    /// The largest image believed (a rendition is at most a few megabytes).
-    static let largestFile = 1 << 30
 
     /// Lowercase hex, without `String(format:)` (which costs more than the hash on Linux).
     static func hex(_ digest: SHA256.Digest) -> String {

@@ -42,7 +42,8 @@ public struct LocalCatalog: Sendable {
         self.directory = directory
     }
 
-    private static let creating = NSLock()
+    /// Held while a file name is created or renamed in the files folder (see `replace`).
+    static let creating = NSLock()
 
     var filesDirectory: URL { directory.appending(path: "files") }
     var stateFile: URL { directory.appending(path: "catalog.json") }
@@ -123,16 +124,10 @@ public struct LocalCatalog: Sendable {
     }
 
     /// Writes `data` to a new temporary file in `folder` (never following a link, never reusing a name), syncs it,
-    /// renames it to `name` and, with `syncFolder`, syncs the folder (files kept by a sync are synced once, before
-    /// the catalog naming them is saved). `creating` is held while the name is created and while it is renamed:
-    /// concurrent creates in one folder spun on its lock in the kernel, and the write itself needs no lock.
-    static func replace(
-        _ folder: String, _ name: String, with data: Data, syncFolder: Bool = true, creating: NSLock? = nil
-    ) throws {
+    /// renames it to `name` and syncs the folder. (Images are written as they arrive: `IncomingFile`.)
+    static func replace(_ folder: String, _ name: String, with data: Data) throws {
         let part = "\(folder)/.\(name).\(UInt32.random(in: 0...UInt32.max)).part"
-        creating?.lock()
-        let fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
-        creating?.unlock()
+        let fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw StickerClientError.storage("creating \(name)", errno: POSIXErrorCode(rawValue: errno))
         }
@@ -151,15 +146,13 @@ public struct LocalCatalog: Sendable {
         }
         if failure == 0, fsync(fd) != 0 { failure = errno }
         close(fd)
-        creating?.lock()
         if failure == 0, rename(part, "\(folder)/\(name)") != 0 { failure = errno }
-        creating?.unlock()
         guard failure == 0 else {
             unlink(part)
             // ENOSPC stays ENOSPC: the cause is kept, not turned into "permission".
             throw StickerClientError.storage("writing \(name)", errno: POSIXErrorCode(rawValue: failure))
         }
-        if syncFolder { Self.syncFolder(folder) }
+        Self.syncFolder(folder)
     }
 
     /// Creates `folder` and those above it, the system's reason kept when it cannot (`ENOSPC`, `EACCES`).
@@ -187,16 +180,6 @@ public struct LocalCatalog: Sendable {
         return Self.isDigest(asset.sha256) && lstat(fileURL(for: asset).path, &info) == 0
             && (info.st_mode & S_IFMT) == S_IFREG
             && Int(info.st_size) == asset.bytes
-    }
-
-    /// Keeps `data` as the file of `asset` (the files folder exists): written under a temporary name, synced, then
-    /// renamed into place, so a file under its final name is always whole.
-    func keep(_ data: Data, for asset: AssetLink) throws {
-        guard Self.isDigest(asset.sha256) else {
-            throw StickerClientError.invalidAnswer("an image digest that is not one")
-        }
-        try Self.replace(
-            filesDirectory.path, Self.fileName(asset), with: data, syncFolder: false, creating: Self.creating)
     }
 
     /// Digests of the files kept, and leftovers of downloads a killed process never finished (removed).

@@ -58,9 +58,9 @@ public actor StickerSync {
             service, folder, view, options, sleep, logger
         )
         downloads = Downloads(
-            catalog: folder, concurrency: max(options.concurrency, 1),
-            fetch: { asset in
-                try await service.file(asset.url, bytes: asset.bytes)
+            catalog: folder, concurrency: max(options.concurrency, 1), largestFile: max(options.largestImage, 0),
+            fetch: { asset, sink in
+                try await service.file(asset.url, bytes: asset.bytes, into: sink)
             }, bundle: { try await service.bundle($0) })
         let shown = Observed { folder.load() }
         (self.shown, progress) = (shown, Observed { Self.settled(folder) })

@@ -4,6 +4,10 @@ import Foundation
 public struct SyncOptions: Sendable {
     /// Downloads at once.
     public var concurrency = 8
+    /// The largest image file believed, in bytes: the service refuses uploads over 500 KB and its renditions are
+    /// smaller, so a manifest naming a larger one is refused (`invalidAnswer`) and that file is not fetched. Each
+    /// download is written to disk as it arrives, so memory does not grow with this.
+    public var largestImage = 5 << 20
     /// How long a file no longer named stays on disk (Messages may still show it).
     public var purgeGrace: TimeInterval = 86_400
     /// Tries per request: 503 and 429 are retried after their Retry-After, connection failures with backoff.

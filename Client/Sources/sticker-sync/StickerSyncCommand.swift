@@ -32,6 +32,8 @@ struct StickerSyncCommand: AsyncParsableCommand {
             "apng: PNG, animated where the sticker moves (default); png: still pictures only; webp: WebP, animated where it moves."
     ) var format: StickerFormat?
     @Option(help: "Downloads at once.") var concurrency = 8
+    @Option(help: "The largest image believed, in MiB; a manifest naming a larger one has it refused.")
+    var largestImageMib = 5.0
     @Option(help: "Hours a file no longer named stays on disk.") var purgeGraceHours = 24.0
     @Flag(help: "Stay connected and sync on every change (Ctrl-C to stop).") var watch = false
     @Flag(help: "Log what the library does (requests retried, files that failed) on standard error.") var verbose =
@@ -41,8 +43,10 @@ struct StickerSyncCommand: AsyncParsableCommand {
         guard let url = URL(string: service), url.scheme == "http" || url.scheme == "https" else {
             throw ValidationError("SERVICE must be an http or https URL, such as http://127.0.0.1:8080")
         }
-        guard concurrency >= 1, purgeGraceHours >= 0 else {
-            throw ValidationError("--concurrency must be at least 1, --purge-grace-hours at least 0")
+        guard concurrency >= 1, purgeGraceHours >= 0, largestImageMib > 0, largestImageMib <= 4096 else {
+            throw ValidationError(
+                "--concurrency must be at least 1, --purge-grace-hours at least 0, --largest-image-mib within 0 and 4096"
+            )
         }
     }
 
@@ -52,6 +56,7 @@ struct StickerSyncCommand: AsyncParsableCommand {
             locale: locale.map(Locale.init(identifier:)), size: size, scale: scale, format: format)
         var options = SyncOptions()
         (options.concurrency, options.purgeGrace) = (concurrency, purgeGraceHours * 3600)
+        options.largestImage = Int(largestImageMib * 1_048_576)
         let token = ProcessInfo.processInfo.environment["STICKER_USER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         var logger =
             verbose ? Logger(label: "sticker-sync") { StreamLogHandler.standardError(label: $0) } : StickerSync.silent

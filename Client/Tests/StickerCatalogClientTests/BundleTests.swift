@@ -114,25 +114,36 @@ import Testing
         let chunks = frames.map { ArraySlice([$0]) }
         // Action
         var read: [Data] = []
-        try await BundleFrames.read(chunks.async, for: links) { _, frame in
-            if case .image(let data) = frame { read.append(data) }
+        try await BundleFrames.read(chunks.async, for: links, largest: 1 << 20) { _, frame in
+            Self.collect(frame, into: &read)
         }
         // Check
         #expect(read == images)
         // A frame past the last image asked for is refused, after the images before it.
         var more: [Data] = []
         await #expect(throws: StickerClientError.self) {
-            try await BundleFrames.read((chunks + [[1, 0, 0, 0, 0]]).async, for: links) { _, frame in
-                if case .image(let data) = frame { more.append(data) }
+            try await BundleFrames.read((chunks + [[1, 0, 0, 0, 0]]).async, for: links, largest: 1 << 20) { _, frame in
+                Self.collect(frame, into: &more)
             }
         }
         #expect(more == images)
         // An image its manifest says is past what a single fetch believes: refused at its header.
         var huge = try JSONSerialization.jsonObject(with: JSONEncoder().encode(links[0])) as! [String: Any]
-        huge["bytes"] = Downloads.largestFile + 1
+        huge["bytes"] = (1 << 20) + 1
         let claimed = try JSONDecoder().decode(AssetLink.self, from: JSONSerialization.data(withJSONObject: huge))
         await #expect(throws: StickerClientError.self) {
-            try await BundleFrames.read([ArraySlice<UInt8>([0, 0x40, 0, 0, 1])].async, for: [claimed]) { _, _ in }
+            try await BundleFrames.read(
+                [ArraySlice<UInt8>([0, 0, 0x10, 0, 1])].async, for: [claimed], largest: 1 << 20
+            ) { _, _ in }
+        }
+    }
+
+    /// Appends a whole image to `images` at its `.ends`, from the parts before it.
+    static func collect(_ frame: BundleFrames.Frame, into images: inout [Data]) {
+        switch frame {
+        case .begins: images.append(Data())
+        case .bytes(let bytes): images[images.count - 1].append(contentsOf: bytes)
+        case .ends, .withheld: break
         }
     }
 }

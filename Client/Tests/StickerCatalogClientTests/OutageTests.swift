@@ -8,7 +8,8 @@ import Testing
 /// A service (or its CDN) that answers 503 or 429 ends a sync in a few requests, not one wait per file.
 @Suite struct OutageTests {
     /// A service whose images and bundles are all refused with `status` and `Retry-After: retryAfter`.
-    static func refusingImages(_ status: HTTPResponse.Status, retryAfter: String, stickers: Int = 100) -> MemoryService {
+    static func refusingImages(_ status: HTTPResponse.Status, retryAfter: String, stickers: Int = 100) -> MemoryService
+    {
         let service = MemoryService(stickers: stickers)
         service.handler = { request, _ in
             request.path?.hasPrefix("/v1/assets/") == true
