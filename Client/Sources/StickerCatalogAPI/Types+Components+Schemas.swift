@@ -226,7 +226,7 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/Manifest`.
         public struct Manifest: Codable, Hashable, Sendable {
-            /// Grows with every change clients can see
+            /// Grows with every change clients can see, and only then.
             ///
             /// - Remark: Generated from `#/components/schemas/Manifest/revision`.
             public var revision: Swift.Int
@@ -263,7 +263,7 @@ extension Components {
             /// Creates a new `Manifest`.
             ///
             /// - Parameters:
-            ///   - revision: Grows with every change clients can see
+            ///   - revision: Grows with every change clients can see, and only then.
             ///   - cursor: Where GET /v1/manifest/changes picks up from this manifest (opaque).
             ///   - filter:
             ///   - flags:
@@ -319,11 +319,11 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ManifestChanges/moreComing`.
             public var moreComing: Swift.Bool
-            /// Groups that changed
+            /// Groups that changed, each whole (at most `limit`).
             ///
             /// - Remark: Generated from `#/components/schemas/ManifestChanges/groups`.
             public var groups: [Components.Schemas.ManifestGroup]
-            /// Ids of groups no longer in the view.
+            /// Ids of groups no longer in the view (with `groups`, at most `limit`).
             ///
             /// - Remark: Generated from `#/components/schemas/ManifestChanges/removedGroups`.
             public var removedGroups: [Swift.String]
@@ -331,7 +331,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ManifestChanges/removedStickers`.
             public var removedStickers: [Swift.String]
-            /// The view's group ids in display order.
+            /// The view's group ids in display order, each once.
             ///
             /// - Remark: Generated from `#/components/schemas/ManifestChanges/order`.
             public var order: [Components.Schemas.Slug]
@@ -341,10 +341,10 @@ extension Components {
             ///   - revision: The catalog revision the groups listed come from.
             ///   - cursor: The cursor to ask from next (opaque).
             ///   - moreComing: True: ask again with `cursor` before keeping it.
-            ///   - groups: Groups that changed
-            ///   - removedGroups: Ids of groups no longer in the view.
+            ///   - groups: Groups that changed, each whole (at most `limit`).
+            ///   - removedGroups: Ids of groups no longer in the view (with `groups`, at most `limit`).
             ///   - removedStickers: Ids of stickers deleted (last page only).
-            ///   - order: The view's group ids in display order.
+            ///   - order: The view's group ids in display order, each once.
             public init(
                 revision: Swift.Int,
                 cursor: Swift.String,
@@ -384,7 +384,7 @@ extension Components {
             public var flags: [Components.Schemas.Flag]
             /// - Remark: Generated from `#/components/schemas/ManifestGroup/position`.
             public var position: Swift.Int
-            /// A premium group; listed with its cover
+            /// A premium group; listed with its cover, without stickers.
             ///
             /// - Remark: Generated from `#/components/schemas/ManifestGroup/locked`.
             public var locked: Swift.Bool
@@ -404,7 +404,7 @@ extension Components {
             ///   - sizeClass:
             ///   - flags:
             ///   - position:
-            ///   - locked: A premium group; listed with its cover
+            ///   - locked: A premium group; listed with its cover, without stickers.
             ///   - productId:
             ///   - cover: Absent when the group has no sticker to show.
             ///   - stickers:
@@ -593,7 +593,7 @@ extension Components {
             public var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/SearchResult/name`.
             public var name: Swift.String
-            /// In the asked locale
+            /// In the asked locale, with the manifest's fallback.
             ///
             /// - Remark: Generated from `#/components/schemas/SearchResult/description`.
             public var description: Swift.String
@@ -630,7 +630,7 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - name:
-            ///   - description: In the asked locale
+            ///   - description: In the asked locale, with the manifest's fallback.
             ///   - keywords:
             ///   - emoji:
             ///   - flags:

@@ -90,6 +90,7 @@ extension StickerSync {
     ) async throws -> (manifest: Manifest, changed: Set<String>, removed: Set<String>)? {
         var (current, changed, removed) = (manifest, Set<String>(), Set<String>())
         var first = first
+        var sent = Set<String>()
         for _ in 0..<max(options.maxPages, 1) {
             let page: ManifestChanges?
             do {
@@ -106,7 +107,8 @@ extension StickerSync {
             guard page.revision >= current.revision else {
                 throw StickerClientError.invalidAnswer("a change feed page older than the catalog held")
             }
-            current = current.applying(page)
+            try page.check(sent: &sent)
+            current = try current.applying(page)
             changed.formUnion(page.groups.map(\.id))
             removed.formUnion(page.removedGroups)
             if !page.moreComing { return (current, changed, removed) }
@@ -125,6 +127,7 @@ extension StickerSync {
             guard let previous else { throw StickerClientError.invalidAnswer("304 to a request without If-None-Match") }
             return (previous.manifest, previous.etag, [], [])
         }
+        try manifest.check()
         let before = Dictionary(
             (against ?? previous)?.manifest.groups.map { ($0.id, $0) } ?? [], uniquingKeysWith: { $1 })
         let changed = Set(manifest.groups.filter { before[$0.id] != $0 }.map(\.id))

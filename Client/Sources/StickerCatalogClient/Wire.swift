@@ -32,13 +32,18 @@ extension Manifest {
     }
 
     /// This manifest with a change-feed page applied: each group listed replaces its copy, removed ones go, and the
-    /// groups follow the page's order (a group the order names but this copy lacks arrives on a later page).
-    func applying(_ page: ManifestChanges) -> Manifest {
+    /// groups follow the page's order (a group the order names but this copy lacks arrives on a later page: on the
+    /// last page, one still missing is a lie, refused, as is a result that names a sticker twice).
+    func applying(_ page: ManifestChanges) throws -> Manifest {
         var byId = Dictionary(groups.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         for group in page.groups { byId[group.id] = group }
         for id in page.removedGroups { byId[id] = nil }
         var next = self
         (next.revision, next.cursor, next.groups) = (page.revision, page.cursor, page.order.compactMap { byId[$0] })
+        if !page.moreComing, next.groups.count != page.order.count {
+            throw StickerClientError.invalidAnswer("a change page whose order names a group neither kept nor sent")
+        }
+        try next.check()
         return next
     }
 }
