@@ -34,7 +34,7 @@ extension StickerSync {
             (update, incremental) = ((caughtUp.manifest, nil, caughtUp.changed, caughtUp.removed), true)
         } else {
             // After a 410 the ETag held is of the expired catalog: a 304 to it would keep that cursor forever.
-            update = try await wholeManifest(previous: nil, against: sameView)
+            update = try await wholeManifest(previous: nil, against: sameView, notBefore: previous?.manifest.revision)
         }
         var missing = missingFiles(update.manifest)
         logger.debug(
@@ -45,7 +45,7 @@ extension StickerSync {
         if !outcome.refused.isDisjoint(with: signed) {
             // Signed URLs expired while we held them: a fresh manifest signs them again (once; a 403 for a URL that
             // carries no signature is that file's failure, not a reason to read the whole manifest again).
-            update = try await wholeManifest(previous: nil, against: sameView)
+            update = try await wholeManifest(previous: nil, against: sameView, notBefore: previous?.manifest.revision)
             (missing, incremental) = (missingFiles(update.manifest), false)
             let again = try await downloads.run(missing, progress: { self.progress.set(.syncing($0)) })
             (outcome.bytes, outcome.failed) = (outcome.bytes + again.bytes, again.failed)
@@ -116,9 +116,11 @@ extension StickerSync {
         return nil
     }
 
-    /// The whole manifest (304 keeps `previous`), with what differs from `against` (or `previous`).
+    /// The whole manifest (304 keeps `previous`), with what differs from `against` (or `previous`); one older than
+    /// revision `notBefore` (the catalog held) is refused, as the change feed's pages are: a replica behind, or a
+    /// service restored from an older backup, must not start the purge countdown of newer files.
     private func wholeManifest(
-        previous: LocalCatalog.State?, against: LocalCatalog.State? = nil
+        previous: LocalCatalog.State?, against: LocalCatalog.State? = nil, notBefore: Int? = nil
     )
         async throws -> (manifest: Manifest, etag: String?, changed: Set<String>, removed: Set<String>)
     {
@@ -128,6 +130,10 @@ extension StickerSync {
             return (previous.manifest, previous.etag, [], [])
         }
         try manifest.check()
+        if let notBefore, manifest.revision < notBefore {
+            throw StickerClientError.invalidAnswer(
+                "a manifest at revision \(manifest.revision), older than the catalog held (\(notBefore))")
+        }
         let before = Dictionary(
             (against ?? previous)?.manifest.groups.map { ($0.id, $0) } ?? [], uniquingKeysWith: { $1 })
         let changed = Set(manifest.groups.filter { before[$0.id] != $0 }.map(\.id))

@@ -107,4 +107,33 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: sync.folder.directory.appending(path: "catalog.json").path))
     }
+
+    @Test("After a 410, a manifest older than the catalog held is refused: nothing written, no purge countdown")
+    func neverBackwards() async throws {
+        // Setup: a catalog at revision 5; then the cursor expires and a replica behind answers revision 3, whose
+        // sticker 0 has another picture.
+        let service = MemoryService()
+        service.manifest["revision"] = 5
+        let folder = StickerSync.temporaryFolder()
+        _ = try await StickerSync.testing(service, folder: folder).sync()
+        let before = try ["catalog.json", "cursor.json"].map { try Data(contentsOf: folder.appending(path: $0)) }
+        service.replace(sticker: 0, with: Data("older picture".utf8))
+        service.manifest["revision"] = 3
+        service.handler = { request, _ in
+            request.path?.hasPrefix("/v1/manifest/changes") == true
+                ? MemoryService.refusal(.gone, code: "cursor_expired") : nil
+        }
+        // Action
+        let failure = await #expect(throws: StickerClientError.self) {
+            try await StickerSync.testing(service, folder: folder).sync()
+        }
+        // Check: refused; the state as it was; the older picture not fetched.
+        guard case .invalidAnswer = failure else {
+            Issue.record("\(String(describing: failure))")
+            return
+        }
+        let after = try ["catalog.json", "cursor.json"].map { try Data(contentsOf: folder.appending(path: $0)) }
+        #expect(after == before)
+        #expect(service.count("/v1/assets/\(MemoryService.hex(Data("older picture".utf8))).png") == 0)
+    }
 }
