@@ -91,8 +91,8 @@ public struct LocalCatalog: Sendable {
         text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
-    /// Replaces `catalog.json` in one rename, its bytes and the folder synced to disk first, so a power loss leaves
-    /// the old catalog or the new one.
+    /// Replaces `catalog.json` in one rename, its bytes and the folder flushed to stable storage first (`Durable`:
+    /// `F_FULLFSYNC` on Apple platforms), so a power loss leaves the old catalog or the new one.
     func save(_ state: State) throws {
         let encoder = JSONEncoder()
         (encoder.dateEncodingStrategy, encoder.outputFormatting) = (.iso8601, [.sortedKeys])
@@ -144,7 +144,7 @@ public struct LocalCatalog: Sendable {
                 offset += written
             }
         }
-        if failure == 0, fsync(fd) != 0 { failure = errno }
+        if failure == 0 { failure = Durable.flush(fd, name) }
         close(fd)
         if failure == 0, rename(part, "\(folder)/\(name)") != 0 { failure = errno }
         guard failure == 0 else {
@@ -165,11 +165,11 @@ public struct LocalCatalog: Sendable {
         }
     }
 
-    /// Makes the names created or renamed in `folder` durable.
+    /// Makes the names created or renamed in `folder` durable (`Durable`).
     static func syncFolder(_ folder: String) {
         let directory = open(folder, O_RDONLY | O_DIRECTORY)
         if directory >= 0 {
-            fsync(directory)
+            _ = Durable.flush(directory, (folder as NSString).lastPathComponent + "/")
             close(directory)
         }
     }
