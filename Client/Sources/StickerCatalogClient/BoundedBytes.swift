@@ -22,6 +22,7 @@ struct BoundedBytes<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable whe
 
         mutating func next() async throws -> ArraySlice<UInt8>? {
             guard let chunk = try await base.next() else { return nil }
+            try SyncDeadline.check()
             total += chunk.count
             guard total <= limit else { throw StickerClientError.invalidAnswer("an answer longer than \(limit) bytes") }
             if let lineLimit {

@@ -10,12 +10,18 @@ struct CatalogService: Sendable {
     let transport: any ClientTransport
     let middleware: ServiceMiddleware
     let api: Client
+    /// The event stream's client: its own transport when the sync's ends requests at a deadline.
+    let streams: Client
     /// The service's scheme, authority and origin (no path), for image paths on it.
     let home: (scheme: String, authority: String, origin: URL)?
 
-    init(base: URL, transport: any ClientTransport, middleware: ServiceMiddleware) {
+    init(
+        base: URL, transport: any ClientTransport, streamTransport: (any ClientTransport)? = nil,
+        middleware: ServiceMiddleware
+    ) {
         (self.base, self.transport, self.middleware) = (base, transport, middleware)
         api = Client(serverURL: base, transport: transport, middlewares: [middleware])
+        streams = Client(serverURL: base, transport: streamTransport ?? transport, middlewares: [middleware])
         home = Self.origin(of: base)
     }
 
@@ -63,7 +69,7 @@ struct CatalogService: Sendable {
             filter: view.filter, flags: view.flagList, size: view.size,
             scale: view.scaleValue, format: view.format, locale: view.language)
         let body: HTTPBody
-        switch try await call({ try await api.getEvents(query: query, headers: .init(lastEventID: cursor)) }) {
+        switch try await call({ try await streams.getEvents(query: query, headers: .init(lastEventID: cursor)) }) {
         case .ok(let ok): body = try ok.body.textEventStream
         default: throw StickerClientError.invalidAnswer("an undocumented answer to GET /v1/events")
         }

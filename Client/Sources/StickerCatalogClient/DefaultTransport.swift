@@ -22,7 +22,10 @@ enum DefaultTransport {
         }()
     #endif
 
-    static func make(connections: Int) -> any ClientTransport {
+    /// A transport for `connections` at once; with `resourceTimeout`, no request lasts longer (a sync's deadline: on
+    /// Linux the sync's own checks end it at the next chunk, as AsyncHTTPClient's timeout stops at the answer's head).
+    /// The event stream's transport has none: it stays open for good.
+    static func make(connections: Int, resourceTimeout: Duration? = nil) -> any ClientTransport {
         #if os(Linux)
             AsyncHTTPClientTransport(configuration: .init(client: client, timeout: .seconds(60)))
         #else
@@ -30,6 +33,7 @@ enum DefaultTransport {
             configuration.httpMaximumConnectionsPerHost = max(connections, 1)
             configuration.urlCache = nil
             configuration.timeoutIntervalForRequest = 60
+            if let resourceTimeout { configuration.timeoutIntervalForResource = resourceTimeout.seconds }
             return URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
         #endif
     }

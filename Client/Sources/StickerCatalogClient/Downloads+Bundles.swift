@@ -98,7 +98,7 @@ extension Downloads {
             let failure =
                 error as? StickerClientError ?? .unreachable("a bundle's answer: \(error)", reason: .of(error))
             switch failure {
-            case .storage, .unavailable: throw failure
+            case .storage, .unavailable, .timedOut: throw failure
             case .unreachable(_, let reason) where reason == .offline || reason == .timedOut || reason == .tls:
                 throw failure
             // A service without bundles, or a proxy that will not pass them: no more bundles this sync.

@@ -102,6 +102,7 @@ struct Downloads: Sendable {
                 // A 503 or 429 (tried as often as any request) says the service or its CDN is down: no other file
                 // would do better, so the sync ends and the next one resumes.
                 if case .unavailable = error { throw error }
+                if case .timedOut = error { throw error }
                 guard case .unreachable(_, let reason) = error else { return .failure(error) }
                 // No network, no answer in time, no TLS: no other file would do better, so the sync ends (offline)
                 // rather than trying each of thousands of files. A connection that dropped in the middle of a body is

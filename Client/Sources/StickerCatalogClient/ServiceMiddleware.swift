@@ -35,6 +35,7 @@ struct ServiceMiddleware: ClientMiddleware {
         while true {
             let wait: Duration
             do {
+                try SyncDeadline.check()
                 if signed, let credentials {
                     // Asked before every try; with `refresh` only once, after the first 401. Nil signs out.
                     let (token, generation) = try await credentials.token(refresh: refreshNow, seen: seen)
@@ -75,6 +76,7 @@ struct ServiceMiddleware: ClientMiddleware {
                 }
                 wait = backoff.delay(after: failures)
             }
+            try SyncDeadline.check(waiting: wait)
             try await sleep(wait)
         }
     }

@@ -20,6 +20,9 @@ public enum StickerClientError: Error, Sendable, Equatable {
     /// The app's `Credentials` could not give a token (the user must sign in again): the provider's own error. Never
     /// retried, and not a network failure.
     case credentialsUnavailable(underlying: UnderlyingError)
+    /// The sync did not finish within its deadline (`SyncOptions.deadline`): the files it kept stay kept, and the next
+    /// sync goes on from them.
+    case timedOut(after: Duration)
 }
 
 /// An error as something else threw it, kept whole in `error`; two are equal when they describe the same.
@@ -55,6 +58,8 @@ extension StickerClientError: LocalizedError {
         case .storage(let what, nil): "Could not keep the sticker catalog: \(what)."
         case .credentialsUnavailable(let underlying):
             "Signing in to the sticker service failed: \(underlying). Sign in again."
+        case .timedOut(let allowance):
+            "Updating the stickers took longer than \(Int(allowance.seconds)) seconds; it goes on at the next update."
         }
     }
 }

@@ -32,6 +32,7 @@ public actor StickerSync {
     let service: CatalogService
     let downloads: Downloads
     let sleep: @Sendable (Duration) async throws -> Void
+    let now: @Sendable () -> ContinuousClock.Instant
     let logger: Logger
     let shown: Observed<SyncedCatalog?>
     let progress: Observed<SyncStatus>
@@ -41,21 +42,26 @@ public actor StickerSync {
 
     /// `credentials` sign the user in (premium groups, purchases); `transport` replaces how requests are sent (tests
     /// hand one that answers from memory; the default is URLSession on Apple platforms and AsyncHTTPClient on Linux);
-    /// `sleep` how waits are waited (a test's clock).
+    /// `sleep` how waits are waited and `now` what time it is, for deadlines (a test's clock).
     public init(
         service: URL, folder: LocalCatalog, view: CatalogView = CatalogView(), credentials: Credentials? = nil,
         options: SyncOptions = SyncOptions(), logger: Logger = StickerSync.silent,
         transport: (any ClientTransport)? = nil,
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
         let middleware = ServiceMiddleware(
             credentials: credentials, attempts: max(options.attempts, 1), backoff: options.backoff,
             sleep: sleep, userAgent: "StickerCatalogClient/\(StickerSync.version)")
         let service = CatalogService(
-            base: service, transport: transport ?? DefaultTransport.make(connections: options.concurrency),
-            middleware: middleware)
-        (self.service, self.folder, self.view, self.options, self.sleep, self.logger) = (
-            service, folder, view, options, sleep, logger
+            base: service,
+            transport: transport
+                ?? DefaultTransport.make(
+                    connections: options.concurrency,
+                    resourceTimeout: max(options.deadline, options.firstSyncDeadline)),
+            streamTransport: transport ?? DefaultTransport.make(connections: 1), middleware: middleware)
+        (self.service, self.folder, self.view, self.options, self.sleep, self.now, self.logger) = (
+            service, folder, view, options, sleep, now, logger
         )
         downloads = Downloads(
             catalog: folder, concurrency: max(options.concurrency, 1), largestFile: max(options.largestImage, 0),
@@ -145,8 +151,9 @@ public actor StickerSync {
 
     private func syncOnce() async throws -> Report {
         progress.set(.syncing(SyncProgress()))
+        let deadline = SyncDeadline(folder.bookmark() == nil ? options.firstSyncDeadline : options.deadline, now: now)
         do {
-            let report = try await syncing()
+            let report = try await SyncDeadline.$current.withValue(deadline) { try await syncing() }
             progress.set(.upToDate(revision: report.revision, at: Date(), pendingFiles: report.failedFiles.count))
             return report
         } catch {

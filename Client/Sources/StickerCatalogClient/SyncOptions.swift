@@ -8,6 +8,11 @@ public struct SyncOptions: Sendable {
     /// smaller, so a manifest naming a larger one is refused (`invalidAnswer`) and that file is not fetched. Each
     /// download is written to disk as it arrives, so memory does not grow with this.
     public var largestImage = 5 << 20
+    /// How long a sync of a folder synced before may take; past it the sync ends as `StickerClientError.timedOut`,
+    /// keeping the files it stored (the next sync goes on from them).
+    public var deadline: Duration = .seconds(60)
+    /// How long a first sync (a folder never synced: the whole catalog to fetch) may take.
+    public var firstSyncDeadline: Duration = .seconds(300)
     /// How long a file no longer named stays on disk (Messages may still show it).
     public var purgeGrace: TimeInterval = 86_400
     /// Tries per request: 503 and 429 are retried after their Retry-After, connection failures with backoff.

@@ -153,6 +153,9 @@ final class FakeClock: @unchecked Sendable {
     }
 
     var now: Duration { lock.withLock { waits.reduce(.zero, +) } }
+    private let start = ContinuousClock.now
+    /// `now` as an instant of the continuous clock: what a sync's deadline is measured on.
+    var instant: ContinuousClock.Instant { start + now }
 
     func sleep(_ duration: Duration) async throws {
         try Task.checkCancellation()
@@ -176,7 +179,8 @@ extension StickerSync {
         configure(&options)
         return StickerSync(
             service: URL(string: "http://stickers.test")!, folder: LocalCatalog(directory: folder), view: view,
-            credentials: credentials, options: options, transport: service, sleep: { try await clock.sleep($0) })
+            credentials: credentials, options: options, transport: service, sleep: { try await clock.sleep($0) },
+            now: { clock.instant })
     }
 
     static func temporaryFolder() -> URL {
