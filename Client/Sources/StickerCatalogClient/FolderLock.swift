@@ -1,20 +1,48 @@
 import Foundation
 
-/// An advisory lock on a synced folder (`flock` on its `.lock` file), so two processes (an app and its extension)
-/// never sync it at once; waited for in steps, never blocking a thread.
-enum FolderLock {
-    static func holding<T: Sendable>(_ folder: URL, _ body: @Sendable () async throws -> T) async throws -> T {
+/// An advisory lock on a synced folder (`flock` on its `.lock` file), held only while a sync commits (catalog.json,
+/// cursor.json, the purge): never across a download or a wait for the network. An iOS app suspended with a lock held
+/// in an App Group container is killed (0xdead10cc), and a sync can be suspended anywhere; a commit is a few
+/// milliseconds of disk work. Two processes (an app and its extension) may then download at once; each commit checks
+/// what the other left (`StickerSync.keep`).
+struct FolderLock {
+    private let fd: Int32
+    /// How often a held lock is tried again.
+    static let step: Duration = .milliseconds(20)
+
+    private init(fd: Int32) {
+        self.fd = fd
+    }
+
+    /// Takes the lock of `folder`, trying every `step` on the sync's clock (`sleep`) for at most `bound`.
+    /// - Throws: `StickerClientError.busy` when another process held it all that time.
+    static func acquire(
+        _ folder: URL, waitingAtMost bound: Duration, sleep: @Sendable (Duration) async throws -> Void
+    ) async throws -> FolderLock {
         try LocalCatalog.makeFolder(folder)
         let fd = open(folder.appending(path: ".lock").path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw StickerClientError.storage("opening .lock", errno: POSIXErrorCode(rawValue: errno)) }
-        defer { close(fd) }
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw StickerClientError.storage("locking .lock", errno: POSIXErrorCode(rawValue: errno))
+        var waited = Duration.zero
+        do {
+            while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                guard errno == EWOULDBLOCK || errno == EINTR else {
+                    throw StickerClientError.storage("locking .lock", errno: POSIXErrorCode(rawValue: errno))
+                }
+                guard waited < bound else { throw StickerClientError.busy }
+                try SyncDeadline.check(waiting: step)
+                try await sleep(step)
+                waited += step
             }
-            try await Task.sleep(for: .milliseconds(20))
+        } catch {
+            close(fd)
+            throw error
         }
-        defer { flock(fd, LOCK_UN) }
-        return try await body()
+        return FolderLock(fd: fd)
+    }
+
+    /// Lets the lock go.
+    func release() {
+        flock(fd, LOCK_UN)
+        close(fd)
     }
 }

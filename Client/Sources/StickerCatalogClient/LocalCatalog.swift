@@ -182,14 +182,17 @@ public struct LocalCatalog: Sendable {
             && Int(info.st_size) == asset.bytes
     }
 
-    /// Digests of the files kept, and leftovers of downloads a killed process never finished (removed).
-    func storedDigests() -> Set<String> {
+    /// Digests of the files kept; with `partsBefore`, leftovers of downloads a killed process never finished, last
+    /// written before then, are removed (a newer one may be another process's download under way).
+    func storedDigests(removingPartsBefore partsBefore: Date? = nil) -> Set<String> {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: filesDirectory.path)) ?? []
         var digests = Set<String>()
         // Only names this library writes: a file or link planted under another name is left alone.
         for name in names {
             if name.hasPrefix("."), name.hasSuffix(".part"), Self.isDigest(String(name.dropFirst().prefix(64))) {
-                unlink(filesDirectory.appending(path: name).path)
+                let path = filesDirectory.appending(path: name).path
+                let written = try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+                if let partsBefore, let written, written < partsBefore { unlink(path) }
             } else if let dot = name.lastIndex(of: "."),
                 Self.fileExtensions.contains(String(name[name.index(after: dot)...])),
                 Self.isDigest(String(name[..<dot]))

@@ -23,6 +23,9 @@ public enum StickerClientError: Error, Sendable, Equatable {
     /// The sync did not finish within its deadline (`SyncOptions.deadline`): the files it kept stay kept, and the next
     /// sync goes on from them.
     case timedOut(after: Duration)
+    /// Another process (an app's extension) held the folder's lock for longer than `SyncOptions.lockWait` while this
+    /// sync was ready to commit; the files it fetched stay kept, and the next sync commits them.
+    case busy
 }
 
 /// An error as something else threw it, kept whole in `error`; two are equal when they describe the same.
@@ -58,6 +61,7 @@ extension StickerClientError: LocalizedError {
         case .storage(let what, nil): "Could not keep the sticker catalog: \(what)."
         case .credentialsUnavailable(let underlying):
             "Signing in to the sticker service failed: \(underlying). Sign in again."
+        case .busy: "Another part of the app is updating the stickers; try again in a moment."
         case .timedOut(let allowance):
             "Updating the stickers took longer than \(Int(allowance.seconds)) seconds; it goes on at the next update."
         }

@@ -59,21 +59,16 @@ extension StickerSync {
                 metadata: ["sha256": "\(digest)", "error": "\(error)"])
         }
         let failed = Set(outcome.failed.keys)
-        let shown =
-            failed.isEmpty
-            ? nil
-            : update.manifest.holding(
-                back: failed, previous: sameView.map { $0.shown ?? $0.manifest }, onDisk: folder.has)
         logger.debug("files fetched", metadata: ["files": "\(fetched)", "failed": "\(failed.count)"])
-        let removed = try keep(update.manifest, shown: shown, failed: failed, etag: update.etag, previous: previous)
+        let (revision, removed) = try await commit(update.manifest, failed: failed, etag: update.etag)
         logger.info(
             "synced",
             metadata: [
-                "revision": "\(update.manifest.revision)", "files": "\(fetched)",
+                "revision": "\(revision)", "files": "\(fetched)",
                 "bytes": "\(outcome.bytes)", "failed": "\(failed.count)", "purged": "\(removed)",
             ])
         return Report(
-            revision: update.manifest.revision, incremental: incremental, changedGroups: update.changed.sorted(),
+            revision: revision, incremental: incremental, changedGroups: update.changed.sorted(),
             removedGroups: update.removed.sorted(), filesDownloaded: fetched, bytesDownloaded: outcome.bytes,
             filesRemoved: removed, failedFiles: outcome.failed)
     }
@@ -139,30 +134,5 @@ extension StickerSync {
         let changed = Set(manifest.groups.filter { before[$0.id] != $0 }.map(\.id))
         let removed = Set(before.keys).subtracting(manifest.groups.map(\.id))
         return (manifest, etag, changed, removed)
-    }
-
-    /// Saves `manifest` (and what is `shown` of it while `failed` files are missing) as the local catalog, then
-    /// removes files unnamed for longer than the grace period; how many.
-    private func keep(
-        _ manifest: Manifest, shown: Manifest?, failed: Set<String>, etag: String?, previous: LocalCatalog.State?
-    ) throws -> Int {
-        let now = Date()
-        let named = Set(manifest.assets.keys).union(shown.map { Array($0.assets.keys) } ?? [])
-        var unreferenced: [String: Date] = [:]
-        for digest in folder.storedDigests() where !named.contains(digest) {
-            unreferenced[digest] = previous?.unreferencedSince[digest] ?? now
-        }
-        let doomed = unreferenced.filter { now.timeIntervalSince($0.value) >= options.purgeGrace }.keys
-        for digest in doomed { unreferenced[digest] = nil }
-        if options.excludeFromBackup, previous == nil { folder.excludeFromBackup() }
-        let state = LocalCatalog.State(
-            view: view.key, etag: etag, manifest: manifest, shown: shown,
-            failed: failed.isEmpty ? nil : failed.sorted(),
-            unreferencedSince: unreferenced, syncedAt: now)
-        try folder.save(state)
-        self.shown.set(folder.snapshot(state))
-        // Only once the catalog that no longer names them is in place.
-        for digest in doomed { folder.remove(sha256: digest) }
-        return doomed.count
     }
 }

@@ -99,9 +99,11 @@ public actor StickerSync {
     /// out of order); it is cancelled only when every call waiting for it has been.
     private var running: (id: UUID, task: Task<Void, Never>, waiting: [UUID: CheckedContinuation<Report, any Error>])?
 
-    /// Brings the folder up to date. A call while a sync runs joins it; another process syncing the same folder (an
-    /// app and its extension) is waited for. A cancelled call returns at once with `CancellationError`; the sync
-    /// stops, keeping nothing, once no call waits for it.
+    /// Brings the folder up to date. A call while a sync runs joins it; another process committing to the same folder
+    /// (an app and its extension) is waited for, at most `SyncOptions.lockWait`. A cancelled call returns at once with
+    /// `CancellationError`; the sync stops, committing nothing, once no call waits for it. On iOS the sync runs under
+    /// an expiring-activity assertion, so an app moved to the background finishes it, or stops it cleanly when the
+    /// system takes the time back.
     /// - Throws: `StickerClientError`, or `CancellationError`.
     @discardableResult
     public func sync() async throws -> Report {
@@ -123,7 +125,7 @@ public actor StickerSync {
             let task = Task {
                 let result: Result<Report, any Error>
                 do {
-                    result = .success(try await FolderLock.holding(folder.directory) { try await self.syncOnce() })
+                    result = .success(try await BackgroundActivity.run { try await self.syncOnce() })
                 } catch { result = .failure(error) }
                 self.finish(id, result)
             }

@@ -13,6 +13,9 @@ public struct SyncOptions: Sendable {
     public var deadline: Duration = .seconds(60)
     /// How long a first sync (a folder never synced: the whole catalog to fetch) may take.
     public var firstSyncDeadline: Duration = .seconds(300)
+    /// How long a sync ready to commit waits for another process (an app's extension) committing to the same folder;
+    /// past it the sync ends as `StickerClientError.busy`. The lock is held only while a commit writes.
+    public var lockWait: Duration = .seconds(5)
     /// How long a file no longer named stays on disk (Messages may still show it).
     public var purgeGrace: TimeInterval = 86_400
     /// Tries per request: 503 and 429 are retried after their Retry-After, connection failures with backoff.
