@@ -2,13 +2,15 @@
     import Foundation
     import Observation
 
-    /// The synced catalog for SwiftUI: `catalog` and `status` change on the main actor as syncs land, so a view that
-    /// reads them redraws. Run `follow()` in a `.task` modifier: it syncs, stays connected and stops when the view
-    /// goes.
+    /// The synced catalog for SwiftUI on iOS 17 and later (`StickerCatalogObject` on iOS 16): `catalog` and `status`
+    /// change on the main actor as syncs land, so a view that reads them redraws. Creating one reads nothing from disk
+    /// on the main actor: `catalog` is nil until the catalog held on disk has been read in the background (a few
+    /// frames at 10,000 stickers). Run `follow()` in a `.task` modifier: it syncs, stays connected and stops when the
+    /// view goes.
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @MainActor @Observable
     public final class StickerCatalogModel {
-        /// The catalog as last synced; nil before a first sync.
+        /// The catalog as last synced; nil before a first sync, and until the one on disk has been read.
         public private(set) var catalog: SyncedCatalog?
         /// Up to date, syncing (with progress) or offline (with the error).
         public private(set) var status: SyncStatus
@@ -16,21 +18,19 @@
 
         public init(sync: StickerSync) {
             self.sync = sync
-            (catalog, status) = (sync.snapshot, sync.status)
+            (catalog, status) = (sync.heldSnapshot, sync.status)
+            if catalog == nil { sync.loadSnapshot { [weak self] in self?.showFirst($0) } }
         }
 
         /// Follows the service (`StickerSync.follow`) and mirrors its catalog and status here, until cancelled.
         public func follow() async {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { [sync] in await sync.follow() }
-                group.addTask { [sync] in for await catalog in sync.snapshots { await self.show(catalog) } }
-                group.addTask { [sync] in for await status in sync.statuses { await self.show(status) } }
-                await group.next()
-                group.cancelAll()
-            }
+            await sync.mirror(
+                catalog: { [weak self] in self?.catalog = $0 }, status: { [weak self] in self?.status = $0 })
         }
 
-        private func show(_ catalog: SyncedCatalog?) { self.catalog = catalog }
-        private func show(_ status: SyncStatus) { self.status = status }
+        /// The catalog read from disk, unless `follow()` brought one first.
+        private func showFirst(_ first: SyncedCatalog?) {
+            if catalog == nil { catalog = first }
+        }
     }
 #endif
