@@ -6,6 +6,7 @@ import PackageDescription
 // ClientTransport: URLSession on Apple platforms, AsyncHTTPClient on Linux (an iOS app links no AsyncHTTPClient).
 let package = Package(
     name: "StickerCatalogClient",
+    defaultLocalization: "en",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         /// What a sticker app links: sync a catalog into a folder, live updates, purchases.
@@ -52,7 +53,8 @@ let package = Package(
                 // Only to tell a transport's errors apart (offline, timed out, TLS).
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
-            ]
+            ],
+            resources: [.process("Resources")]
         ),
         /// `sticker-sync URL FOLDER [--watch]`: the client package from a terminal.
         .executableTarget(

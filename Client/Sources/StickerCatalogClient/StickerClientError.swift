@@ -40,30 +40,3 @@ public struct UnderlyingError: Error, Sendable, Equatable, CustomStringConvertib
         String(reflecting: lhs.error) == String(reflecting: rhs.error)
     }
 }
-
-extension StickerClientError: LocalizedError {
-    public var errorDescription: String? {
-        switch self {
-        case .refused(let status, let code, let detail):
-            "The sticker service refused (\(status)\(code.map { " \($0)" } ?? "")): \(detail ?? "no detail")"
-        case .corrupt(let sha256): "The sticker file \(sha256.prefix(12))… did not match its digest."
-        case .unreachable(_, .offline): "The sticker service could not be reached: check the network connection."
-        case .unreachable(_, .timedOut): "The sticker service did not answer in time."
-        case .unreachable(_, .tls): "A secure connection to the sticker service could not be made."
-        case .unreachable(let what, let reason):
-            "The sticker service could not be reached (\(reason.rawValue)): \(what)"
-        case .unavailable(let status, let code, _):
-            "The sticker service is busy (\(status)\(code.map { " \($0)" } ?? "")); try again later."
-        case .invalidAnswer(let reason): "The sticker service sent an answer the client refuses: \(reason)"
-        case .notSynced: "No sticker catalog has been synced into this folder yet."
-        case .storage(let what, let code?):
-            "Could not keep the sticker catalog (\(what)): \(String(cString: strerror(code.rawValue)))."
-        case .storage(let what, nil): "Could not keep the sticker catalog: \(what)."
-        case .credentialsUnavailable(let underlying):
-            "Signing in to the sticker service failed: \(underlying). Sign in again."
-        case .busy: "Another part of the app is updating the stickers; try again in a moment."
-        case .timedOut(let allowance):
-            "Updating the stickers took longer than \(Int(allowance.seconds)) seconds; it goes on at the next update."
-        }
-    }
-}

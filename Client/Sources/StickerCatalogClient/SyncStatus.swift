@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a sync stands, for a status line or a spinner.
-public enum SyncStatus: Sendable {
+public enum SyncStatus: Sendable, Equatable {
     /// Nothing synced into the folder yet, and no sync running.
     case notSynced
     /// A sync is running; `progress` counts the files it fetches.
@@ -10,6 +10,20 @@ public enum SyncStatus: Sendable {
     case upToDate(revision: Int, at: Date, pendingFiles: Int)
     /// The last try failed with `error` (the catalog on disk stays usable).
     case offline(any Error, since: Date)
+
+    /// Two statuses are equal when they say the same; two errors are, when they describe the same (`any Error` is not
+    /// `Equatable`).
+    public static func == (lhs: SyncStatus, rhs: SyncStatus) -> Bool {
+        switch (lhs, rhs) {
+        case (.notSynced, .notSynced): true
+        case (.syncing(let a), .syncing(let b)): a == b
+        case (.upToDate(let a, let at, let pending), .upToDate(let b, let bt, let bpending)):
+            a == b && at == bt && pending == bpending
+        case (.offline(let a, let since), .offline(let b, let bsince)):
+            since == bsince && UnderlyingError(a) == UnderlyingError(b)
+        default: false
+        }
+    }
 }
 
 /// Files and bytes a sync has fetched of those it needs.

@@ -18,6 +18,12 @@ public typealias SearchResult = Components.Schemas.SearchResult
 /// One page of `GET /v1/manifest/changes`.
 typealias ManifestChanges = Components.Schemas.ManifestChanges
 
+// Ids are stable and unique (a manifest or page that repeats one is refused): SwiftUI's `ForEach` takes these as they
+// are.
+extension ManifestGroup: Identifiable {}
+extension ManifestSticker: Identifiable {}
+extension SearchResult: Identifiable {}
+
 extension Manifest {
     /// Every image the manifest names (stickers, thumbnails, covers), by digest.
     public var assets: [String: AssetLink] {
