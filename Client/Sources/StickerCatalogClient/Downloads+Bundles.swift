@@ -34,11 +34,12 @@ extension Downloads {
     }
 
     /// Fetches `assets` in bundles, half as many at once as single files, keeping each image whose digest matches
-    /// (`kept` is told its bytes); returns those to fetch alone: withheld, corrupt, or in a bundle that failed. A
+    /// (`kept` is told its bytes; `counter` counts them as they arrive, and each image kept as a file done); returns
+    /// those to fetch alone: withheld, corrupt, or in a bundle that failed. A
     /// service without bundles (or a proxy refusing them) is asked for none after it says so. Ends the run as a single
     /// file does: no network, a full disk, a cancellation.
     func fetchBundled(
-        _ assets: [AssetLink], with bundle: @escaping Bundle, kept: (Int) -> Void
+        _ assets: [AssetLink], with bundle: @escaping Bundle, counter: ProgressCounter, kept: (Int) -> Void
     ) async throws -> [AssetLink] {
         var batches = Self.batches(assets)[...]
         var left: [AssetLink] = []
@@ -46,7 +47,7 @@ extension Downloads {
         try await withThrowingTaskGroup(of: BundleResult.self) { group in
             for _ in 0..<min(max(concurrency / 2, 1), batches.count) {
                 let batch = batches.removeFirst()
-                group.addTask { try await fetch(batch, bundle) }
+                group.addTask { try await fetch(batch, bundle, counter) }
             }
             while let result = try await group.next() {
                 result.kept.forEach(kept)
@@ -57,7 +58,7 @@ extension Downloads {
                     left += batches.joined()
                     batches = []
                 } else if let batch = batches.popFirst() {
-                    group.addTask { try await fetch(batch, bundle) }
+                    group.addTask { try await fetch(batch, bundle, counter) }
                 }
             }
         }
@@ -70,7 +71,9 @@ extension Downloads {
         var unsupported = false
     }
 
-    private func fetch(_ batch: [AssetLink], _ bundle: @escaping Bundle) async throws -> BundleResult {
+    private func fetch(
+        _ batch: [AssetLink], _ bundle: @escaping Bundle, _ counter: ProgressCounter
+    ) async throws -> BundleResult {
         var result = BundleResult()
         var answered = 0
         do {
@@ -79,12 +82,16 @@ extension Downloads {
             try await BundleFrames.read(try await bundle(batch), for: batch, largest: largestFile) { index, frame in
                 switch frame {
                 case .begins: incoming = try IncomingFile(batch[index], in: catalog)
-                case .bytes(let bytes): try incoming?.append(bytes)
+                case .bytes(let bytes):
+                    try incoming?.append(bytes)
+                    counter.add(bytes: bytes.count)
                 case .ends:
                     if let file = incoming, try file.keep() {
                         result.kept.append(file.count)
+                        counter.fileDone()
                     } else {
                         result.left.append(batch[index])
+                        counter.add(bytes: -(incoming?.count ?? 0))
                     }
                     (incoming, answered) = (nil, index + 1)
                 case .withheld:

@@ -41,45 +41,43 @@ struct Downloads: Sendable {
     /// Downloads every asset in `assets`. One file that fails (a 404, a 500, a digest that never matches) is
     /// reported in the outcome and the others are kept; a full disk, a lost network, a service or CDN that answers
     /// 503 or 429, or a cancellation ends the run (the files kept so far stay kept).
-    func run(_ assets: [AssetLink], progress: @Sendable (SyncProgress) -> Void = { _ in }) async throws -> Outcome {
+    func run(
+        _ assets: [AssetLink], progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
+    ) async throws -> Outcome {
         var outcome = Outcome()
         // Byte counts are the server's: clamped, so a sum of absurd ones cannot overflow (such a file is refused
         // below).
-        var counted = SyncProgress(
-            totalFiles: assets.count, totalBytes: assets.reduce(0) { $0 + min(max($1.bytes, 0), largestFile) })
-        progress(counted)
+        let counter = ProgressCounter(
+            SyncProgress(
+                totalFiles: assets.count, totalBytes: assets.reduce(0) { $0 + min(max($1.bytes, 0), largestFile) }),
+            report: progress)
         try LocalCatalog.makeFolder(catalog.filesDirectory)
         var pending = assets[...]
         if let bundle, assets.count >= Self.bundledFrom {
-            let left = try await fetchBundled(assets.filter(isBundled), with: bundle) { kept in
-                (outcome.bytes, counted.bytes, counted.files) = (
-                    outcome.bytes + kept, counted.bytes + kept, counted.files + 1
-                )
-                progress(counted)
+            let left = try await fetchBundled(assets.filter(isBundled), with: bundle, counter: counter) { kept in
+                outcome.bytes += kept
             }
             pending = (left + assets.filter { !isBundled($0) })[...]
         }
         try await withThrowingTaskGroup(of: (AssetLink, Result<Int, StickerClientError>).self) { group in
             for _ in 0..<min(concurrency, pending.count) {
                 let asset = pending.removeFirst()
-                group.addTask { (asset, try await one(asset)) }
+                group.addTask { (asset, try await one(asset, counter)) }
             }
             while let (asset, kept) = try await group.next() {
                 switch kept {
-                case .success(let bytes):
-                    (outcome.bytes, counted.bytes) = (outcome.bytes + bytes, counted.bytes + bytes)
+                case .success(let bytes): outcome.bytes += bytes
                 case .failure(let error): outcome.failed[asset.sha256] = error
                 }
-                counted.files += 1
-                progress(counted)
-                if let asset = pending.popFirst() { group.addTask { (asset, try await one(asset)) } }
+                counter.fileDone()
+                if let asset = pending.popFirst() { group.addTask { (asset, try await one(asset, counter)) } }
             }
         }
         return outcome
     }
 
     /// Fetches and keeps one file: its byte count, or why it could not be had. Throws only what ends the whole run.
-    private func one(_ asset: AssetLink) async throws -> Result<Int, StickerClientError> {
+    private func one(_ asset: AssetLink, _ counter: ProgressCounter) async throws -> Result<Int, StickerClientError> {
         // A digest names a file on disk: only 64 lowercase hex digits may (`../x` would name one elsewhere).
         guard LocalCatalog.isDigest(asset.sha256) else {
             return .failure(.invalidAnswer("an image digest that is not one"))
@@ -93,8 +91,14 @@ struct Downloads: Sendable {
             try Task.checkCancellation()
             // Written to disk and hashed as it arrives: memory does not grow with the image.
             let file = try IncomingFile(asset, in: catalog)
+            // Bytes of an attempt that is not kept are taken back from the progress.
+            var kept = false
+            defer { if !kept { counter.add(bytes: -file.count) } }
             do {
-                try await fetch(asset) { try file.append($0) }
+                try await fetch(asset) { bytes in
+                    try file.append(bytes)
+                    counter.add(bytes: bytes.count)
+                }
             } catch let error as StickerClientError {
                 try Task.checkCancellation()
                 // A full disk ends the run: no other file would fit either.
@@ -113,7 +117,8 @@ struct Downloads: Sendable {
                 continue
             }
             try Task.checkCancellation()
-            if try file.keep() { return .success(file.count) }
+            kept = try file.keep()
+            if kept { return .success(file.count) }
             last = .corrupt(sha256: asset.sha256)
         }
         return .failure(last)

@@ -5,6 +5,8 @@ import Foundation
 /// catalog from disk costs more than a sync with nothing new).
 final class Observed<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
+    /// Held while the first value is made, never with `lock`: a reader of `loaded` or a `set` never waits for a decode.
+    private let making = NSLock()
     private var current: Value?
     private let initial: @Sendable () -> Value
     private var readers: [UUID: AsyncStream<Value>.Continuation] = [:]
@@ -13,18 +15,22 @@ final class Observed<Value: Sendable>: @unchecked Sendable {
         self.initial = initial
     }
 
-    var value: Value { lock.withLock { made() } }
-
-    /// The value if it has been made, without making it.
-    var loaded: Value? { lock.withLock { current } }
-
-    /// The current value (the lock held).
-    private func made() -> Value {
-        if let current { return current }
-        let value = initial()
-        current = value
-        return value
+    /// The current value, made at the first ask (once, however many ask at once).
+    var value: Value {
+        if let current = loaded { return current }
+        return making.withLock {
+            if let current = loaded { return current }
+            let value = initial()
+            // A value set while this one was made is newer: it stays.
+            return lock.withLock {
+                if current == nil { current = value }
+                return current!
+            }
+        }
     }
+
+    /// The value if it has been made, without making it or waiting for it to be made.
+    var loaded: Value? { lock.withLock { current } }
 
     func set(_ value: Value) {
         lock.withLock {
@@ -42,9 +48,10 @@ final class Observed<Value: Sendable>: @unchecked Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
         continuation.onTermination = { [weak self] _ in self?.forget(id) }
+        let first = value
         lock.withLock {
             readers[id] = continuation
-            continuation.yield(made())
+            continuation.yield(current ?? first)
         }
         return stream
     }

@@ -34,7 +34,7 @@ extension StickerSync {
                 // Only this call's own cancellation ends it (a sync it joined is never cancelled under it).
                 if Task.isCancelled { return }
                 logger.notice("following the catalog failed; trying again", metadata: ["error": "\(error)"])
-                progress.set(.offline(error, since: Date()))
+                statusCell.set(.offline(error, since: Date()))
                 onError(error)
                 if case .unavailable(_, _, let after?) = error as? StickerClientError {
                     // Retry-After is a floor, not the wait: the backoff keeps growing under it, so a service that

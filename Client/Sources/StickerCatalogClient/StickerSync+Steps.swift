@@ -39,7 +39,7 @@ extension StickerSync {
         var missing = missingFiles(update.manifest)
         logger.debug(
             "catalog read", metadata: ["revision": "\(update.manifest.revision)", "missing": "\(missing.count)"])
-        var outcome = try await downloads.run(missing, progress: { self.progress.set(.syncing($0)) })
+        var outcome = try await downloads.run(missing, progress: showing)
         var fetched = missing.count - outcome.failed.count
         let signed = Set(missing.filter { $0.url.contains("sig=") }.map(\.sha256))
         if !outcome.refused.isDisjoint(with: signed) {
@@ -47,7 +47,7 @@ extension StickerSync {
             // carries no signature is that file's failure, not a reason to read the whole manifest again).
             update = try await wholeManifest(previous: nil, against: sameView, notBefore: previous?.manifest.revision)
             (missing, incremental) = (missingFiles(update.manifest), false)
-            let again = try await downloads.run(missing, progress: { self.progress.set(.syncing($0)) })
+            let again = try await downloads.run(missing, progress: showing)
             (outcome.bytes, outcome.failed) = (outcome.bytes + again.bytes, again.failed)
             fetched += missing.count - again.failed.count
         }
@@ -71,6 +71,14 @@ extension StickerSync {
             revision: revision, incremental: incremental, changedGroups: update.changed.sorted(),
             removedGroups: update.removed.sorted(), filesDownloaded: fetched, bytesDownloaded: outcome.bytes,
             filesRemoved: removed, failedFiles: outcome.failed)
+    }
+
+    /// Where a download stands, for `status` and `progress` alike (so a status line and a `ProgressView` agree).
+    private nonisolated var showing: @Sendable (SyncProgress) -> Void {
+        { [statusCell, progress] counted in
+            statusCell.set(.syncing(counted))
+            progress.show(counted)
+        }
     }
 
     /// Files `manifest` names that are not on disk, in digest order.

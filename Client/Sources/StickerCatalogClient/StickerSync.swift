@@ -35,7 +35,10 @@ public actor StickerSync {
     let now: @Sendable () -> ContinuousClock.Instant
     let logger: Logger
     let shown: Observed<SyncedCatalog?>
-    let progress: Observed<SyncStatus>
+    let statusCell: Observed<SyncStatus>
+    /// The running sync's downloads by bytes, counted within files as they arrive: `ProgressView(sync.progress)`. Its
+    /// numbers are `SyncStatus.syncing`'s; it starts again at zero with each sync that downloads.
+    public nonisolated let progress = Progress(totalUnitCount: 0)
 
     /// A logger that writes nothing: the default, so a library says nothing an app did not ask for.
     public static let silent = Logger(label: "StickerCatalogClient", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -69,7 +72,7 @@ public actor StickerSync {
                 try await service.file(asset.url, bytes: asset.bytes, into: sink)
             }, bundle: { try await service.bundle($0) })
         let shown = Observed { folder.load() }
-        (self.shown, progress) = (shown, Observed { Self.settled(folder) })
+        (self.shown, statusCell) = (shown, Observed { Self.settled(folder) })
     }
 
     /// This library's version, sent in `User-Agent`.
@@ -82,10 +85,10 @@ public actor StickerSync {
     public nonisolated var snapshots: AsyncStream<SyncedCatalog?> { shown.stream() }
 
     /// Up to date, syncing (with progress) or offline (with the error).
-    public nonisolated var status: SyncStatus { progress.value }
+    public nonisolated var status: SyncStatus { statusCell.value }
 
     /// Every change of `status`, starting with the current one (a slow reader gets the newest).
-    public nonisolated var statuses: AsyncStream<SyncStatus> { progress.stream() }
+    public nonisolated var statuses: AsyncStream<SyncStatus> { statusCell.stream() }
 
     /// The status when no sync runs and none failed, from the bookmark (not the whole catalog: a status line must not
     /// cost a decode of 10,000 stickers).
@@ -152,19 +155,19 @@ public actor StickerSync {
     }
 
     private func syncOnce() async throws -> Report {
-        progress.set(.syncing(SyncProgress()))
+        statusCell.set(.syncing(SyncProgress()))
         let deadline = SyncDeadline(folder.bookmark() == nil ? options.firstSyncDeadline : options.deadline, now: now)
         do {
             let report = try await SyncDeadline.$current.withValue(deadline) { try await syncing() }
-            progress.set(.upToDate(revision: report.revision, at: Date(), pendingFiles: report.failedFiles.count))
+            statusCell.set(.upToDate(revision: report.revision, at: Date(), pendingFiles: report.failedFiles.count))
             return report
         } catch {
             if error is CancellationError || Task.isCancelled {
-                progress.set(Self.settled(folder))
+                statusCell.set(Self.settled(folder))
                 throw CancellationError()
             }
             logger.notice("sync failed", metadata: ["error": "\(error)"])
-            progress.set(.offline(error, since: Date()))
+            statusCell.set(.offline(error, since: Date()))
             throw error
         }
     }

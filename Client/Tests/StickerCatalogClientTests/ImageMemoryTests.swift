@@ -126,4 +126,47 @@ import Testing
         }
         #expect(service.count("/v1/assets/\(digest).png") == 0)
     }
+
+    @Test("Progress counts bytes within a file as they arrive, in status and in Foundation.Progress alike")
+    func progressWithinFiles() async throws {
+        // Setup: one 512 KiB picture sent in two halves; between them, what the sync says is recorded.
+        let service = MemoryService(stickers: 1)
+        let image = Self.large + Self.large.reversed()
+        service.replace(sticker: 0, with: image)
+        let clock = FakeClock()
+        let sync = StickerSync.testing(service, clock: clock)
+        let middle = Middle()
+        service.handler = { request, _ in
+            guard request.path?.hasSuffix(".png") == true else { return nil }
+            let (stream, continuation) = AsyncStream.makeStream(of: ArraySlice<UInt8>.self)
+            Task {
+                continuation.yield(ArraySlice(image.prefix(image.count / 2)))
+                for _ in 0..<500 where sync.progress.completedUnitCount < image.count / 2 {
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+                middle.record(sync.status, sync.progress.completedUnitCount, sync.progress.totalUnitCount)
+                continuation.yield(ArraySlice(image.dropFirst(image.count / 2)))
+                continuation.finish()
+            }
+            return (HTTPResponse(status: .ok), HTTPBody(stream, length: .unknown, iterationBehavior: .single))
+        }
+        // Action
+        _ = try await sync.sync()
+        // Check: halfway through the file, half its bytes and no file done; at the end, all.
+        let (status, completed, total) = try #require(middle.seen)
+        #expect(
+            status == .syncing(SyncProgress(files: 0, totalFiles: 1, bytes: image.count / 2, totalBytes: image.count)))
+        #expect(completed == image.count / 2 && total == image.count)
+        #expect(sync.progress.completedUnitCount == image.count && sync.progress.fractionCompleted == 1)
+    }
+
+    /// What the sync said halfway through a file.
+    final class Middle: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: (SyncStatus, Int64, Int64)?
+        var seen: (SyncStatus, Int64, Int64)? { lock.withLock { value } }
+        func record(_ status: SyncStatus, _ completed: Int64, _ total: Int64) {
+            lock.withLock { value = (status, completed, total) }
+        }
+    }
 }
