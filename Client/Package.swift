@@ -7,7 +7,9 @@ import PackageDescription
 let package = Package(
     name: "StickerCatalogClient",
     defaultLocalization: "en",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    // tvOS, watchOS and visionOS at iOS 16's API level (the code uses nothing iOS-only); this repository's CI is Linux
+    // and builds none of the Apple platforms (GettingStarted.md says so).
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         /// What a sticker app links: sync a catalog into a folder, live updates, purchases.
         .library(name: "StickerCatalogClient", targets: ["StickerCatalogClient"]),

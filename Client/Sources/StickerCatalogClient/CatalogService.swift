@@ -15,13 +15,17 @@ struct CatalogService: Sendable {
     /// The service's scheme, authority and origin (no path), for image paths on it.
     let home: (scheme: String, authority: String, origin: URL)?
 
+    /// The app's middlewares, after `middleware`.
+    let middlewares: [any ClientMiddleware]
+
     init(
         base: URL, transport: any ClientTransport, streamTransport: (any ClientTransport)? = nil,
-        middleware: ServiceMiddleware
+        middleware: ServiceMiddleware, middlewares: [any ClientMiddleware] = []
     ) {
-        (self.base, self.transport, self.middleware) = (base, transport, middleware)
-        api = Client(serverURL: base, transport: transport, middlewares: [middleware])
-        streams = Client(serverURL: base, transport: streamTransport ?? transport, middlewares: [middleware])
+        (self.base, self.transport, self.middleware, self.middlewares) = (base, transport, middleware, middlewares)
+        api = Client(serverURL: base, transport: transport, middlewares: [middleware] + middlewares)
+        streams = Client(
+            serverURL: base, transport: streamTransport ?? transport, middlewares: [middleware] + middlewares)
         home = Self.origin(of: base)
     }
 
@@ -119,7 +123,7 @@ struct CatalogService: Sendable {
         let (response, body) = try await middleware.intercept(
             request, body: nil, baseURL: origin, operationID: "getAsset"
         ) { request, body, url in
-            try await transport.send(request, body: body, baseURL: url, operationID: "getAsset")
+            try await send(request, body, url, "getAsset")
         }
         guard response.status == .ok else {
             throw StickerClientError.refused(status: response.status.code, code: nil, detail: Self.redacted(url))
@@ -182,6 +186,19 @@ struct CatalogService: Sendable {
         return (
             HTTPRequest(method: .get, scheme: scheme, authority: authority, path: path.isEmpty ? "/" : path), origin
         )
+    }
+
+    /// `request` through the app's middlewares (from `index` on), then the transport: what the generated client does
+    /// for its operations, for the image files fetched without it.
+    private func send(
+        _ request: HTTPRequest, _ body: HTTPBody?, _ url: URL, _ operationID: String, from index: Int = 0
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard index < middlewares.count else {
+            return try await transport.send(request, body: body, baseURL: url, operationID: operationID)
+        }
+        return try await middlewares[index].intercept(request, body: body, baseURL: url, operationID: operationID) {
+            try await send($0, $1, $2, operationID, from: index + 1)
+        }
     }
 
     /// `operation`, with the errors the middleware threw unwrapped from the generated client's `ClientError`.

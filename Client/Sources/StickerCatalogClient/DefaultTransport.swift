@@ -22,19 +22,34 @@ enum DefaultTransport {
         }()
     #endif
 
-    /// A transport for `connections` at once; with `resourceTimeout`, no request lasts longer (a sync's deadline: on
-    /// Linux the sync's own checks end it at the next chunk, as AsyncHTTPClient's timeout stops at the answer's head).
-    /// The event stream's transport has none: it stays open for good.
-    static func make(connections: Int, resourceTimeout: Duration? = nil) -> any ClientTransport {
+    /// The sync's transport and the event stream's, for `options`.
+    static func pair(_ options: SyncOptions) -> StickerSync.Transports {
         #if os(Linux)
-            AsyncHTTPClientTransport(configuration: .init(client: client, timeout: .seconds(60)))
+            let transport = AsyncHTTPClientTransport(configuration: .init(client: client, timeout: .seconds(60)))
+            return (transport, transport)
         #else
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.httpMaximumConnectionsPerHost = max(connections, 1)
-            configuration.urlCache = nil
-            configuration.timeoutIntervalForRequest = 60
-            if let resourceTimeout { configuration.timeoutIntervalForResource = resourceTimeout.seconds }
-            return URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
+            return pair(options, configuration: .ephemeral)
         #endif
     }
+
+    #if !os(Linux)
+        /// Two sessions made from (a copy of) `configuration`, the app's or an ephemeral one: the sync's, with room for
+        /// its downloads and its deadline as the resource timeout (no request outlives the sync; on Linux the sync's own
+        /// checks end it at the next chunk, as AsyncHTTPClient's timeout stops at the answer's head), and the event
+        /// stream's, which stays open for good. What the app set (Low Data Mode, `waitsForConnectivity`, a proxy) holds
+        /// for both.
+        static func pair(_ options: SyncOptions, configuration: URLSessionConfiguration) -> StickerSync.Transports {
+            let sync = configuration.copy() as! URLSessionConfiguration
+            sync.httpMaximumConnectionsPerHost = max(options.concurrency, 1)
+            sync.urlCache = nil
+            sync.timeoutIntervalForRequest = min(sync.timeoutIntervalForRequest, 60)
+            sync.timeoutIntervalForResource = max(options.deadline, options.firstSyncDeadline).seconds
+            let streams = configuration.copy() as! URLSessionConfiguration
+            streams.urlCache = nil
+            return (
+                URLSessionTransport(configuration: .init(session: URLSession(configuration: sync))),
+                URLSessionTransport(configuration: .init(session: URLSession(configuration: streams)))
+            )
+        }
+    #endif
 }

@@ -45,24 +45,36 @@ public actor StickerSync {
 
     /// `credentials` sign the user in (premium groups, purchases); `transport` replaces how requests are sent (tests
     /// hand one that answers from memory; the default is URLSession on Apple platforms and AsyncHTTPClient on Linux);
-    /// `sleep` how waits are waited and `now` what time it is, for deadlines (a test's clock).
+    /// `middlewares` see every request, image files included, after this library's own (retries, sign-in), as the
+    /// generated client's do; `sleep` how waits are waited and `now` what time it is, for deadlines (a test's clock).
     public init(
         service: URL, folder: LocalCatalog, view: CatalogView = CatalogView(), credentials: Credentials? = nil,
         options: SyncOptions = SyncOptions(), logger: Logger = StickerSync.silent,
-        transport: (any ClientTransport)? = nil,
+        transport: (any ClientTransport)? = nil, middlewares: [any ClientMiddleware] = [],
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
+        self.init(
+            service: service, folder: folder, view: view, credentials: credentials, options: options, logger: logger,
+            transports: transport.map { ($0, $0) } ?? DefaultTransport.pair(options), middlewares: middlewares,
+            sleep: sleep, now: now)
+    }
+
+    /// The sync's transport and the event stream's.
+    typealias Transports = (sync: any ClientTransport, streams: any ClientTransport)
+
+    init(
+        service: URL, folder: LocalCatalog, view: CatalogView, credentials: Credentials?, options: SyncOptions,
+        logger: Logger, transports: Transports, middlewares: [any ClientMiddleware],
+        sleep: @escaping @Sendable (Duration) async throws -> Void,
+        now: @escaping @Sendable () -> ContinuousClock.Instant
     ) {
         let middleware = ServiceMiddleware(
             credentials: credentials, attempts: max(options.attempts, 1), backoff: options.backoff,
             sleep: sleep, userAgent: "StickerCatalogClient/\(StickerSync.version)")
         let service = CatalogService(
-            base: service,
-            transport: transport
-                ?? DefaultTransport.make(
-                    connections: options.concurrency,
-                    resourceTimeout: max(options.deadline, options.firstSyncDeadline)),
-            streamTransport: transport ?? DefaultTransport.make(connections: 1), middleware: middleware)
+            base: service, transport: transports.sync, streamTransport: transports.streams, middleware: middleware,
+            middlewares: middlewares)
         (self.service, self.folder, self.view, self.options, self.sleep, self.now, self.logger) = (
             service, folder, view, options, sleep, now, logger
         )

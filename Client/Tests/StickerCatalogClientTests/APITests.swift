@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import OpenAPIRuntime
 import Testing
 
 @testable import StickerCatalogClient
@@ -82,5 +84,50 @@ import Testing
             SyncStatus.upToDate(revision: 1, at: syncedAt, pendingFiles: 0)
                 == .upToDate(revision: 1, at: syncedAt, pendingFiles: 0))
         #expect(SyncStatus.syncing(SyncProgress(files: 1)) != .syncing(SyncProgress(files: 2)))
+    }
+}
+
+/// A middleware an app adds: it records every operation and adds a header.
+struct Recording: ClientMiddleware {
+    let seen: Operations
+
+    final class Operations: @unchecked Sendable {
+        private let lock = NSLock()
+        private var ids: [String] = []
+        var all: [String] { lock.withLock { ids } }
+        func add(_ id: String) { lock.withLock { ids.append(id) } }
+    }
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        seen.add(operationID)
+        var request = request
+        request.headerFields[HTTPField.Name("X-App")!] = "stickers"
+        return try await next(request, body, baseURL)
+    }
+}
+
+extension APITests {
+    @Test("An app's middlewares see every request, image files and bundles included, as the generated client's do")
+    func appMiddlewares() async throws {
+        // Setup: one sync of 3 stickers (single files) and one of 40 (a bundle).
+        for stickers in [3, 40] {
+            let service = MemoryService(stickers: stickers)
+            let recording = Recording(seen: .init())
+            let sync = StickerSync(
+                service: URL(string: "http://stickers.test")!,
+                folder: LocalCatalog(directory: StickerSync.temporaryFolder()), transport: service,
+                middlewares: [recording])
+            // Action
+            _ = try await sync.sync()
+            // Check: each operation seen, and the header reached the service on every request.
+            let expected =
+                stickers == 3
+                ? ["getManifest", "getAsset", "getAsset", "getAsset"] : ["getManifest", "postAssetBundle"]
+            #expect(recording.seen.all.sorted() == expected.sorted())
+            #expect(service.requests.allSatisfy { $0.headerFields[HTTPField.Name("X-App")!] == "stickers" })
+        }
     }
 }
