@@ -4,29 +4,38 @@ import PostgresNIO
 import StickerImage
 
 extension PostgresRepository {
-    /// The renditions of the images `sources`, by source digest.
+    /// The renditions of the images `sources`, by source digest, read `sourcesPerQuery` sources a query.
     package func fetchRenditions(
         _ connection: PostgresConnection, sources: [String]
     ) async throws -> [String: [StickerRendition]] {
-        guard !sources.isEmpty else { return [:] }
         var found: [String: [StickerRendition]] = [:]
-        let rows = try await connection.query(
-            """
-            SELECT r.source_sha256, r.edge, r.still, r.format, a.sha256, a.width, a.height, octet_length(a.bytes), a.animated, a.frames,
-                   a.duration_ms, a.loops, a.format
-            FROM renditions r JOIN assets a ON a.sha256 = r.asset_sha256
-            WHERE r.source_sha256 = ANY(\(sources)) ORDER BY r.source_sha256, r.format, r.edge, r.still
-            """, logger: logger)
-        for try await row in rows {
-            var cells = PostgresCells(row)
-            let source = try cells.next(String.self)
-            let rendition = StickerRendition(
-                edge: try cells.next(), still: try cells.next(), format: try Self.format(&cells),
-                asset: try Self.asset(&cells))
-            found[source, default: []].append(rendition)
+        for start in stride(from: 0, to: sources.count, by: Self.sourcesPerQuery) {
+            let some = Array(sources[start..<min(start + Self.sourcesPerQuery, sources.count)])
+            let rows = try await connection.query(
+                """
+                SELECT r.source_sha256, r.edge, r.still, r.format, a.sha256, a.width, a.height, octet_length(a.bytes), a.animated, a.frames,
+                       a.duration_ms, a.loops, a.format
+                FROM renditions r JOIN assets a ON a.sha256 = r.asset_sha256
+                WHERE r.source_sha256 = ANY(\(some)) ORDER BY r.source_sha256, r.format, r.edge, r.still
+                """, logger: logger)
+            for try await row in rows {
+                var cells = PostgresCells(row)
+                let source = try cells.next(String.self)
+                let rendition = StickerRendition(
+                    edge: try cells.next(), still: try cells.next(), format: try Self.format(&cells),
+                    asset: try Self.asset(&cells))
+                found[source, default: []].append(rendition)
+            }
         }
         return found
     }
+
+    /// Sources whose renditions one query reads (a few hundred rows). An answer long enough that PostgresNIO pauses its
+    /// row stream (the reader behind the socket) is one a PostgreSQL restart can reset while paused, and PostgresNIO
+    /// 1.33 then stops the process on a precondition (`RowStreamStateMachine.channelReadComplete`, as
+    /// async-http-client#450 fixed for its own); short answers are read whole before they pause. The soak's restarts
+    /// found it.
+    static var sourcesPerQuery: Int { 64 }
 
     /// Stores the renditions of image `source` (their bytes as assets, then their rows), replacing older ones, and
     /// records the version of the code that made them. The source's row is locked first, so that a sticker going away
