@@ -39,9 +39,16 @@ final class ProgressCounter: @unchecked Sendable {
 }
 
 extension Progress {
-    /// Shows `progress` by bytes (`ProgressView(progress)` in SwiftUI).
+    /// Shows `progress` by bytes (`ProgressView(progress)` in SwiftUI); nothing to fetch is one unit, done. The count
+    /// done goes to zero before the total changes: Foundation on Linux traps when a total drops under what is done (a
+    /// sync with nothing to fetch after one that fetched).
     func show(_ progress: SyncProgress) {
-        totalUnitCount = Int64(max(progress.totalBytes, 0))
-        completedUnitCount = Int64(min(max(progress.bytes, 0), max(progress.totalBytes, 0)))
+        let total = Int64(max(progress.totalBytes, 0))
+        let done = min(Int64(max(progress.bytes, 0)), total)
+        if totalUnitCount != max(total, 1) {
+            completedUnitCount = 0
+            totalUnitCount = max(total, 1)
+        }
+        completedUnitCount = total == 0 ? 1 : done
     }
 }

@@ -169,4 +169,18 @@ import Testing
             lock.withLock { value = (status, completed, total) }
         }
     }
+
+    @Test("Foundation.Progress follows a sync that fetched by one with nothing to fetch, without trapping")
+    func progressAfterProgress() {
+        // Setup
+        let progress = Progress(totalUnitCount: 0)
+        // Action: a sync that fetched 100 bytes, then one with nothing to fetch, then one of 50 (Foundation on Linux
+        // trapped on the second: a total set under what was done).
+        progress.show(SyncProgress(files: 1, totalFiles: 1, bytes: 100, totalBytes: 100))
+        progress.show(SyncProgress())
+        let nothing = progress.fractionCompleted
+        progress.show(SyncProgress(files: 0, totalFiles: 1, bytes: 25, totalBytes: 50))
+        // Check
+        #expect(nothing == 1 && progress.fractionCompleted == 0.5)
+    }
 }
