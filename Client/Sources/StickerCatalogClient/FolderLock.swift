@@ -10,10 +10,6 @@ struct FolderLock {
     /// How often a held lock is tried again.
     static let step: Duration = .milliseconds(20)
 
-    private init(fd: Int32) {
-        self.fd = fd
-    }
-
     /// Takes the lock of `folder`, trying every `step` on the sync's clock (`sleep`) for at most `bound`.
     /// - Throws: `StickerClientError.busy` when another process held it all that time.
     static func acquire(
