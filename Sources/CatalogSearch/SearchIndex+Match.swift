@@ -18,16 +18,17 @@ package struct SearchTerms: Hashable, Sendable {
 }
 
 extension SearchIndex {
-    /// How well one term matched one posting; lower is better. Exact keyword or emoji, then a name's first word (the
-    /// name's prefix), then the rest of names (group names too) and keywords' prefixes, then descriptions; within each,
-    /// a misspelt match after a true one, and a text in another locale than the one asked after the rest.
+    /// How well one term matched one posting; lower is better. A name's first word exactly (a sticker named what was
+    /// asked: `lemon` finds the sticker Lemon before one that only carries it as a keyword), then an exact keyword or
+    /// emoji or a later word of a name, then a prefix of a name's first word, then prefixes of the rest of names (group
+    /// names too) and of keywords, then descriptions; within each, a misspelt match after a true one, and a text in
+    /// another locale than the one asked after the rest.
     package static func rank(_ posting: Posting, exact: Bool, typo: Bool, asked: UInt8) -> UInt8 {
         let tier: UInt8 =
             switch posting.field {
-            case .keyword: exact ? 0 : 2
-            case .nameStart: 1
-            case .name, .groupName: 2
-            case .description: 3
+            case .nameStart: exact ? 0 : 2
+            case .keyword, .name, .groupName: exact ? 1 : 3
+            case .description: 4
             }
         let otherLocale = posting.locale != neutralLocale && posting.locale != asked
         return tier * 4 + (typo ? 2 : 0) + (otherLocale ? 1 : 0)
@@ -66,7 +67,7 @@ extension SearchIndex {
                 }
             } else {
                 touched = emoji[terms.emoji[number - terms.words.count]] ?? []
-                for slot in touched { best[Int(slot)] = 0 }
+                for slot in touched { best[Int(slot)] = 4 }  // an emoji: as an exact keyword
             }
             if first {
                 candidates = touched

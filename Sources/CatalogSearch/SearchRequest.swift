@@ -40,8 +40,8 @@ package struct SearchRequest: Hashable, Sendable {
         }
     }
 
-    /// `q` trimmed, refused when missing, blank, longer than `maxCharacters` (code points, as JSON Schema's `maxLength`
-    /// counts) or holding a control character. Words and emoji past `maxTerms` are not searched: no query costs more
+    /// `q` trimmed, refused when missing, blank (spaces, or `+`: a form's encoding of them), longer than
+    /// `maxCharacters` (code points, as JSON Schema's `maxLength` counts) or holding a control character. Words and emoji past `maxTerms` are not searched: no query costs more
     /// than eight lookups.
     package static func text(_ raw: String?) throws(CatalogError) -> String {
         guard let raw else { throw .invalidParameter(name: "q", rule: "is required") }
@@ -57,7 +57,9 @@ package struct SearchRequest: Hashable, Sendable {
         let start = scalars.firstIndex { !$0.properties.isWhitespace } ?? scalars.endIndex
         let end = scalars.lastIndex { !$0.properties.isWhitespace }.map { scalars.index(after: $0) } ?? start
         let text = String(scalars[start..<max(start, end)])
-        guard !text.isEmpty else { throw .invalidParameter(name: "q", rule: "must not be empty") }
+        guard text.unicodeScalars.contains(where: { $0 != "+" && !$0.properties.isWhitespace }) else {
+            throw .invalidParameter(name: "q", rule: "must not be empty")
+        }
         return text
     }
 }

@@ -132,16 +132,26 @@ import Testing
         #expect(Self.names("xylophone").isEmpty)
     }
 
-    @Test("An exact keyword, then a name's start, then a later word of a name, then a description; not manifest order")
+    @Test("A name's start, then an exact keyword or later word of a name, then prefixes, then descriptions")
     func ranking() {
-        // CandyCane's name starts with candy (tier 1); SourCandy, earlier in the manifest, has it second (tier 2).
+        // CandyCane's name starts with candy (tier 0); SourCandy, earlier in the manifest, has it second (tier 1).
         #expect(Self.names("candy") == ["CandyCane", "SourCandy"])
-        // A prefix of Lollipop's name start (tier 1) before GummiBear's description (tier 3), though Chewy comes first.
+        // A prefix of Lollipop's name start (tier 2) before GummiBear's description (tier 4), though Chewy comes first.
         #expect(Self.names("lolli") == ["Lollipop", "GummiBear"])
-        // ChocolateBar's exact keyword (tier 0) before DarkChocolate's description (tier 3).
+        // ChocolateBar's exact keyword (tier 1) before DarkChocolate's description (tier 4).
         #expect(Self.names("bar") == ["ChocolateBar", "DarkChocolate"])
-        // A prefix of two names' start (tier 1) before DarkChocolate's second word and group name (tier 2).
+        // A prefix of two names' start (tier 2) before DarkChocolate's second word and group name (tier 3).
         #expect(Self.names("choc") == ["ChocolateBar", "ChocolateChip", "DarkChocolate"])
+    }
+
+    @Test("A sticker named what was asked comes before one that only carries the word as a keyword")
+    func nameBeforeKeyword() {
+        // Setup: a sticker named Lemon after SourCandy (keyword lemon) in manifest order.
+        let lemon = Self.sticker("crunchy", 4, "Lemon", "A yellow drop", ["drop"], ["🍬"])
+        let index = SearchIndex.empty.patched(
+            to: Self.snapshot(crunchy: [Self.candyCane, Self.jawBreaker, Self.lollipop, lemon], version: 3))
+        // Action, check
+        #expect(Self.names("lemon", in: index) == ["Lemon", "SourCandy"])
     }
 
     @Test("A word of five letters or more is found one edit away; a shorter one is not")

@@ -224,7 +224,8 @@ import Testing
     @Test func badInputIsAProblemNeverASlowAnswer() async throws {
         try await withApp(demo: true) { client, _ async throws in
             let bad = [
-                "", "q=", "q=%20%20", "q=%09", "q=a%00b", "q=a%1Bb", "q=" + String(repeating: "a", count: 101),
+                "", "q=", "q=%20%20", "q=+", "q=+%20+", "q=%09", "q=a%00b", "q=a%1Bb",
+                "q=" + String(repeating: "a", count: 101),
                 "q=a&limit=0", "q=a&limit=101", "q=a&limit=x", "q=a&cursor=zzz",
                 "q=a&cursor=" + String(SearchCursor.encode(offset: 2).dropLast()),
                 "q=a&cursor=" + SearchCursor.encode(offset: 0), "q=a&scale=9", "q=a&locale=x",

@@ -19,7 +19,7 @@ public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     public enum Parameters {
-        /// What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+        /// What to find: words and emoji; blank (spaces, or `+` as a form encodes them), longer than 100 characters or with a control character is a 400.
         ///
         /// - Remark: Generated from `#/components/parameters/SearchText`.
         public typealias SearchText = Swift.String

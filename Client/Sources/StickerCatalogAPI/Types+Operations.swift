@@ -3325,7 +3325,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/search/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+                /// What to find: words and emoji; blank (spaces, or `+` as a form encodes them), longer than 100 characters or with a control character is a 400.
                 ///
                 /// - Remark: Generated from `#/paths/v1/search/GET/query/q`.
                 public var q: Components.Parameters.SearchText
@@ -3370,7 +3370,7 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - q: What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+                ///   - q: What to find: words and emoji; blank (spaces, or `+` as a form encodes them), longer than 100 characters or with a control character is a 400.
                 ///   - filter: A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
                 ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
                 ///   - size:
@@ -3694,7 +3694,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/search/HEAD/query`.
             public struct Query: Sendable, Hashable {
-                /// What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+                /// What to find: words and emoji; blank (spaces, or `+` as a form encodes them), longer than 100 characters or with a control character is a 400.
                 ///
                 /// - Remark: Generated from `#/paths/v1/search/HEAD/query/q`.
                 public var q: Components.Parameters.SearchText
@@ -3739,7 +3739,7 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - q: What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+                ///   - q: What to find: words and emoji; blank (spaces, or `+` as a form encodes them), longer than 100 characters or with a control character is a 400.
                 ///   - filter: A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
                 ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
                 ///   - size:
@@ -4022,7 +4022,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/search/suggestions/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+                /// What to find: words and emoji; blank (spaces, or `+` as a form encodes them), longer than 100 characters or with a control character is a 400.
                 ///
                 /// - Remark: Generated from `#/paths/v1/search/suggestions/GET/query/q`.
                 public var q: Components.Parameters.SearchText
@@ -4033,7 +4033,7 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - q: What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+                ///   - q: What to find: words and emoji; blank (spaces, or `+` as a form encodes them), longer than 100 characters or with a control character is a 400.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 public init(
                     q: Components.Parameters.SearchText,
@@ -4304,7 +4304,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/search/suggestions/HEAD/query`.
             public struct Query: Sendable, Hashable {
-                /// What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+                /// What to find: words and emoji; blank (spaces, or `+` as a form encodes them), longer than 100 characters or with a control character is a 400.
                 ///
                 /// - Remark: Generated from `#/paths/v1/search/suggestions/HEAD/query/q`.
                 public var q: Components.Parameters.SearchText
@@ -4315,7 +4315,7 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - q: What to find: words and emoji; blank, longer than 100 characters or with a control character is a 400.
+                ///   - q: What to find: words and emoji; blank (spaces, or `+` as a form encodes them), longer than 100 characters or with a control character is a 400.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 public init(
                     q: Components.Parameters.SearchText,
