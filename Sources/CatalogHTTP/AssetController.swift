@@ -30,25 +30,30 @@ package struct AssetController {
     }
 
     /// The image whose digest `text` should be, when it is a `format` file (`HotRoutes` calls it without the router).
+    /// An image no free group shows answers exactly as an unknown digest does unless the request's signature is one
+    /// this service made: unsigned, both are the same 404; with a signature, both are judged by it. So no answer
+    /// confirms that a hidden image exists, or in which format.
     package func asset(hex text: Substring, format: ImageFormat, request: Request) async throws -> Response {
+        let unknown = CatalogError.notFound("Asset '\(text.prefix(64)).\(format.fileExtension)'")
         // Only a well-formed digest reaches the store (and so the database).
-        guard let digest = AssetDigest(hex: text), let asset = try await store.asset(digest), asset.format == format
-        else {
-            throw CatalogError.notFound("Asset '\(text.prefix(64)).\(format.fileExtension)'")
-        }
+        guard let digest = AssetDigest(hex: text) else { throw unknown }
         // Bytes first: while PostgreSQL is down an uncached image fails fast there, before the snapshot is tried.
+        let stored = try await store.asset(digest)
+        let asset = stored?.format == format ? stored : nil
         var expires: Int64?
-        if try await !manifests.isFree(digest) {
+        let hidden = try await asset == nil ? true : !manifests.isFree(digest)
+        if hidden {
             let parameters = request.uri.queryParameters
             let now = Date()
             if let refusal = signer.check(
                 sha256: digest.hex, exp: parameters["exp"].map(String.init), sig: parameters["sig"].map(String.init),
                 now: now)
             {
-                throw Problem(signature: refusal)
+                throw refusal == .missing ? unknown : Problem(signature: refusal)
             }
             expires = parameters["exp"].flatMap { Int64($0) }.map { $0 - Int64(now.timeIntervalSince1970) }
         }
+        guard let asset else { throw unknown }
         // A premium image's answer may be kept only privately, and only while its URL holds.
         return try asset.response(for: request, cacheControl: expires.map { "private, max-age=\(max(0, $0))" })
     }
@@ -67,15 +72,18 @@ package struct AssetController {
                 frames.append(AssetBundle.header(.skipped, length: 0))
                 continue
             }
-            guard let digest = AssetDigest(hex: Substring(item.sha256)), let asset = try await store.asset(digest)
-            else {
-                frames.append(AssetBundle.header(.notFound, length: 0))
+            // As one image's route: a hidden image and an unknown digest answer alike unless the signature is ours.
+            // (`issues` refused any digest that is not one.)
+            guard let digest = AssetDigest(hex: Substring(item.sha256)) else { continue }
+            let asset = try await store.asset(digest)
+            let hidden = try await asset == nil ? true : !manifests.isFree(digest)
+            if hidden, let refusal = signer.check(sha256: item.sha256, exp: item.exp, sig: item.sig, now: now) {
+                frames.append(
+                    AssetBundle.header(refusal == .missing ? .notFound : AssetBundle.Status(refusal), length: 0))
                 continue
             }
-            if try await !manifests.isFree(digest),
-                let refusal = signer.check(sha256: item.sha256, exp: item.exp, sig: item.sig, now: now)
-            {
-                frames.append(AssetBundle.header(AssetBundle.Status(refusal), length: 0))
+            guard let asset else {
+                frames.append(AssetBundle.header(.notFound, length: 0))
                 continue
             }
             frames.append(AssetBundle.header(.ok, length: asset.bytes.readableBytes))

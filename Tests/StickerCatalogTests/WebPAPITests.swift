@@ -143,7 +143,7 @@ struct WebPAPITests {
             #expect(signed.contains(".webp?exp="))
             #expect(try await client.execute(uri: signed, method: .get).status == .ok)
             let bare = try await client.execute(uri: String(signed.prefix { $0 != "?" }), method: .get)
-            #expect(bare.status == .forbidden && bare.problemCode == "signature_required")
+            #expect(bare.status == .notFound && bare.problemCode == "not_found")
         }
     }
 

@@ -4534,8 +4534,10 @@ public enum Operations {
     /// An image is served at the extension of its format only (a PNG or APNG at `.png`, a WebP at `.webp`); at the
     /// other it is a 404.
     /// A premium image (a premium group's sticker other than its cover, shown by no free group) is served only with
-    /// the signed URL a manifest gives an entitled user: 403 `signature_required`, `signature_expired` or
-    /// `signature_invalid` otherwise, and `Cache-Control: private, max-age=<seconds left>` with it.
+    /// the signed URL a manifest gives an entitled user, with `Cache-Control: private, max-age=<seconds left>`.
+    /// Without a signature it answers exactly as an unknown digest does (404, same body and headers, at either
+    /// extension), so no answer confirms that a hidden image exists; with one, an unknown digest and a hidden image
+    /// are both judged by it: 403 `signature_expired` or `signature_invalid`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/assets/{sha256}.png`.
@@ -5220,13 +5222,13 @@ public enum Operations {
                 /// Creates a new `Forbidden`.
                 public init() {}
             }
-            /// A premium image without a valid signed URL (no body on HEAD).
+            /// A signature that is expired or not the service's, for a hidden image or an unknown digest alike (no body on HEAD).
             ///
             /// - Remark: Generated from `#/paths//v1/assets/{sha256}.png/head(headAsset)/responses/403`.
             ///
             /// HTTP response code: `403 forbidden`.
             case forbidden(Operations.HeadAsset.Output.Forbidden)
-            /// A premium image without a valid signed URL (no body on HEAD).
+            /// A signature that is expired or not the service's, for a hidden image or an unknown digest alike (no body on HEAD).
             ///
             /// - Remark: Generated from `#/paths//v1/assets/{sha256}.png/head(headAsset)/responses/403`.
             ///
@@ -5353,8 +5355,10 @@ public enum Operations {
     /// WebP image bytes, as `GET /v1/assets/{sha256}.png` serves PNG ones.
     ///
     /// A premium image (a premium group's sticker other than its cover, shown by no free group) is served only with
-    /// the signed URL a manifest gives an entitled user: 403 `signature_required`, `signature_expired` or
-    /// `signature_invalid` otherwise, and `Cache-Control: private, max-age=<seconds left>` with it.
+    /// the signed URL a manifest gives an entitled user, with `Cache-Control: private, max-age=<seconds left>`.
+    /// Without a signature it answers exactly as an unknown digest does (404, same body and headers, at either
+    /// extension), so no answer confirms that a hidden image exists; with one, an unknown digest and a hidden image
+    /// are both judged by it: 403 `signature_expired` or `signature_invalid`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/assets/{sha256}.webp`.
@@ -6039,13 +6043,13 @@ public enum Operations {
                 /// Creates a new `Forbidden`.
                 public init() {}
             }
-            /// A premium image without a valid signed URL (no body on HEAD).
+            /// A signature that is expired or not the service's, for a hidden image or an unknown digest alike (no body on HEAD).
             ///
             /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)/responses/403`.
             ///
             /// HTTP response code: `403 forbidden`.
             case forbidden(Operations.HeadAssetWebP.Output.Forbidden)
-            /// A premium image without a valid signed URL (no body on HEAD).
+            /// A signature that is expired or not the service's, for a hidden image or an unknown digest alike (no body on HEAD).
             ///
             /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/head(headAssetWebP)/responses/403`.
             ///
@@ -6173,7 +6177,8 @@ public enum Operations {
     ///
     /// The images a manifest links, named as its links name them (digest, and `exp` and `sig` for premium ones), up
     /// to 256 in one request. The answer is one frame per image, in the order asked: a status byte (0 ok,
-    /// 1 not found, 2 signature required, 3 signature expired, 4 signature invalid, 5 skipped: past the answer's
+    /// 1 not found, also for a hidden image asked for unsigned; 2, signature required, is no longer sent;
+    /// 3 signature expired, 4 signature invalid; 5 skipped: past the answer's
     /// 16 MiB, ask again), the length as four bytes big-endian, then that many bytes of the image (none unless
     /// the status is 0). The same rules as `GET /v1/assets/{sha256}.png`; a client checks each image's SHA-256.
     ///

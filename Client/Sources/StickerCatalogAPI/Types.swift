@@ -159,8 +159,10 @@ public protocol APIProtocol: Sendable {
     /// An image is served at the extension of its format only (a PNG or APNG at `.png`, a WebP at `.webp`); at the
     /// other it is a 404.
     /// A premium image (a premium group's sticker other than its cover, shown by no free group) is served only with
-    /// the signed URL a manifest gives an entitled user: 403 `signature_required`, `signature_expired` or
-    /// `signature_invalid` otherwise, and `Cache-Control: private, max-age=<seconds left>` with it.
+    /// the signed URL a manifest gives an entitled user, with `Cache-Control: private, max-age=<seconds left>`.
+    /// Without a signature it answers exactly as an unknown digest does (404, same body and headers, at either
+    /// extension), so no answer confirms that a hidden image exists; with one, an unknown digest and a hidden image
+    /// are both judged by it: 403 `signature_expired` or `signature_invalid`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/assets/{sha256}.png`.
@@ -174,8 +176,10 @@ public protocol APIProtocol: Sendable {
     /// WebP image bytes, as `GET /v1/assets/{sha256}.png` serves PNG ones.
     ///
     /// A premium image (a premium group's sticker other than its cover, shown by no free group) is served only with
-    /// the signed URL a manifest gives an entitled user: 403 `signature_required`, `signature_expired` or
-    /// `signature_invalid` otherwise, and `Cache-Control: private, max-age=<seconds left>` with it.
+    /// the signed URL a manifest gives an entitled user, with `Cache-Control: private, max-age=<seconds left>`.
+    /// Without a signature it answers exactly as an unknown digest does (404, same body and headers, at either
+    /// extension), so no answer confirms that a hidden image exists; with one, an unknown digest and a hidden image
+    /// are both judged by it: 403 `signature_expired` or `signature_invalid`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/assets/{sha256}.webp`.
@@ -190,7 +194,8 @@ public protocol APIProtocol: Sendable {
     ///
     /// The images a manifest links, named as its links name them (digest, and `exp` and `sig` for premium ones), up
     /// to 256 in one request. The answer is one frame per image, in the order asked: a status byte (0 ok,
-    /// 1 not found, 2 signature required, 3 signature expired, 4 signature invalid, 5 skipped: past the answer's
+    /// 1 not found, also for a hidden image asked for unsigned; 2, signature required, is no longer sent;
+    /// 3 signature expired, 4 signature invalid; 5 skipped: past the answer's
     /// 16 MiB, ask again), the length as four bytes big-endian, then that many bytes of the image (none unless
     /// the status is 0). The same rules as `GET /v1/assets/{sha256}.png`; a client checks each image's SHA-256.
     ///
@@ -482,8 +487,10 @@ extension APIProtocol {
     /// An image is served at the extension of its format only (a PNG or APNG at `.png`, a WebP at `.webp`); at the
     /// other it is a 404.
     /// A premium image (a premium group's sticker other than its cover, shown by no free group) is served only with
-    /// the signed URL a manifest gives an entitled user: 403 `signature_required`, `signature_expired` or
-    /// `signature_invalid` otherwise, and `Cache-Control: private, max-age=<seconds left>` with it.
+    /// the signed URL a manifest gives an entitled user, with `Cache-Control: private, max-age=<seconds left>`.
+    /// Without a signature it answers exactly as an unknown digest does (404, same body and headers, at either
+    /// extension), so no answer confirms that a hidden image exists; with one, an unknown digest and a hidden image
+    /// are both judged by it: 403 `signature_expired` or `signature_invalid`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/assets/{sha256}.png`.
@@ -517,8 +524,10 @@ extension APIProtocol {
     /// WebP image bytes, as `GET /v1/assets/{sha256}.png` serves PNG ones.
     ///
     /// A premium image (a premium group's sticker other than its cover, shown by no free group) is served only with
-    /// the signed URL a manifest gives an entitled user: 403 `signature_required`, `signature_expired` or
-    /// `signature_invalid` otherwise, and `Cache-Control: private, max-age=<seconds left>` with it.
+    /// the signed URL a manifest gives an entitled user, with `Cache-Control: private, max-age=<seconds left>`.
+    /// Without a signature it answers exactly as an unknown digest does (404, same body and headers, at either
+    /// extension), so no answer confirms that a hidden image exists; with one, an unknown digest and a hidden image
+    /// are both judged by it: 403 `signature_expired` or `signature_invalid`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/assets/{sha256}.webp`.
@@ -553,7 +562,8 @@ extension APIProtocol {
     ///
     /// The images a manifest links, named as its links name them (digest, and `exp` and `sig` for premium ones), up
     /// to 256 in one request. The answer is one frame per image, in the order asked: a status byte (0 ok,
-    /// 1 not found, 2 signature required, 3 signature expired, 4 signature invalid, 5 skipped: past the answer's
+    /// 1 not found, also for a hidden image asked for unsigned; 2, signature required, is no longer sent;
+    /// 3 signature expired, 4 signature invalid; 5 skipped: past the answer's
     /// 16 MiB, ask again), the length as four bytes big-endian, then that many bytes of the image (none unless
     /// the status is 0). The same rules as `GET /v1/assets/{sha256}.png`; a client checks each image's SHA-256.
     ///
