@@ -123,7 +123,7 @@ package func buildRouter(
         keepsUp: { listener.isCurrent })
     HealthController(
         readiness: readiness, registry: registry, durations: durations, updateGauges: { await gauges.update() },
-        draining: draining, metricsToken: options.access.metricsToken
+        draining: draining, metricsToken: options.access.metricsToken, metricsOpen: options.metricsOpen
     ).addRoutes(to: router)
     let intake = PurchaseIntake(repository: purchases, configuration: options.purchases)
     MeController(repository: purchases, sandbox: options.purchases.sandbox).addRoutes(

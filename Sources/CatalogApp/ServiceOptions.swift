@@ -76,8 +76,21 @@ package struct ServiceOptions: Sendable {
         package var assetSigningKey: [UInt8]?
         /// Signed image URLs live between one and two of these, in seconds.
         package var assetURLLifetime: Int64 = 3600
-        /// `/metrics` answers only with `Authorization: Bearer` this token (`--metrics-token`); nil serves anyone.
+        /// `/metrics` answers only with `Authorization: Bearer` this token (`--metrics-token`); nil serves it on a
+        /// loopback listener only (`metricsOpen`).
         package var metricsToken: String?
+    }
+
+    /// Whether `/metrics` answers without a token: only on a listener no other machine reaches. Its counters and
+    /// durations move when an admin works on a draft, while nothing public changes: open to the network, they would
+    /// time hidden work.
+    package var metricsOpen: Bool { access.metricsToken == nil && Self.isLoopback(server.host) }
+
+    /// Whether `host` is one only this machine reaches: 127.0.0.0/8, `::1` or `localhost`.
+    package static func isLoopback(_ host: String) -> Bool {
+        let host = host.lowercased()
+        return host == "localhost" || host == "::1" || host == "[::1]"
+            || (host.hasPrefix("127.") && host.split(separator: ".").count == 4)
     }
 
     /// Server-Sent Event streams (`/v1/events`).

@@ -13,15 +13,18 @@ package struct HealthController {
     /// Reads the gauges the store and the services keep, before each scrape.
     package let updateGauges: @Sendable () async -> Void
     package let draining: Draining
-    /// The digest of `--metrics-token`, compared in constant time; nil: metrics for anyone.
+    /// The digest of `--metrics-token`, compared in constant time; nil: metrics for anyone, when `metricsOpen`.
     package let metricsDigest: SHA256Digest?
+    /// Without a token, whether metrics are served at all (a loopback listener only).
+    package let metricsOpen: Bool
 
     package init(
         readiness: Readiness, registry: PrometheusCollectorRegistry, durations: RequestDurations,
-        updateGauges: @escaping @Sendable () async -> Void, draining: Draining, metricsToken: String?
+        updateGauges: @escaping @Sendable () async -> Void, draining: Draining, metricsToken: String?,
+        metricsOpen: Bool = true
     ) {
         (self.readiness, self.registry, self.durations) = (readiness, registry, durations)
-        (self.updateGauges, self.draining) = (updateGauges, draining)
+        (self.updateGauges, self.draining, self.metricsOpen) = (updateGauges, draining, metricsOpen)
         metricsDigest = metricsToken.map { SHA256.hash(data: Array($0.utf8)) }
     }
 
@@ -54,6 +57,13 @@ package struct HealthController {
     /// The metrics, to whoever holds `--metrics-token` when one is set: they tell traffic, errors and the catalog's
     /// size.
     @Sendable package func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if metricsDigest == nil, !metricsOpen {
+            var problem = Problem(
+                .unauthorized, "unauthorized",
+                "This replica listens beyond loopback: its metrics need a --metrics-token (STICKER_METRICS_TOKEN).")
+            problem.headers[.wwwAuthenticate] = #"Bearer realm="stickerd-metrics""#
+            throw problem
+        }
         if let metricsDigest {
             let header = request.headers[.authorization] ?? ""
             let token =

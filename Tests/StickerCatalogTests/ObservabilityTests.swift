@@ -205,4 +205,21 @@ import Testing
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
         }
     }
+
+    @Test("Without a token, metrics are served on a loopback listener only: beyond it they would time hidden work")
+    func metricsNeedATokenBeyondLoopback() async throws {
+        try await withApp(options: { $0.server.host = "0.0.0.0" }) { client, _ in
+            let refused = try await client.execute(uri: "/metrics", method: .get)
+            #expect(refused.status == .unauthorized && refused.problemCode == "unauthorized")
+            #expect(!String(buffer: refused.body).contains("http_requests_total"))
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+        }
+        try await withApp(options: { $0.server.host = "::1" }) { client, _ in
+            let open = try await client.execute(uri: "/metrics", method: .get)
+            #expect(open.status == .ok)
+        }
+        #expect(ServiceOptions.isLoopback("127.0.0.1") && ServiceOptions.isLoopback("localhost"))
+        #expect(!ServiceOptions.isLoopback("0.0.0.0") && !ServiceOptions.isLoopback("10.0.0.1"))
+        #expect(!ServiceOptions.isLoopback("127.example.com"))
+    }
 }
