@@ -1,6 +1,7 @@
 import CatalogCore
 import Foundation
 import Logging
+import Metrics
 import PostgresNIO
 import ServiceLifecycle
 import Synchronization
@@ -20,6 +21,8 @@ package final class CatalogScheduler: Service, Sendable {
     package let nextBoundary = NextBoundary()
     /// Set once migrations are applied (`begin()`): before, there is no schedule to apply.
     private let started = Atomic<Bool>(false)
+    /// How far this replica's clock runs ahead of PostgreSQL's, in seconds, as the last schedule applied measured it.
+    private let lead = Gauge(label: "schedule_clock_lead_seconds")
 
     package init(endpoint: DatabaseEndpoint, clock: any ScheduleClock, logger: Logger, interval: TimeInterval = 1) {
         (self.endpoint, self.clock, self.logger, self.interval) = (endpoint, clock, logger, interval)
@@ -37,20 +40,35 @@ package final class CatalogScheduler: Service, Sendable {
             }
             var connection: PostgresConnection?
             var failures = 0
+            var warned = false
             while !Task.isCancelled {
                 let now = clock.now()
                 do {
                     if connection == nil || connection?.isClosed == true {
                         connection = try await endpoint.connect(applicationName: "stickerd scheduler", logger: logger)
                     }
-                    let next = try await Self.apply(at: now, maxLead: clock.maxLead, on: connection!, logger: logger)
-                    nextBoundary.set(next)
+                    let (next, databaseNow) = try await Self.apply(
+                        at: now, maxLead: clock.maxLead, on: connection!, logger: logger)
+                    // A clock ahead of the database's by more than it is believed sees the database's boundaries by
+                    // its own time: shifted by its lead, so that it neither wakes early and applies back to back (a
+                    // boundary already past by its clock, which the database caps) nor answers as if one had passed.
+                    let ahead = clock.now().timeIntervalSince(databaseNow)
+                    lead.record(ahead)
+                    let skewed = clock.maxLead.map { ahead > $0 } ?? false
+                    if skewed, !warned {
+                        warned = true
+                        logger.warning(
+                            "This replica's clock runs ahead of PostgreSQL's: schedules follow the database's",
+                            metadata: ["seconds ahead": "\(Int(ahead.rounded()))"])
+                    }
+                    let boundary = skewed ? next?.addingTimeInterval(ahead) : next
+                    nextBoundary.set(boundary)
                     if failures > 0 {
                         logger.info("Applying schedules again", metadata: ["after failures": "\(failures)"])
                     }
                     failures = 0
                     let wake = now.addingTimeInterval(interval)
-                    try await clock.sleep(until: next.map { min($0, wake) } ?? wake)
+                    try await clock.sleep(until: boundary.map { min($0, wake) } ?? wake)
                 } catch {
                     guard !Task.isCancelled else { break }
                     // PostgreSQL away: a new connection after a backoff with jitter in real time (the database's
@@ -70,13 +88,15 @@ package final class CatalogScheduler: Service, Sendable {
     }
 
     /// Flips what `moment` makes visible or hidden (one revision, whichever replica asks first), `moment` believed at
-    /// most `maxLead` seconds ahead of the database's clock (nil: believed); the next boundary.
+    /// most `maxLead` seconds ahead of the database's clock (nil: believed); the next boundary, and the database's
+    /// time once it was applied.
     package static func apply(
         at moment: Date, maxLead: TimeInterval?, on connection: PostgresConnection, logger: Logger
-    ) async throws -> Date? {
+    ) async throws -> (next: Date?, databaseNow: Date) {
         let lead = maxLead.map { "\($0) seconds" }
-        let rows = try await connection.query("SELECT apply_schedule(\(moment), \(lead)::interval)", logger: logger)
-        for try await next in rows.decode(Date?.self) { return next }
-        return nil
+        let rows = try await connection.query(
+            "SELECT apply_schedule(\(moment), \(lead)::interval), clock_timestamp()", logger: logger)
+        for try await (next, now) in rows.decode((Date?, Date).self) { return (next, now) }
+        return (nil, Date())
     }
 }

@@ -7,6 +7,7 @@ import CatalogStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import TestSupport
 import Testing
 
@@ -41,6 +42,36 @@ import Testing
     /// Polls `client`'s manifest (real time, up to `patience`) until `done` holds of what it shows.
     static func eventuallyShows(_ client: some TestClientProtocol, _ done: ([String]) -> Bool) async throws -> Bool {
         done(try await eventually({ try await shown(client).groups }, until: done))
+    }
+
+    /// The system's clock a day ahead (a replica whose clock is wrong), believed no more than it: counts its sleeps,
+    /// one per schedule applied.
+    final class DayAheadClock: ScheduleClock {
+        private let sleeps = Mutex(0)
+        var count: Int { sleeps.withLock { $0 } }
+        func now() -> Date { Date().addingTimeInterval(86_400) }
+        var maxLead: TimeInterval? { 2 }
+        func sleep(until deadline: Date) async throws {
+            sleeps.withLock { $0 += 1 }
+            let seconds = deadline.timeIntervalSince(now())
+            if seconds > 0 { try await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded(.up)))) }
+        }
+    }
+
+    @Test("A replica whose clock runs a day ahead applies schedules about once a second, not back to back")
+    func aClockAheadDoesNotSpin() async throws {
+        let clock = DayAheadClock()
+        try await withApp(options: { $0.database.scheduleClock = clock }) { client, _ in
+            // Setup: a group due in an hour by the database's clock: past already by this replica's.
+            try await Self.createGroup(client, publishAt: Date().addingTimeInterval(3600))
+            try await Task.sleep(for: .seconds(1))
+            // Action: two seconds of the scheduler.
+            let before = clock.count
+            try await Task.sleep(for: .seconds(2))
+            // Check: a few rounds, where it applied the schedule thousands of times; the group stays unpublished.
+            #expect(clock.count - before <= 6, "\(clock.count - before) schedules applied in 2 s")
+            #expect(try await !Self.shown(client).groups.contains(Self.group))
+        }
     }
 
     @Test func aBoundarySeenByTwoReplicasRaisesOneRevisionAndShowsOnBoth() async throws {
