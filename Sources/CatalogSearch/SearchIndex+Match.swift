@@ -58,7 +58,11 @@ extension SearchIndex {
         for number in 0..<terms.count {
             var touched: [UInt32] = []
             if number < terms.words.count {
-                for (term, exact, typo) in matchedTerms(terms.words[number]) {
+                // A one-letter word is a prefix only as the last word (the one being typed): as any other, it would
+                // walk every term with that letter, up to eight times a query.
+                let word = terms.words[number]
+                let prefix = number == terms.words.count - 1 || word.unicodeScalars.count > 1
+                for (term, exact, typo) in matchedTerms(word, prefix: prefix) {
                     for posting in postings[Int(term)] {
                         let index = Int(posting.slot)
                         if best[index] == .max { touched.append(posting.slot) }
@@ -119,12 +123,14 @@ extension SearchIndex {
     }
 
     /// The terms `word` matches: itself, the terms it begins, and those one edit away.
-    private func matchedTerms(_ word: String) -> [(term: Int32, exact: Bool, typo: Bool)] {
+    private func matchedTerms(_ word: String, prefix: Bool = true) -> [(term: Int32, exact: Bool, typo: Bool)] {
         var matched: [(term: Int32, exact: Bool, typo: Bool)] = []
         let bytes = Array(word.utf8)
         var index = lowerBound(bytes)
         while index < sortedTerms.count, case let term = sortedTerms[index], terms[Int(term)].starts(with: bytes) {
-            matched.append((term, terms[Int(term)].count == bytes.count, false))
+            let exact = terms[Int(term)].count == bytes.count
+            guard prefix || exact else { break }  // the exact term sorts first
+            matched.append((term, exact, false))
             index += 1
         }
         let scalars = Array(word.unicodeScalars)

@@ -42,6 +42,8 @@ package struct SearchSuggestions: Sendable {
     package func complete(_ prefix: String, locale: String?) -> [String] {
         let asked = locale.flatMap { localeIds[$0] } ?? SearchIndex.defaultLocale
         let bytes = Array(SearchText.folded(prefix).utf8)
+        // A prefix that folds to nothing (a lone combining mark) would walk every phrase: nothing begins with it.
+        guard !bytes.isEmpty else { return [] }
         let low = phrases.insertionPoint { $0.key.lexicographicallyPrecedes(bytes) }
         func otherLocale(_ phrase: Phrase) -> Bool {
             phrase.locale != SearchIndex.neutralLocale && phrase.locale != asked

@@ -144,6 +144,18 @@ import Testing
         #expect(Self.names("choc") == ["ChocolateBar", "ChocolateChip", "DarkChocolate"])
     }
 
+    @Test(
+        "A one-letter word is a prefix only as the last word; a suggestion prefix that folds to nothing finds nothing")
+    func boundedWork() {
+        // `c` before another word is itself only (no such word), not every term with a c; last, it is typed on.
+        #expect(Self.names("c candy").isEmpty)
+        #expect(Self.names("candy c") == ["CandyCane", "SourCandy"])
+        #expect(Self.names("c").count > 2)
+        let suggestions = SearchSuggestions(snapshot: Self.catalog)
+        #expect(suggestions.complete("\u{301}", locale: nil).isEmpty)
+        #expect(!suggestions.complete("c", locale: nil).isEmpty)
+    }
+
     @Test("A sticker named what was asked comes before one that only carries the word as a keyword")
     func nameBeforeKeyword() {
         // Setup: a sticker named Lemon after SourCandy (keyword lemon) in manifest order.
