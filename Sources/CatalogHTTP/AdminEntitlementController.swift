@@ -35,7 +35,7 @@ package struct AdminEntitlementController {
 
     package static func user(_ context: AdminRequestContext) throws -> String {
         let user = try context.parameters.require("id")
-        guard (1...255).contains(user.count),
+        guard (1...255).contains(user.unicodeScalars.count),  // code points, as openapi.yaml's maxLength
             !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             throw CatalogError.notFound("User '\(user.prefix(64))'")

@@ -60,10 +60,11 @@ package struct ManifestPreviewController {
         return date
     }
 
-    /// `user`: 1 to 255 characters without controls, as the user routes take it.
+    /// `user`: 1 to 255 code points (as JSON Schema's `maxLength` counts, not graphemes) without controls, as the user
+    /// routes take it.
     package static func user(_ text: String?) throws(CatalogError) -> String? {
         guard let text else { return nil }
-        guard (1...255).contains(text.count),
+        guard (1...255).contains(text.unicodeScalars.count),
             !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             throw .invalidParameter(

@@ -115,7 +115,7 @@ package final class UserTokens: Sendable {
             throw Problem.invalidUserToken("The token is not meant for this service (aud).")
         }
         let user = claims.sub.value
-        guard (1...255).contains(user.count),
+        guard (1...255).contains(user.unicodeScalars.count),  // code points, as the user routes count them
             !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             throw Problem.invalidUserToken("The token's sub must be 1 to 255 characters.")

@@ -354,6 +354,16 @@ import Testing
             #expect((early.json["detail"] as? String ?? "").contains("unpublishAt must be later than publishAt"))
             let preview = try await client.execute(uri: "/v1/admin/manifest?at=yesterday", method: .get, headers: admin)
             #expect(preview.status == .badRequest && preview.problemCode == "invalid_parameter")
+            // A user id counted as openapi.yaml's maxLength counts: 255 é, each an e and a combining accent, are 510
+            // code points (255 graphemes): too long; 255 precomposed é are not.
+            let decomposed = String(repeating: "e%CC%81", count: 255)
+            let long = try await client.execute(
+                uri: "/v1/admin/manifest?user=\(decomposed)", method: .get, headers: admin)
+            #expect(long.status == .badRequest && long.problemCode == "invalid_parameter")
+            let precomposed = String(repeating: "%C3%A9", count: 255)
+            let fits = try await client.execute(
+                uri: "/v1/admin/manifest?user=\(precomposed)", method: .get, headers: admin)
+            #expect(fits.status == .ok)
             // A bad date beside another bad field: every bad field of the body is named, as validation_failed.
             let mixed = try await client.execute(
                 uri: "/v1/admin/groups/chewy", method: .patch, headers: admin,
