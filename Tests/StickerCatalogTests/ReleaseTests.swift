@@ -240,6 +240,49 @@ import Testing
         }
     }
 
+    @Test("A restore brings back what the release showed, not work after it that raised no revision")
+    func aRestoreShowsWhatItsReleaseShowed() async throws {
+        let clock = ManualClock()
+        let boundary = clock.now().addingTimeInterval(3600)
+        try await withApp(demo: true, options: { $0.database.scheduleClock = clock }) { client, _ in
+            // Setup: release R as it is; then, raising no revision, a group scheduled for `boundary` (with a sticker)
+            // and the visible Chewy set to leave then; then the boundary passes (a release of its own).
+            let release = try await Self.manifestBytes(client).revision
+            try await ScheduleTests.createGroup(client, publishAt: boundary)
+            _ = try await DraftPrivacyTests.upload(client, into: ScheduleTests.group, name: "Bauble")
+            try await ChangeFeedTests.patch(client, "groups/chewy", ["unpublishAt": RFC3339.string(boundary)])
+            #expect(try await Self.manifestBytes(client).revision == release)
+            clock.advance(to: boundary)
+            #expect(
+                try await ScheduleTests.eventuallyShows(client) {
+                    $0.contains(ScheduleTests.group) && !$0.contains("chewy")
+                })
+            // Action
+            _ = try await Self.restore(client, release)
+            // Check: the live manifest is the release's own, revision and cursor apart.
+            let shown = try await client.execute(
+                uri: "/v1/admin/releases/\(release)/manifest", method: .get, headers: admin)
+            let text = String(buffer: shown.body)
+            let old = try JSONDecoder().decode(Manifest.self, from: Data(text.utf8))
+            // An admin answer signs every image URL; a client's names free ones plainly.
+            let stripped = text.replacingOccurrences(of: "\"revision\":\(old.revision)", with: "")
+                .replacingOccurrences(of: "\"cursor\":\"\(old.cursor)\"", with: "")
+                .replacingOccurrences(of: #"\?exp=[0-9]+&sig=[A-Za-z0-9_-]+"#, with: "", options: .regularExpression)
+            let live = try await Self.manifestBytes(client)
+            #expect(live.revision > release && live.text == stripped)
+            #expect(try await Self.eventuallyEqual(client, stripped))
+        }
+    }
+
+    /// Whether the live manifest becomes `stripped` within a few seconds (a restore reaches the snapshot by NOTIFY).
+    static func eventuallyEqual(_ client: some TestClientProtocol, _ stripped: String) async throws -> Bool {
+        for _ in 0..<50 {
+            if try await manifestBytes(client).text == stripped { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
     @Test func aBoundaryIsTheScheduleReleaseAndADraftEditIsNone() async throws {
         let clock = ManualClock()
         let publishAt = clock.now().addingTimeInterval(3600)
