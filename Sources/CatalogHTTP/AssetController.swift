@@ -65,6 +65,7 @@ package struct AssetController {
         let issues = AssetBundle.issues(asked)
         guard issues.isEmpty else { throw Problem.validationFailed(issues) }
         let now = Date()
+        try await store.learnMissing(asked.assets.compactMap { AssetDigest(hex: Substring($0.sha256)) })
         var frames: [ByteBuffer] = []
         var total = 0
         for item in asked.assets {

@@ -141,6 +141,20 @@ extension PostgresCatalog: CatalogReader {
         return try await assetBytes(sha256: sha256, on: pool)
     }
 
+    /// Which of `sha256s` are stored, in one query on the primary (a standby may lack the newest).
+    package func storedAssets(among sha256s: [String]) async throws -> Set<String> {
+        guard !sha256s.isEmpty else { return [] }
+        return try await read(on: pool) { connection in
+            var found = Set<String>()
+            for try await sha256 in try await connection.query(
+                "SELECT sha256 FROM assets WHERE sha256 = ANY(\(sha256s))", logger: logger
+            ).decode(String.self) {
+                found.insert(sha256)
+            }
+            return found
+        }
+    }
+
     private func assetBytes(sha256: String, on pool: DatabasePool) async throws -> [UInt8]? {
         try await read(on: pool) { connection in
             try await connection.first(

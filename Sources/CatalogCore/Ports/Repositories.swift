@@ -61,6 +61,17 @@ package protocol CatalogReader: Sendable {
     /// The visible catalog, reusing what `previous` holds of groups whose stickers have not changed since.
     func snapshot(reusing previous: CatalogSnapshot?) async throws -> CatalogSnapshot
     func assetBytes(sha256: String) async throws -> [UInt8]?
+    /// Which of `sha256s` name a stored image: one question for many (a bundle's), bytes not read.
+    func storedAssets(among sha256s: [String]) async throws -> Set<String>
+}
+
+extension CatalogReader {
+    /// One read per digest, for a reader without a better way.
+    package func storedAssets(among sha256s: [String]) async throws -> Set<String> {
+        var found = Set<String>()
+        for sha256 in sha256s where try await assetBytes(sha256: sha256) != nil { found.insert(sha256) }
+        return found
+    }
 }
 
 /// Scheduled visibility: the catalog as another moment will show it (boundaries are applied by `CatalogScheduler`).

@@ -58,6 +58,19 @@ package final class AssetStore: Sendable {
         }
     }
 
+    /// Learns, in one question, which of `digests` are not stored, remembering them as missing (until the revision
+    /// moves), so that asking for each of them next costs no SQL: a bundle of 256 random digests was 256 reads one after
+    /// another, none of which the memo held.
+    package func learnMissing(_ digests: [AssetDigest]) async throws {
+        let current = revision.current
+        let unknown = Array(
+            Set(digests.filter { if case .unknown = lookup($0, revision: current) { true } else { false } }))
+        guard unknown.count > 1 else { return }
+        counters.miss()
+        let stored = try await reader.storedAssets(among: unknown.map(\.hex))
+        for digest in unknown where !stored.contains(digest.hex) { keep(nil, for: digest, revision: current) }
+    }
+
     // The lock is taken only in these synchronous helpers, never across an await.
 
     private func lookup(_ digest: AssetDigest, revision: Int64) -> Lookup {
