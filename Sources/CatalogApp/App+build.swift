@@ -109,7 +109,10 @@ package func buildRouter(
     let assets = AssetStore(
         reader: catalog, revision: store.revision, capacity: options.caches.assetBytes,
         counters: CacheCounters(registry: registry, cache: "asset"))
-    let assetController = AssetController(store: assets, manifests: manifests, signer: signer)
+    let assetController = AssetController(
+        store: assets, manifests: manifests, signer: signer,
+        bundles: BundleGate(total: options.limits.bundlesInFlight, perAddress: options.limits.bundlesPerAddress),
+        proxies: options.server.trustedProxies)
     assetController.addRoutes(
         to: router.group("v1/assets"), bodies: router.group("v1/assets").add(middleware: deadline))
     let uploads = UploadGate(limit: options.limits.concurrentUploads)

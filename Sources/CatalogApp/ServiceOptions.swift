@@ -58,6 +58,11 @@ package struct ServiceOptions: Sendable {
         package var rules = StickerRules()
         /// Uploads read, validated and stored at once; more are refused with 503.
         package var concurrentUploads = 8
+        /// Asset bundles answered at once (each up to 16 MiB until read); more are refused with 503.
+        package var bundlesInFlight = 32
+        /// Asset bundles answered at once to one client address (a client asks for four; a carrier's NAT puts many
+        /// clients behind one address); more are refused with 429.
+        package var bundlesPerAddress = 16
         /// Wrong admin tokens one source may present in a minute before it is refused with 429 until the minute ends.
         package var adminAuthFailuresPerMinute = 10
         /// Refused webhook deliveries kept for replay, per source and refusal; the oldest go first.

@@ -13,6 +13,9 @@ package struct AssetController {
     /// Knows which images are premium (from the current catalog snapshot).
     package let manifests: ManifestService
     package let signer: AssetSigner
+    /// Bundles in flight, on this replica and per client address.
+    package let bundles: BundleGate
+    package let proxies: TrustedProxies
 
     /// `bodies` is the same path with the deadline of routes that read a body.
     package func addRoutes(to group: RouterGroup<AppRequestContext>, bodies: RouterGroup<AppRequestContext>) {
@@ -61,6 +64,7 @@ package struct AssetController {
     /// `POST /v1/assets/bundle`: the images asked for, each as `AssetBundle` frames them, with the same rules as one
     /// image's route. Every image is looked up before the first byte is sent, so a database failure is a 503.
     @Sendable package func bundle(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let place = try bundles.enter(proxies.source(of: request, peer: context.remoteAddress))
         let asked = try await request.decode(as: AssetBundle.Request.self, context: context)
         let issues = AssetBundle.issues(asked)
         guard issues.isEmpty else { throw Problem.validationFailed(issues) }
@@ -91,15 +95,26 @@ package struct AssetController {
             frames.append(asset.bytes)
             total += asset.bytes.readableBytes
         }
+        // The place is held until the frames are written (a client that stops reading keeps it).
+        let answer = frames
         return Response(
             status: .ok, headers: [.contentType: AssetBundle.mediaType, .cacheControl: "no-store"],
-            body: ResponseBody(contentsOf: frames))
+            body: ResponseBody { writer in
+                for frame in answer { try await writer.write(frame) }
+                withExtendedLifetime(place) {}
+                try await writer.finish(nil)
+            })
     }
 
-    package init(store: AssetStore, manifests: ManifestService, signer: AssetSigner) {
+    package init(
+        store: AssetStore, manifests: ManifestService, signer: AssetSigner, bundles: BundleGate = BundleGate(),
+        proxies: TrustedProxies = TrustedProxies()
+    ) {
         self.store = store
         self.manifests = manifests
         self.signer = signer
+        self.bundles = bundles
+        self.proxies = proxies
     }
 }
 

@@ -33,6 +33,31 @@ import Testing
             body: Body.json(["assets": assets]))
     }
 
+    @Test("Bundles in flight are bounded per client address (429) and per replica (503), each place given back")
+    func bundlesInFlightAreBounded() async throws {
+        let asked = [["sha256": String(repeating: "0", count: 64)]]
+        // One at a time from an address: sequential bundles each get the place the one before gave back.
+        try await withApp(demo: true, options: { $0.limits.bundlesPerAddress = 1 }) { client, _ in
+            for _ in 0..<20 {
+                let answer = try await Self.post(client, asked)
+                #expect(answer.status == .ok)
+            }
+        }
+        // No place at all: the address's share, then the replica's, refuse with Retry-After and read nothing.
+        for (perAddress, total, status, code) in [
+            (0, 32, HTTPResponse.Status.tooManyRequests, "too_many_address_bundles"),
+            (8, 0, .serviceUnavailable, "too_many_bundles"),
+        ] {
+            try await withApp(
+                demo: true, options: { ($0.limits.bundlesPerAddress, $0.limits.bundlesInFlight) = (perAddress, total) }
+            ) { client, _ in
+                let refused = try await Self.post(client, asked)
+                #expect(refused.status == status && refused.problemCode == code)
+                #expect(refused.headers[.retryAfter] != nil)
+            }
+        }
+    }
+
     @Test func imagesComeFramedInTheOrderAskedWithTheRulesOfOneImage() async throws {
         try await withApp(demo: true, options: try await Purchasing.options()) { client, _ in
             // Setup: Chewy premium, hana entitled; her manifest's links, free and signed.

@@ -92,6 +92,8 @@ extension Components {
                 case nothingToExport = "nothing_to_export"
                 case exportFailed = "export_failed"
                 case invalidSchedule = "invalid_schedule"
+                case tooManyBundles = "too_many_bundles"
+                case tooManyAddressBundles = "too_many_address_bundles"
             }
             /// - Remark: Generated from `#/components/schemas/Problem/code`.
             public var code: Components.Schemas.Problem.CodePayload

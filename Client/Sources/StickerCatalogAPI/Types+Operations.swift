@@ -333,7 +333,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
             ///
             /// - Remark: Generated from `#/paths//v1/manifest/get(getManifest)/responses/503`.
             ///
@@ -1054,7 +1054,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
             ///
             /// - Remark: Generated from `#/paths//v1/manifest/changes/get(getManifestChanges)/responses/503`.
             ///
@@ -1811,7 +1811,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
             ///
             /// - Remark: Generated from `#/paths//v1/events/get(getEvents)/responses/503`.
             ///
@@ -2521,7 +2521,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/get(getGroup)/responses/503`.
             ///
@@ -3073,7 +3073,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
             ///
             /// - Remark: Generated from `#/paths//v1/filters/get(listFilters)/responses/503`.
             ///
@@ -3625,7 +3625,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
             ///
             /// - Remark: Generated from `#/paths//v1/search/get(search)/responses/503`.
             ///
@@ -4235,7 +4235,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
             ///
             /// - Remark: Generated from `#/paths//v1/search/suggestions/get(searchSuggestions)/responses/503`.
             ///
@@ -4943,7 +4943,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
             ///
             /// - Remark: Generated from `#/paths//v1/assets/{sha256}.png/get(getAsset)/responses/503`.
             ///
@@ -5764,7 +5764,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
             ///
             /// - Remark: Generated from `#/paths//v1/assets/{sha256}.webp/get(getAssetWebP)/responses/503`.
             ///
@@ -6436,7 +6436,79 @@ public enum Operations {
                     }
                 }
             }
-            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            public struct TooManyRequests: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/responses/429/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// Seconds to wait before trying again.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/responses/429/headers/Retry-After`.
+                    public var retryAfter: Components.Headers.RetryAfter?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - retryAfter: Seconds to wait before trying again.
+                    public init(retryAfter: Components.Headers.RetryAfter? = nil) {
+                        self.retryAfter = retryAfter
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.PostAssetBundle.Output.TooManyRequests.Headers
+                /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/responses/429/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/assets/bundle/POST/responses/429/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    public var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PostAssetBundle.Output.TooManyRequests.Body
+                /// Creates a new `TooManyRequests`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.PostAssetBundle.Output.TooManyRequests.Headers = .init(),
+                    body: Operations.PostAssetBundle.Output.TooManyRequests.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `too_many_address_bundles`: this client address has its share of bundles being answered.
+            ///
+            /// - Remark: Generated from `#/paths//v1/assets/bundle/post(postAssetBundle)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Operations.PostAssetBundle.Output.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Operations.PostAssetBundle.Output.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
             ///
             /// - Remark: Generated from `#/paths//v1/assets/bundle/post(postAssetBundle)/responses/503`.
             ///
@@ -6621,7 +6693,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
             ///
             /// - Remark: Generated from `#/paths//v1/me/purchase-token/get(getPurchaseToken)/responses/503`.
             ///
@@ -6897,7 +6969,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
             ///
             /// - Remark: Generated from `#/paths//v1/me/entitlements/get(getMyEntitlements)/responses/503`.
             ///
@@ -7318,7 +7390,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads` or `too_many_streams`.
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
             ///
             /// - Remark: Generated from `#/paths//v1/purchases/apple/transactions/post(postAppleTransaction)/responses/503`.
             ///
