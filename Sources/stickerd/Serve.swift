@@ -83,7 +83,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
-            "Serve /metrics only with 'Authorization: Bearer TOKEN' (Prometheus' authorization credentials); at least 16 characters (env STICKER_METRICS_TOKEN). Unset: /metrics for anyone who reaches the port."
+            "Serve /metrics only with 'Authorization: Bearer TOKEN' (Prometheus' authorization credentials); at least 16 characters (env STICKER_METRICS_TOKEN). Unset: /metrics only on a loopback --host (beyond it, a 401)."
     )
     var metricsToken: String? = ProcessInfo.processInfo.environment["STICKER_METRICS_TOKEN"].flatMap {
         $0.isEmpty ? nil : $0
