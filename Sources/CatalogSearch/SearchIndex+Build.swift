@@ -14,8 +14,11 @@ extension SearchIndex {
         var kept: [String: GroupEntry] = [:]
         var changed: [StickerGroup] = []
         for group in snapshot.groups {
+            // The sticker count too: a version seen again after a rewind may name other rows, and slots past the
+            // group's stickers would read out of range.
             if let entry = groups[group.id], let version = snapshot.contentVersions[group.id], entry.version == version,
-                entry.name == group.name, entry.localizedNames == group.localizedNames
+                entry.name == group.name, entry.localizedNames == group.localizedNames,
+                entry.slots.count == snapshot.stickers[group.id]?.count ?? 0
             {
                 kept[group.id] = entry
             } else {

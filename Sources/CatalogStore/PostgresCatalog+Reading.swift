@@ -1,5 +1,6 @@
 import CatalogCore
 import Foundation
+import Logging
 import PostgresNIO
 
 extension PostgresCatalog: CatalogReader {
@@ -43,9 +44,18 @@ extension PostgresCatalog: CatalogReader {
             connection in
             // The catalog's big reads are simple scans: JIT compiling them cost 200 ms and saved nothing.
             try await connection.query("SET LOCAL jit = off", logger: logger)
-            let revision =
-                try await connection.first("SELECT revision FROM catalog_revision", as: Int64.self, logger: logger) ?? 0
+            let (revision, stamp, kept) = try await Self.revision(connection, previous: previous, logger: logger)
             if let wanted, revision < wanted { throw StandbyBehind(standby: revision, wanted: wanted) }
+            var previous = previous
+            if let held = previous, kept != held.stamp {
+                // The database no longer stamps the held snapshot's revision as it did: it went back, and what was
+                // read since is of a history it no longer has. Nothing of it is reused, and every cache starts over.
+                logger.warning(
+                    "The catalog's history changed (a rewind): reading it all again",
+                    metadata: ["held": "\(held.revision)", "stored": "\(revision)"])
+                self.revision.rewind(to: revision, stamp: stamp)
+                previous = nil
+            }
             var groups: [StickerGroup] = []
             var versions: [String: Int64] = [:]
             for try await row in try await connection.query(Self.visibleGroups(at: moment), logger: logger) {
@@ -76,11 +86,10 @@ extension PostgresCatalog: CatalogReader {
             ).decode((String, String, [String]).self) {
                 filters[name] = StickerFilter(name: name, title: title, flags: flags)
             }
-            return (
-                CatalogSnapshot(
-                    revision: revision, groups: groups, stickers: stickers, filters: filters, contentVersions: versions),
-                changed.count
-            )
+            var snapshot = CatalogSnapshot(
+                revision: revision, groups: groups, stickers: stickers, filters: filters, contentVersions: versions)
+            (snapshot.stamp, snapshot.epoch) = (stamp, self.revision.epoch)
+            return (snapshot, changed.count)
         }
         logger.debug(
             "Read the catalog",
@@ -89,6 +98,20 @@ extension PostgresCatalog: CatalogReader {
                 "groups read": "\(read)", "ms": "\((ContinuousClock.now - started).milliseconds)",
             ])
         return snapshot
+    }
+
+    /// The stored revision and its stamp, and the stamp the database gives `previous`'s revision now (nil when it has
+    /// none: a future a rewind took away).
+    private static func revision(
+        _ connection: PostgresConnection, previous: CatalogSnapshot?, logger: Logger
+    ) async throws -> (revision: Int64, stamp: Int64, kept: Int64?) {
+        let rows = try await connection.query(
+            """
+            SELECT r.revision, r.stamp, s.stamp FROM catalog_revision r
+            LEFT JOIN catalog_revision_stamps s ON s.revision = \(previous?.revision ?? -1)
+            """, logger: logger)
+        for try await row in rows.decode((Int64, Int64, Int64?).self) { return row }
+        return (0, 0, nil)
     }
 
     /// Visible groups with their `content_version`: now, as the schedule last applied made them (`published`), or at

@@ -2,16 +2,22 @@ import CatalogCore
 import PostgresNIO
 
 extension PostgresChanges: ChangeLogReader {
-    /// What changed after revision `since` up to `through`, or nil when that history is no longer kept (or `since` is
-    /// ahead of the database: a cursor from a future a restore took away).
-    package func changes(since: Int64, through: Int64) async throws -> CatalogChanges? {
+    /// What changed after revision `since` up to `through`, or nil when that history is no longer kept, or `since` is
+    /// not the revision the cursor saw: ahead of the database, or stamped otherwise (a future a restore took away).
+    package func changes(since: Int64, stamp: Int64, through: Int64) async throws -> CatalogChanges? {
         try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
             let bounds = try await connection.query(
-                "SELECT h.revision, r.revision FROM catalog_change_horizon h, catalog_revision r", logger: logger)
+                """
+                SELECT h.revision, r.revision, s.stamp FROM catalog_change_horizon h, catalog_revision r
+                LEFT JOIN catalog_revision_stamps s ON s.revision = \(since)
+                """, logger: logger)
             var horizon: Int64 = .max
             var current: Int64 = 0
-            for try await (kept, now) in bounds.decode((Int64, Int64).self) { (horizon, current) = (kept, now) }
-            guard since >= horizon, since <= current else { return nil }
+            var stamped: Int64?
+            for try await (kept, now, seen) in bounds.decode((Int64, Int64, Int64?).self) {
+                (horizon, current, stamped) = (kept, now, seen)
+            }
+            guard since >= horizon, since <= current, stamped == stamp else { return nil }
             var changes = CatalogChanges()
             let rows = try await connection.query(
                 """
@@ -44,6 +50,11 @@ extension PostgresChanges: ChangeLogReader {
             if removed > 0 {
                 try await connection.query(
                     "UPDATE catalog_change_horizon SET revision = greatest(revision, \(newest))", logger: logger)
+                try await connection.query(
+                    """
+                    DELETE FROM catalog_revision_stamps
+                    WHERE revision < (SELECT revision FROM catalog_change_horizon)
+                    """, logger: logger)
             }
             return removed
         }

@@ -73,11 +73,12 @@ package struct PostgresStore: Sendable {
                     : "SELECT pg_advisory_xact_lock_shared(\(Self.scheduleLock)), set_config('stickercatalog.author', \(author), true)",
                 logger: logger)
             let value = try await keeping(answer, connection) { try await body(connection) }
-            let rows = try await connection.query("SELECT revision FROM catalog_revision", logger: logger)
-            let newRevision = try await rows.decode(Int64.self).first { _ in true } ?? 0
+            let rows = try await connection.query("SELECT revision, stamp FROM catalog_revision", logger: logger)
+            var newRevision: (Int64, Int64) = (0, 0)
+            for try await row in rows.decode((Int64, Int64).self) { newRevision = row }
             return (value, newRevision)
         }
-        revision.advance(to: newRevision)
+        revision.advance(to: newRevision.0, stamp: newRevision.1)
         return value
     }
 

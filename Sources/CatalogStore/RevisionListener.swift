@@ -88,7 +88,11 @@ package final class RevisionListener: Service, Sendable {
                 try await connection.listen(on: "catalog_revision") { notifications in
                     logger.debug("Revision listener listening")
                     for try await notification in notifications {
-                        if let next = Int64(notification.payload) { revision.advance(to: next) }
+                        // "revision:stamp" (a database migrated before stamps sends the revision alone).
+                        let parts = notification.payload.split(separator: ":").map { Int64($0) }
+                        if let next = parts.first ?? nil {
+                            revision.advance(to: next, stamp: parts.count == 2 ? parts[1] ?? 0 : 0)
+                        }
                     }
                 }
                 logger.debug("Revision listener stopped listening on catalog_revision")
@@ -130,9 +134,12 @@ package final class RevisionListener: Service, Sendable {
             try await race(
                 { [self] in
                     do {
-                        let rows = try await connection.query("SELECT revision FROM catalog_revision", logger: logger)
-                        for try await current in rows.decode(Int64.self) { observe(stored: current) }
-                    } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P01" {
+                        let rows = try await connection.query(
+                            "SELECT revision, stamp FROM catalog_revision", logger: logger)
+                        for try await (current, stamp) in rows.decode((Int64, Int64).self) {
+                            observe(stored: current, stamp: stamp)
+                        }
+                    } catch let error as PSQLError where ["42P01", "42703"].contains(error.serverInfo?[.sqlState]) {
                         // Not migrated yet: nothing to catch up on.
                     }
                 },
@@ -151,10 +158,10 @@ package final class RevisionListener: Service, Sendable {
     /// Follows the stored revision. One that stays below the revision known for two polls in a row means the database
     /// went back (a restore, a failover that lost commits): every cache must read it again, or this replica would
     /// serve its old manifest until the stored revision overtook it.
-    package func observe(stored: Int64) {
+    package func observe(stored: Int64, stamp: Int64 = 0) {
         guard stored < revision.current else {
             behind.withLock { $0 = nil }
-            revision.advance(to: stored)
+            revision.advance(to: stored, stamp: stamp)
             return
         }
         let confirmed = behind.withLock { behind in
@@ -165,6 +172,6 @@ package final class RevisionListener: Service, Sendable {
         logger.warning(
             "The catalog revision went back; reading the catalog again",
             metadata: ["known": "\(revision.current)", "stored": "\(stored)"])
-        revision.rewind(to: stored)
+        revision.rewind(to: stored, stamp: stamp)
     }
 }

@@ -239,4 +239,13 @@ import Testing
             patched, SearchIndex.empty.patched(to: added),
             Self.queries(Self.catalog).union(Self.queries(added)))
     }
+
+    @Test("patched(to:) a snapshot whose group's version repeats with fewer stickers (a rewind): no trap, no ghost")
+    func patchedRepeatedVersion() {
+        // After a rewind Crunchy's content_version 1 names two stickers where the index holds three.
+        let rewound = Self.snapshot(crunchy: [Self.candyCane, Self.lollipop], version: 1)
+        let patched = Self.index.patched(to: rewound)
+        #expect(Self.names("gobstopper", in: patched).isEmpty)
+        Self.expectSameAnswers(patched, SearchIndex.empty.patched(to: rewound), Self.queries(Self.catalog))
+    }
 }

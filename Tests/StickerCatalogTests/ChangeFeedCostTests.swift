@@ -20,7 +20,7 @@ import Testing
 
         init(horizon: Int64, current: Int64) { (self.horizon, self.current) = (horizon, current) }
 
-        func changes(since: Int64, through: Int64) async throws -> CatalogChanges? {
+        func changes(since: Int64, stamp: Int64, through: Int64) async throws -> CatalogChanges? {
             reads.increment()
             guard since >= horizon, since <= current else { return nil }
             var changes = CatalogChanges()
@@ -42,7 +42,8 @@ import Testing
     static func cursor(since: Int64, through: Int64? = nil) -> ChangeCursor {
         let view = ManifestQuery().unlocking([], signedUntil: nil).normalized(
             for: ManifestBuildTests.catalog(revision: 4))
-        return ChangeCursor(since: since, through: through, view: ChangeCursor.fingerprint(view), products: [])
+        return ChangeCursor(
+            since: since, stamp: 0, through: through, view: ChangeCursor.fingerprint(view), products: [])
     }
 
     @Test func aThroughPastTheSnapshotPagesUpToTheSnapshot() async throws {

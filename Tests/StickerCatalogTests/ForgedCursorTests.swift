@@ -33,7 +33,7 @@ import Testing
         // Setup: a replica whose database does not exist, so any read would be a 503.
         var options = ServiceOptions()
         options.access.assetSigningKey = Self.key
-        let cursor = ChangeCursor(since: 0, view: "0", products: [])
+        let cursor = ChangeCursor(since: 0, stamp: 0, view: "0", products: [])
         let json = Array(#"{"products":[],"since":0,"view":"0"}"#.utf8)
         let signed = cursor.encoded(with: CursorKey(signer: AssetSigner(key: Self.key, lifetime: 60)))
         let sealed = try Self.bytes(signed)

@@ -28,7 +28,7 @@ import Testing
             ended.store(true, ordering: .relaxed)
         }
         try await TestDatabase.withPool(endpoint) {
-            try await EntitlementRuleAPITests.waitForLockWait($0, query: "SELECT revision FROM catalog_revision")
+            try await EntitlementRuleAPITests.waitForLockWait($0, query: "SELECT revision, stamp FROM catalog_revision")
         }
         // Action
         running.cancel()

@@ -1,6 +1,26 @@
 /// Everything clients can see at one catalog revision: published groups in order, their stickers in order, filters.
 package struct CatalogSnapshot: Sendable {
     package let revision: Int64
+    /// The random stamp the database gave `revision` when it was raised: the same number raised again after a rewind
+    /// is stamped anew, so (revision, stamp) names one point of one history (cursors carry it).
+    package var stamp: Int64 = 0
+    /// The reader's epoch (`CatalogRevision.epoch`) when this was read: snapshots of one epoch are of one history, and
+    /// only those may be patched from one another.
+    package var epoch = 0
+
+    /// One point of one history: what caches of a snapshot's derivatives are keyed by.
+    package struct Point: Hashable, Sendable {
+        package let epoch: Int
+        package let revision: Int64
+        package let stamp: Int64
+
+        /// Whether `self` is of a later history than `other`, or later in the same one.
+        package func isAfter(_ other: Point) -> Bool {
+            epoch != other.epoch ? epoch > other.epoch : revision > other.revision
+        }
+    }
+
+    package var point: Point { Point(epoch: epoch, revision: revision, stamp: stamp) }
     /// Published groups by position, then name.
     package let groups: [StickerGroup]
     /// Stickers of each group by position.

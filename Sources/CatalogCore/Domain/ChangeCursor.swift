@@ -7,8 +7,12 @@ import Foundation
 package struct ChangeCursor: Codable, Sendable, Hashable {
     /// The revision the client's view is complete at.
     package var since: Int64
-    /// While paging: the revision the pages run up to, and the last group id sent.
+    /// The stamp of `since` (`CatalogSnapshot.stamp`): the database stamping that revision otherwise means the client
+    /// saw a history it no longer has. Nil in cursors made before stamps, which revisions of then are stamped (0).
+    package var stamp: Int64?
+    /// While paging: the revision the pages run up to (and its stamp), and the last group id sent.
     package var through: Int64?
+    package var throughStamp: Int64?
     package var after: String?
     /// A fingerprint of the view (filter, flags, size, scale, format, locale); another view must start over.
     package var view: String
@@ -18,14 +22,21 @@ package struct ChangeCursor: Codable, Sendable, Hashable {
     /// Cursors longer than this are refused unread.
     package static let maxLength = 2048
 
-    package init(since: Int64, through: Int64? = nil, after: String? = nil, view: String, products: [String]) {
-        (self.since, self.through, self.after, self.view, self.products) = (since, through, after, view, products)
+    package init(
+        since: Int64, stamp: Int64, through: Int64? = nil, throughStamp: Int64? = nil, after: String? = nil,
+        view: String, products: [String]
+    ) {
+        (self.since, self.stamp, self.through, self.throughStamp) = (since, stamp, through, throughStamp)
+        (self.after, self.view, self.products) = (after, view, products)
     }
 
-    /// The cursor of a whole view at `revision`.
-    package init(revision: Int64, query: ManifestQuery) {
-        self.init(since: revision, view: Self.fingerprint(query), products: query.unlocked)
+    /// The cursor of a whole view at `revision`, stamped `stamp`.
+    package init(revision: Int64, stamp: Int64, query: ManifestQuery) {
+        self.init(since: revision, stamp: stamp, view: Self.fingerprint(query), products: query.unlocked)
     }
+
+    /// The stamp `since` had when this cursor was made.
+    package var sinceStamp: Int64 { stamp ?? 0 }
 
     /// The cursor as handed out, signed with `key`.
     package func encoded(with key: CursorKey) -> String {

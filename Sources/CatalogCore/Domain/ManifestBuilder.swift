@@ -30,7 +30,8 @@ extension Manifest {
 
     /// The manifest's own fields, with no groups yet; its cursor signed with `cursorKey`.
     package static func empty(_ snapshot: CatalogSnapshot, _ query: ManifestQuery, cursorKey: CursorKey) -> Manifest {
-        let cursor = ChangeCursor(revision: snapshot.revision, query: query).encoded(with: cursorKey)
+        let cursor = ChangeCursor(revision: snapshot.revision, stamp: snapshot.stamp, query: query).encoded(
+            with: cursorKey)
         return Manifest(
             revision: snapshot.revision, cursor: cursor, filter: query.filter, flags: query.flags, size: query.size,
             scale: query.scale, format: query.format == .apng ? nil : query.format.rawValue, locale: query.locale,

@@ -57,10 +57,13 @@ package struct ManifestChanges: Codable, Sendable, Equatable {
         let next =
             if more, let last = page.last {
                 ChangeCursor(
-                    since: cursor.since, through: cursor.through ?? snapshot.revision, after: last, view: cursor.view,
-                    products: cursor.products)
+                    since: cursor.since, stamp: cursor.sinceStamp, through: cursor.through ?? snapshot.revision,
+                    throughStamp: cursor.through == nil ? snapshot.stamp : cursor.throughStamp, after: last,
+                    view: cursor.view, products: cursor.products)
+            } else if let through = cursor.through {
+                ChangeCursor(revision: through, stamp: cursor.throughStamp ?? 0, query: query)
             } else {
-                ChangeCursor(revision: cursor.through ?? snapshot.revision, query: query)
+                ChangeCursor(revision: snapshot.revision, stamp: snapshot.stamp, query: query)
             }
         return ManifestChanges(
             revision: snapshot.revision, cursor: next.encoded(with: linker.cursorKey), moreComing: more,

@@ -100,6 +100,6 @@ package protocol AdminTokenRepository: Sendable {
 
 /// Which groups changed between two catalog revisions, for the change feed.
 package protocol ChangeLogReader: Sendable {
-    /// Nil when changes after `since` are no longer all kept.
-    func changes(since: Int64, through: Int64) async throws -> CatalogChanges?
+    /// Nil when changes after `since` are no longer all kept, or `since` is not stamped `stamp` (another history).
+    func changes(since: Int64, stamp: Int64, through: Int64) async throws -> CatalogChanges?
 }

@@ -52,7 +52,7 @@ package struct EventController {
             let access = ManifestService.Access(
                 held: held, snapshot: snapshot, signer: feed.manifests.linker.signer, now: Date())
             cursor = ChangeCursor(
-                revision: snapshot.revision,
+                revision: snapshot.revision, stamp: snapshot.stamp,
                 query: view.unlocking(access.products, signedUntil: nil).normalized(for: snapshot))
         }
         // A cursor of another view, or too old, is refused now rather than as the first event.

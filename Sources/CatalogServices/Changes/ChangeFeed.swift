@@ -48,10 +48,11 @@ package final class ChangeFeed: Sendable {
         if settled, try isCurrent(view: view, held: held, cursor: cursor, now: now) { return .notModified }
         let snapshot = try await manifests.currentSnapshot()
         let query = try query(view, held: held, cursor: cursor, snapshot: snapshot, now: now)
+        try Self.checkStamp(of: cursor, at: snapshot)
         if settled, cursor.since >= snapshot.revision, query.unlocked == cursor.products {
             // A cursor ahead of this replica: fine if the database has it (this replica catches up within a second),
             // expired if the database went back (a restore took that future away).
-            guard try await changes(since: cursor.since, through: cursor.since, at: snapshot) != nil else {
+            guard try await changes(since: cursor, through: cursor.since, at: snapshot) != nil else {
                 throw Self.expired
             }
             return .notModified
@@ -59,13 +60,16 @@ package final class ChangeFeed: Sendable {
         // Pages run up to the snapshot at most: a `through` from a replica ahead of this one ends at this replica's
         // revision, and the cursor after the last page asks again from there.
         var cursor = cursor
-        cursor.through = cursor.through.map { min($0, max(snapshot.revision, cursor.since)) }
+        if let through = cursor.through, through > max(snapshot.revision, cursor.since) {
+            cursor.through = max(snapshot.revision, cursor.since)
+            cursor.throughStamp = cursor.through == snapshot.revision ? snapshot.stamp : cursor.sinceStamp
+        }
         let key = Key(revision: snapshot.revision, cursor: cursor, query: query, limit: limit)
         if let kept = pages.withLock({ $0.value(for: key) }) { return .page(Page(body: kept, key: key)) }
         let body = try await builds.run(key) { [self, manifests, cursor] in
             guard
                 let changes = try await changes(
-                    since: cursor.since, through: cursor.through ?? snapshot.revision, at: snapshot)
+                    since: cursor, through: cursor.through ?? snapshot.revision, at: snapshot)
             else {
                 throw Self.expired
             }
@@ -101,11 +105,15 @@ package final class ChangeFeed: Sendable {
         if try isCurrent(view: view, held: held, cursor: cursor, now: now) { return nil }
         let snapshot = try await manifests.currentSnapshot()
         let query = try query(view, held: held, cursor: cursor, snapshot: snapshot, now: now)
+        try Self.checkStamp(of: cursor, at: snapshot)
         let moved = query.unlocked != cursor.products
         guard snapshot.revision > cursor.since || moved else { return nil }
-        let next = ChangeCursor(revision: max(snapshot.revision, cursor.since), query: query)
+        let next =
+            snapshot.revision >= cursor.since
+            ? ChangeCursor(revision: snapshot.revision, stamp: snapshot.stamp, query: query)
+            : ChangeCursor(revision: cursor.since, stamp: cursor.sinceStamp, query: query)
         guard snapshot.revision > cursor.since else { return (next, true) }
-        guard let changes = try await changes(since: cursor.since, through: snapshot.revision, at: snapshot) else {
+        guard let changes = try await changes(since: cursor, through: snapshot.revision, at: snapshot) else {
             throw Self.expired
         }
         let redefined = query.filter.map(changes.filters.contains) ?? false
@@ -117,16 +125,27 @@ package final class ChangeFeed: Sendable {
     private func isCurrent(
         view: ManifestQuery, held: [String], cursor: ChangeCursor, now: Date
     ) throws(CatalogError) -> Bool {
-        guard cursor.since == manifests.revision.current, let snapshot = manifests.snapshotInMemory() else {
+        guard cursor.since == manifests.revision.current, let snapshot = manifests.snapshotInMemory(),
+            snapshot.revision == cursor.since, snapshot.stamp == cursor.sinceStamp
+        else {
             return false
         }
         return try query(view, held: held, cursor: cursor, snapshot: snapshot, now: now).unlocked == cursor.products
     }
 
     /// The change log between two revisions as this replica stands at `snapshot`.
-    private func changes(since: Int64, through: Int64, at snapshot: CatalogSnapshot) async throws -> CatalogChanges? {
+    private func changes(
+        since cursor: ChangeCursor, through: Int64, at snapshot: CatalogSnapshot
+    ) async throws -> CatalogChanges? {
         try await history.changes(
-            since: since, through: through, epoch: manifests.revision.epoch, revision: snapshot.revision)
+            since: cursor.since, stamp: cursor.sinceStamp, through: through, epoch: manifests.revision.epoch,
+            revision: snapshot.revision)
+    }
+
+    /// A cursor at the snapshot's revision with another stamp saw a history the database no longer has (a rewind that
+    /// climbed back to its number): it expires without a read.
+    private static func checkStamp(of cursor: ChangeCursor, at snapshot: CatalogSnapshot) throws(CatalogError) {
+        if cursor.since == snapshot.revision, cursor.sinceStamp != snapshot.stamp { throw expired }
     }
 
     package static let expired = CatalogError.cursorExpired(

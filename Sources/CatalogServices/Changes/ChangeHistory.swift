@@ -9,6 +9,7 @@ package final class ChangeHistory: Sendable {
     private struct Span: Hashable, Sendable {
         package let epoch: Int
         package let since: Int64
+        package let stamp: Int64
         package let through: Int64
     }
 
@@ -18,6 +19,7 @@ package final class ChangeHistory: Sendable {
         package let epoch: Int
         package let revision: Int64
         package let since: Int64
+        package let stamp: Int64
     }
 
     package let log: any ChangeLogReader
@@ -30,15 +32,17 @@ package final class ChangeHistory: Sendable {
         self.log = log
     }
 
-    /// What changed after `since` up to `through`, or nil when the log cannot answer from `since`; `epoch` and
-    /// `revision` say where this replica stands, for as long as a refusal is kept.
-    package func changes(since: Int64, through: Int64, epoch: Int, revision: Int64) async throws -> CatalogChanges? {
-        let span = Span(epoch: epoch, since: since, through: through)
+    /// What changed after `since` (stamped `stamp`) up to `through`, or nil when the log cannot answer from `since`;
+    /// `epoch` and `revision` say where this replica stands, for as long as a refusal is kept.
+    package func changes(
+        since: Int64, stamp: Int64, through: Int64, epoch: Int, revision: Int64
+    ) async throws -> CatalogChanges? {
+        let span = Span(epoch: epoch, since: since, stamp: stamp, through: through)
         if let kept = spans.withLock({ $0.value(for: span) }) { return kept }
-        let refusal = Refusal(epoch: epoch, revision: revision, since: since)
+        let refusal = Refusal(epoch: epoch, revision: revision, since: since, stamp: stamp)
         if refusals.withLock({ $0.value(for: refusal) }) != nil { return nil }
         return try await reads.run(span) { [self] in
-            guard let changes = try await log.changes(since: since, through: through) else {
+            guard let changes = try await log.changes(since: since, stamp: stamp, through: through) else {
                 refusals.withLock { $0.insert(true, for: refusal, cost: 64) }
                 return nil
             }

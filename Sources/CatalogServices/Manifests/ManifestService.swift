@@ -232,8 +232,9 @@ package final class ManifestService: Sendable {
                 let newer = snapshot
                 snapshot = try await loads.run(epoch) { [reader] in try await reader.snapshot(reusing: newer) }
             }
-            revision.advance(to: snapshot.revision)
-            return (keep(snapshot, epoch: epoch), false)
+            revision.advance(to: snapshot.revision, stamp: snapshot.stamp)
+            // The read may have found the history changed and started a new epoch: the snapshot is of that one.
+            return (keep(snapshot, epoch: max(epoch, snapshot.epoch)), false)
         } catch let error as DatabaseUnavailable {
             guard let current = state.withLock({ $0.snapshot }) else { throw error }
             return (current, true)

@@ -30,10 +30,10 @@ package final class SearchService: Sendable {
     package let boundary: NextBoundary
     package let logger: Logger
     private let state: Mutex<State>
-    /// Results' JSON of one catalog revision (in one epoch: a restore may reuse revision numbers).
-    private let fragments: Mutex<(revision: Int64, epoch: Int, kept: ByteLRU<SearchFragmentKey, [UInt8]>)>
-    private let builds = SingleFlight<Int64, SearchIndex>()
-    private let suggestionBuilds = SingleFlight<Int64, SearchSuggestions>()
+    /// Results' JSON of one catalog snapshot (its point: a rewind may reuse revision numbers).
+    private let fragments: Mutex<(point: CatalogSnapshot.Point?, kept: ByteLRU<SearchFragmentKey, [UInt8]>)>
+    private let builds = SingleFlight<CatalogSnapshot.Point, SearchIndex>()
+    private let suggestionBuilds = SingleFlight<CatalogSnapshot.Point, SearchSuggestions>()
 
     package init(
         manifests: ManifestService, capacity: Int, fragmentCapacity: Int = 16 << 20,
@@ -42,12 +42,11 @@ package final class SearchService: Sendable {
     ) {
         (self.manifests, self.clock, self.boundary, self.logger) = (manifests, clock, boundary, logger)
         state = Mutex(State(index: nil, bodies: ByteLRU(capacity: capacity)))
-        fragments = Mutex((-1, -1, ByteLRU(capacity: fragmentCapacity)))
+        fragments = Mutex((nil, ByteLRU(capacity: fragmentCapacity)))
     }
 
     /// The answer to `request` for a user holding `held` (sorted).
     package func results(_ request: SearchRequest, held: [String]) async throws -> CachedBody {
-        let epoch = manifests.revision.epoch
         let index = try await currentIndex()
         let access = ManifestService.Access(
             held: held, snapshot: index.snapshot, signer: manifests.linker.signer, now: nil)
@@ -59,7 +58,7 @@ package final class SearchService: Sendable {
         return try body(.results(normalized), index: index, personal: true) { [linker = manifests.linker] in
             try SearchPage.build(
                 normalized, index: index, linker: linker,
-                fragments: fragment(revision: index.snapshot.revision, epoch: epoch)
+                fragments: fragment(at: index.snapshot.point)
             ).json
         }
     }
@@ -80,15 +79,15 @@ package final class SearchService: Sendable {
         }
     }
 
-    /// Results' JSON kept for `revision` of `epoch`, else made and kept; a newer revision drops what was kept, and a
+    /// Results' JSON kept for the snapshot at `point`, else made and kept; a later snapshot drops what was kept, and a
     /// request still on an older one neither reads nor keeps any. The lock is not held while one is made.
-    private func fragment(revision: Int64, epoch: Int) -> SearchFragments {
+    private func fragment(at point: CatalogSnapshot.Point) -> SearchFragments {
         { [self] key, make in
             let kept = fragments.withLock { state -> [UInt8]?? in
-                if (state.epoch, state.revision) < (epoch, revision) {
-                    state = (revision, epoch, ByteLRU(capacity: state.kept.capacity))
+                if state.point.map(point.isAfter) ?? true {
+                    state = (point, ByteLRU(capacity: state.kept.capacity))
                 }
-                guard (state.epoch, state.revision) == (epoch, revision) else { return .none }
+                guard state.point == point else { return .none }
                 return .some(state.kept.value(for: key))
             }
             guard case .some(let hit) = kept else { return make() }
@@ -96,7 +95,7 @@ package final class SearchService: Sendable {
             let made = make()
             // Charged what it holds: its buffer, and about as much again for the entry and its key.
             fragments.withLock {
-                if ($0.epoch, $0.revision) == (epoch, revision) {
+                if $0.point == point {
                     $0.kept.insert(made, for: key, cost: made.capacity + 160)
                 }
             }
@@ -109,7 +108,7 @@ package final class SearchService: Sendable {
     private func body(
         _ key: Key, index: SearchIndex, personal: Bool, _ encode: () throws -> [UInt8]
     ) throws -> CachedBody {
-        let revision = index.snapshot.revision
+        let point = index.snapshot.point
         if let boundary = boundary.value {
             let remaining = Int(boundary.timeIntervalSince(clock.now()).rounded(.down))
             // A boundary is nearer than an answer's max-age: none is kept or reused past it.
@@ -117,25 +116,32 @@ package final class SearchService: Sendable {
                 return CachedBody(json: try encode(), personal: personal, maxAge: max(0, remaining))
             }
         }
-        if let hit = state.withLock({ $0.index?.snapshot.revision == revision ? $0.bodies.value(for: key) : nil }) {
+        if let hit = state.withLock({ $0.index?.snapshot.point == point ? $0.bodies.value(for: key) : nil }) {
             return hit
         }
         let body = CachedBody(json: try encode(), personal: personal, maxAge: Self.maxAge)
         state.withLock { state in
-            if state.index?.snapshot.revision == revision { state.bodies.insert(body, for: key, cost: body.cost + 256) }
+            if state.index?.snapshot.point == point { state.bodies.insert(body, for: key, cost: body.cost + 256) }
         }
         return body
     }
 
-    /// The index of the newest snapshot, built when the catalog has moved on (one build for every waiter).
+    /// The index of the newest snapshot, built when the catalog has moved on (one build for every waiter): patched from
+    /// the previous one when that is an earlier point of the same history, else built afresh (after a rewind the same
+    /// revision numbers and content versions may name other rows).
     package func currentIndex() async throws -> SearchIndex {
         let snapshot = try await manifests.currentSnapshot()
-        if let index = state.withLock({ $0.index }), index.snapshot.revision == snapshot.revision { return index }
-        return try await builds.run(snapshot.revision) { [self] in
-            let previous = state.withLock { $0.index }
-            if let previous, previous.snapshot.revision == snapshot.revision { return previous }
+        if let index = state.withLock({ $0.index }), index.snapshot.point == snapshot.point { return index }
+        return try await builds.run(snapshot.point) { [self] in
+            var previous = state.withLock { $0.index }
+            if let previous, previous.snapshot.point == snapshot.point { return previous }
+            if let held = previous?.snapshot, held.epoch != snapshot.epoch || held.revision >= snapshot.revision {
+                previous = nil
+            }
             let started = ContinuousClock.now
-            let index = try await ManifestWorkers.shared.build { (previous ?? .empty).patched(to: snapshot) }
+            let index = try await ManifestWorkers.shared.build { [previous] in
+                (previous ?? .empty).patched(to: snapshot)
+            }
             logger.debug(
                 "Patched the search index",
                 metadata: [
@@ -144,7 +150,7 @@ package final class SearchService: Sendable {
                     "bytes": "\(index.bytes)", "ms": "\((ContinuousClock.now - started).milliseconds)",
                 ])
             state.withLock { state in
-                guard (state.index?.snapshot.revision ?? -1) < snapshot.revision else { return }
+                guard state.index.map({ snapshot.point.isAfter($0.snapshot.point) }) ?? true else { return }
                 state.index = index
                 state.suggestions = nil
                 state.bodies.removeAll()
@@ -155,13 +161,13 @@ package final class SearchService: Sendable {
 
     /// The suggestions of `snapshot`, built on a build thread when first asked for.
     private func suggestions(for snapshot: CatalogSnapshot) async throws -> SearchSuggestions {
-        if let kept = state.withLock({ $0.index?.snapshot.revision == snapshot.revision ? $0.suggestions : nil }) {
+        if let kept = state.withLock({ $0.index?.snapshot.point == snapshot.point ? $0.suggestions : nil }) {
             return kept
         }
-        let built = try await suggestionBuilds.run(snapshot.revision) {
+        let built = try await suggestionBuilds.run(snapshot.point) {
             try await ManifestWorkers.shared.build { SearchSuggestions(snapshot: snapshot) }
         }
-        state.withLock { if $0.index?.snapshot.revision == snapshot.revision { $0.suggestions = built } }
+        state.withLock { if $0.index?.snapshot.point == snapshot.point { $0.suggestions = built } }
         return built
     }
 
