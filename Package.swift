@@ -24,8 +24,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
-        /// Zip archives in memory: the admin API's platform exports.
-        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         /// The client, a package of its own (apps resolve nothing of the server); `stickerd export` and the live tests
         /// use it.
         .package(path: "Client"),
@@ -173,7 +171,6 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             plugins: ["EmbedFiles"]
         ),

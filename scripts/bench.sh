@@ -13,13 +13,15 @@
 #   search           search at 10,000 and 100,000 stickers
 #   search-postgres  the same queries on PostgreSQL full-text search
 #   releases         release history and restore at 10,000 stickers
+#   export           the WhatsApp export of 10,000 stickers through the API: time, bytes, stickerd's RSS growth
 #   client           the change feed, live updates across two replicas, a first sync next to curl
 #                    (scripts/bench.sh client [stickerd] [sticker-sync])
 #   all              every case above, in this order, stopping at the first that fails
 #                    (scripts/bench.sh all [stickerd] [baseline-server] [sticker-sync])
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cases=(manifest observability validator renditions webp purchases manifest-build search search-postgres releases client)
+cases=(manifest observability validator renditions webp purchases manifest-build search search-postgres releases export
+  client)
 usage() { sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 (($# > 0)) || { usage >&2; exit 2; }
 name=$1

@@ -3,14 +3,16 @@ import CatalogServices
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOPosix
+import Logging
 import StickerImage
 import StickerPacks
-import ZIPFoundation
 
 /// `GET /v1/admin/exports/{platform}`: a view of the catalog as WhatsApp, Telegram or Signal packs, or Xcode's
-/// `Stickers.xcstickers`, as a zip of the files `stickerd export` writes (with `report.json`). One export at a time per
-/// replica, since it decodes and encodes every picture: another is 503 `export_in_progress` with `Retry-After`.
+/// `Stickers.xcstickers`, as a zip of the files `stickerd export` writes (with `report.json`). The zip streams: a group
+/// is read and encoded only when the socket took the one before (`ExportRun`, `ZipStream`), so memory holds a group's
+/// images whatever the catalog's size. One export at a time per replica, held until its last byte, since it decodes
+/// and encodes every picture: another is 503 `export_in_progress` with `Retry-After`. `HEAD` checks the request and
+/// makes nothing.
 package struct ExportController {
     package let manifests: ManifestService
     package let reader: any CatalogReader
@@ -34,63 +36,53 @@ package struct ExportController {
         let exporter = try PackPlatform(rawValue: name).map {
             try CatalogExport.exporter($0, parameters: parameters, rules: rules)
         }
-        let zip = try await gate.withSlot {
-            let snapshot = try await manifests.currentSnapshot()
-            var files: [PackFile] = []
-            if let exporter {
-                let report = try await CatalogExport.run(
-                    exporter, selection: selection, snapshot: snapshot, reader: reader
-                ) { files.append($0) }
-                guard !report.packs.isEmpty else {
-                    let reasons = report.refused.map { "\($0.name ?? $0.group): \($0.reason)" } + report.notes
-                    throw Problem(
-                        .unprocessableContent, "nothing_to_export",
-                        "No pack can be made: "
-                            + (reasons.isEmpty ? "the view shows no free sticker." : reasons.joined(separator: "; ")))
-                }
-            } else {
-                files = try await CatalogExport.xcstickersFiles(
-                    selection: selection, snapshot: snapshot, reader: reader)
-            }
-            // A CRC over every byte, and copies: off the event loop.
-            return try await NIOThreadPool.singleton.runIfActive { [files] in ByteBuffer(data: try Self.zip(files)) }
+        let headers: HTTPFields = [
+            .contentType: "application/zip", .cacheControl: "no-store",
+            HTTPField.Name("Content-Disposition")!: "attachment; filename=\"stickers-\(name).zip\"",
+        ]
+        let snapshot = try await manifests.currentSnapshot()
+        if request.method == .head {
+            _ = try selection.groups(in: snapshot, linker: AssetLinker(publicBaseURL: nil))
+            return Response(status: .ok, headers: headers)
         }
-        context.logger.info("Catalog exported", metadata: ["platform": "\(name)", "bytes": "\(zip.readableBytes)"])
+        let slot = try gate.take()
+        let files =
+            if let exporter {
+                try await ExportFiles.packs(
+                    try ExportRun(exporter, selection: selection, snapshot: snapshot, reader: reader))
+            } else {
+                try await ExportFiles.folder(
+                    try await CatalogExport.xcstickersFolder(selection: selection, snapshot: snapshot, reader: reader))
+            }
         return Response(
-            status: .ok,
-            headers: [
-                .contentType: "application/zip", .cacheControl: "no-store",
-                HTTPField.Name("Content-Disposition")!: "attachment; filename=\"stickers-\(name).zip\"",
-            ], body: ResponseBody(byteBuffer: zip))
+            status: .ok, headers: headers, body: Self.body(files, slot: slot, logger: context.logger, name: name))
     }
 
-    /// `files` as a zip, stored (their pictures are compressed already).
-    package static func zip(_ files: [PackFile]) throws -> Data {
-        let archive = try Archive(accessMode: .create)
-        for file in files {
-            try archive.addEntry(
-                with: file.path, type: .file, uncompressedSize: Int64(file.bytes.count), compressionMethod: .none
-            ) { position, size in
-                Data(file.bytes[Int(position)..<(Int(position) + size)])
+    /// The zip of `files`, written as the socket takes it; `slot` is given back after its last byte (or when the body
+    /// is dropped unwritten: a client gone first).
+    package static func body(
+        _ files: ExportFiles, slot: UploadGate.Slot, logger: Logger, name: String
+    ) -> ResponseBody {
+        ResponseBody { writer in
+            var (files, zip) = (files, ZipStream())
+            defer {
+                files.close()
+                slot.release()
             }
+            while let batch = try await files.next() {
+                for file in batch {
+                    try await writer.write(ByteBuffer(bytes: zip.entry(path: file.path, bytes: file.bytes)))
+                }
+            }
+            try await writer.write(ByteBuffer(bytes: zip.finish()))
+            try await writer.finish(nil)
+            logger.info("Catalog exported", metadata: ["platform": "\(name)", "bytes": "\(zip.offset)"])
         }
-        guard let data = archive.data else {
-            throw Problem(.internalServerError, "internal_error", "The zip could not be made.")
-        }
-        return data
     }
 
     package init(manifests: ManifestService, reader: any CatalogReader, rules: StickerRules) {
         self.manifests = manifests
         self.reader = reader
         self.rules = rules
-    }
-}
-
-extension Problem {
-    /// An export over what one answer may hold.
-    package static func exportTooLarge(_ why: String) -> Problem {
-        Problem(
-            .unprocessableContent, "export_too_large", "The export is too large (\(why)): choose a filter or a group.")
     }
 }

@@ -18,12 +18,6 @@ extension Problem {
         case let error as PurchaseError: self = Problem(purchase: error, quarantinedAs: nil)
         case let rejection as StickerRejection: self = Problem(image: rejection)
         case let error as FormDataError: self = Problem(form: error)
-        case let error as CatalogExport.Failure:
-            switch error {
-            case .tooLarge(let stickers):
-                self = .exportTooLarge("\(stickers) stickers; at most \(CatalogExport.maxStickers)")
-            case .tooManyBytes: self = .exportTooLarge("its files pass \(CatalogExport.maxBytes >> 20) MiB")
-            }
         case let error as PackError:
             self = Problem(.unprocessableContent, "export_failed", "The export cannot be made: \(error.description).")
         case let error as XCStickers.Failure:

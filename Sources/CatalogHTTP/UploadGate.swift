@@ -21,6 +21,14 @@ package final class UploadGate: Sendable {
 
     /// Runs `body` holding one of the `limit` slots.
     package func withSlot<T>(_ body: () async throws -> T) async throws -> T {
+        let slot = try take()
+        defer { slot.release() }
+        return try await body()
+    }
+
+    /// One of the `limit` slots, held until released (or the slot is dropped): for work that outlives its handler, as
+    /// an answer streamed after the handler returned. Throws 503 `code` with `Retry-After` when none is free.
+    package func take() throws -> Slot {
         guard inProgress.add(1, ordering: .acquiringAndReleasing).newValue <= limit else {
             inProgress.subtract(1, ordering: .acquiringAndReleasing)
             var problem = Problem(
@@ -30,8 +38,23 @@ package final class UploadGate: Sendable {
             problem.headers[.retryAfter] = "1"
             throw problem
         }
-        defer { inProgress.subtract(1, ordering: .acquiringAndReleasing) }
-        return try await body()
+        return Slot(gate: self)
+    }
+
+    /// A slot taken; given back once, by `release` or when dropped.
+    package final class Slot: Sendable {
+        private let gate: UploadGate
+        private let held = Atomic(true)
+
+        fileprivate init(gate: UploadGate) { self.gate = gate }
+
+        package func release() {
+            if held.exchange(false, ordering: .acquiringAndReleasing) {
+                gate.inProgress.subtract(1, ordering: .acquiringAndReleasing)
+            }
+        }
+
+        deinit { release() }
     }
 }
 

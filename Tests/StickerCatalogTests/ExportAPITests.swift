@@ -159,6 +159,43 @@ struct ExportAPITests {
         }
     }
 
+    @Test("A catalog past the old 2,000-sticker cap exports whole; HEAD answers GET's head and makes nothing")
+    func large() async throws {
+        try await withApp(demo: true) { client, db in
+            // Setup: 2,100 more stickers (42 groups of 50), each with one of the demo's images.
+            try await db.execute(
+                """
+                INSERT INTO sticker_groups (id, name, position) SELECT 'big-' || g, 'Big ' || g, 100 + g
+                FROM generate_series(1, 42) g
+                """)
+            try await db.execute(
+                """
+                INSERT INTO stickers (group_id, name, description, emoji, position, asset_sha256)
+                SELECT 'big-' || g, 'Big ' || g || '-' || s, 'Big sticker', ARRAY['🍬'], s,
+                       (SELECT asset_sha256 FROM stickers WHERE group_id = 'chewy' ORDER BY position LIMIT 1)
+                FROM generate_series(1, 42) g, generate_series(1, 50) s
+                """)
+            _ = try await eventually {
+                try await ChangeFeedTests.manifest(client).groups.count
+            } until: {
+                $0 >= 45
+            }
+            // Check: HEAD is GET's head without a body; a refused selection is refused the same.
+            let head = try await client.execute(uri: "/v1/admin/exports/xcstickers", method: .head, headers: admin)
+            #expect(
+                head.status == .ok && head.headers[.contentType] == "application/zip" && head.body.readableBytes == 0)
+            let refused = try await client.execute(
+                uri: "/v1/admin/exports/xcstickers?group=nope", method: .head, headers: admin)
+            #expect(refused.status == .notFound)
+            // Action
+            let answer = try await client.execute(uri: "/v1/admin/exports/xcstickers", method: .get, headers: admin)
+            // Check: every sticker is in it (it was 422 export_too_large).
+            #expect(answer.status == .ok, "\(answer.json)")
+            let files = try Self.entries(Array(buffer: answer.body))
+            #expect(files.keys.filter { $0.hasSuffix(".png") }.count == 2_109)
+        }
+    }
+
     @Test(
         "stickerd export whatsapp|telegram|signal writes the same folders and prints each sticker's bytes and PSNR",
         .hangLimit)
@@ -185,5 +222,9 @@ struct ExportAPITests {
         let (status, output) = try await StickerdProcess.run(
             ["export", "telegram", "--out", out.path], environment: ["DATABASE_URL": endpoint.url])
         #expect(status != 0 && output.contains("--bot"), "\(output)")
+        // A refusal in words (it printed `Error: notFound("Group 'nope'")`).
+        let (refused, words) = try await StickerdProcess.run(
+            ["export", "signal", "--group", "nope", "--out", out.path], environment: ["DATABASE_URL": endpoint.url])
+        #expect(refused != 0 && words.contains("Error: Group 'nope' was not found."), "\(words)")
     }
 }

@@ -88,7 +88,6 @@ extension Components {
                 case tooManyUserStreams = "too_many_user_streams"
                 case tooManyAddressStreams = "too_many_address_streams"
                 case exportInProgress = "export_in_progress"
-                case exportTooLarge = "export_too_large"
                 case nothingToExport = "nothing_to_export"
                 case exportFailed = "export_failed"
                 case invalidSchedule = "invalid_schedule"

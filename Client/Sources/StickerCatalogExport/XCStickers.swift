@@ -9,11 +9,21 @@ public enum XCStickers {
     /// Messages refuses sticker files larger than this.
     public static let maxFileBytes = 500 * 1024
 
-    public enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable, CustomStringConvertible {
         case tooLarge(sticker: String, bytes: Int)
         case empty
         /// Messages takes PNG and APNG files here; a catalog synced in a WebP view has WebPs.
         case notPNG(sticker: String)
+
+        /// What went wrong in words.
+        public var description: String {
+            switch self {
+            case .tooLarge(let sticker, let bytes):
+                "Sticker \(sticker) is \(bytes) bytes, over the \(XCStickers.maxFileBytes) Messages takes."
+            case .empty: "No sticker to export: the view shows no free sticker."
+            case .notPNG(let sticker): "Sticker \(sticker) is not a PNG, which Messages needs."
+            }
+        }
     }
 
     /// What an export holds: the stickers of the unlocked groups in display order, the size class, and the revision

@@ -10,8 +10,6 @@ extension CatalogExport {
         selection: ExportSelection, snapshot: CatalogSnapshot, reader: any CatalogReader, into folder: URL
     ) async throws -> Int {
         let (manifest, groups, _) = try selection.groups(in: snapshot, linker: AssetLinker(publicBaseURL: nil))
-        let count = groups.reduce(0) { $0 + $1.stickers.count }
-        guard count <= maxStickers else { throw Failure.tooLarge(stickers: count) }
         let pack = XCStickers.Pack(
             revision: Int(manifest.revision), cursor: manifest.cursor,
             sizeClass: (manifest.size ?? groups.first?.sizeClass ?? .medium).rawValue,
@@ -26,23 +24,25 @@ extension CatalogExport {
         }
     }
 
-    /// The files of that `Stickers.xcstickers`, by path, for a zip: written to a temporary folder and read back.
-    package static func xcstickersFiles(
+    /// That `Stickers.xcstickers` written to a new temporary folder, for a zip: the folder (the caller removes it) and
+    /// its files' paths, sorted, each to be read only as it is sent.
+    package static func xcstickersFolder(
         selection: ExportSelection, snapshot: CatalogSnapshot, reader: any CatalogReader
-    ) async throws -> [PackFile] {
+    ) async throws -> (folder: URL, paths: [String]) {
         let folder = FileManager.default.temporaryDirectory.appending(path: "xcstickers-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        _ = try await xcstickers(selection: selection, snapshot: snapshot, reader: reader, into: folder)
+        do {
+            _ = try await xcstickers(selection: selection, snapshot: snapshot, reader: reader, into: folder)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
         let root = folder.standardizedFileURL.path + "/"
-        var (files, total) = ([PackFile](), 0)
+        var paths: [String] = []
         let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
         while let url = walker?.nextObject() as? URL {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
-            let bytes = Array(try Data(contentsOf: url))
-            total += bytes.count
-            guard total <= maxBytes else { throw Failure.tooManyBytes }
-            files.append(PackFile(path: String(url.standardizedFileURL.path.dropFirst(root.count)), bytes: bytes))
+            paths.append(String(url.standardizedFileURL.path.dropFirst(root.count)))
         }
-        return files.sorted { $0.path < $1.path }
+        return (folder, paths.sorted())
     }
 }

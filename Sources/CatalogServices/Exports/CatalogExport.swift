@@ -4,22 +4,10 @@ import NIOPosix
 import StickerImage
 import StickerPacks
 
-/// A view of the catalog taken to a platform, a group at a time: the group's uploads read from the store, its packs
-/// made off the event loop, its files handed on as they come, so memory holds one group's images at once.
+/// A view of the catalog taken to a platform, a group at a time (`ExportRun`): the group's uploads read from the store,
+/// its packs made off the event loop, its files handed on as they come, so memory holds one group's images at once and
+/// no catalog is too large to export.
 package enum CatalogExport {
-    /// Exports with more stickers than this are refused (`tooLarge`): choose a filter or a group.
-    package static let maxStickers = 2_000
-    /// Nor may an export's files pass this many bytes (one answer holds them twice: files and zip).
-    package static let maxBytes = 128 << 20
-
-    /// What an export needs that the catalog does not have.
-    package enum Failure: Error, Sendable, Equatable {
-        /// The selection holds more stickers than `maxStickers`.
-        case tooLarge(stickers: Int)
-        /// Its files pass `maxBytes`.
-        case tooManyBytes
-    }
-
     /// Checks every export parameter whichever the platform: one that a platform ignores is still part of the query,
     /// so a malformed one is a malformed query (schemathesis sent `telegram?author=` 129 characters long, answered
     /// 200).
@@ -65,33 +53,16 @@ package enum CatalogExport {
         progress: @Sendable (Int, Int) -> Void = { _, _ in },
         write: (PackFile) async throws -> Void
     ) async throws -> ExportReport {
-        let (_, groups, notes) = try selection.groups(in: snapshot, linker: AssetLinker(publicBaseURL: nil))
-        let count = groups.reduce(0) { $0 + $1.stickers.count }
-        guard count <= maxStickers else { throw Failure.tooLarge(stickers: count) }
-        var (exporter, total) = (exporter, 0)
-        func emit(_ file: PackFile) async throws {
-            total += file.bytes.count
-            guard total <= maxBytes else { throw Failure.tooManyBytes }
-            try await write(file)
-        }
-        for (index, group) in groups.enumerated() {
-            let packGroup = try await packGroup(group, snapshot: snapshot, reader: reader)
-            let (made, files) = try await NIOThreadPool.singleton.runIfActive { [exporter] in
-                var exporter = exporter
-                let files = try exporter.add(packGroup)
-                return (exporter, files)
+        var run = try ExportRun(exporter, selection: selection, snapshot: snapshot, reader: reader)
+        var done = 0
+        while let files = try await run.next() {
+            for file in files { try await write(file) }
+            if run.progress > done {
+                done = run.progress
+                progress(done, run.total)
             }
-            exporter = made
-            for file in files { try await emit(file) }
-            progress(index + 1, groups.count)
         }
-        for file in try exporter.finish() { try await emit(file) }
-        var report = exporter.report
-        report.notes = notes + report.notes
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try await emit(PackFile(path: "report.json", bytes: Array(try encoder.encode(report))))
-        return report
+        return run.report
     }
 
     /// `group` as an export reads it: the stickers the view shows, in its order and language, with their uploads.
