@@ -79,11 +79,17 @@ export async function render(main) {
       const [now, then] = await Promise.all([request('GET', '/v1/admin/manifest?scale=1&size=small'),
         request('GET', `/v1/admin/releases/${revision}/manifest?scale=1&size=small`)]);
       if (!await confirmAction(`Restore release ${revision}? ${difference(now, then)}`, 'Restore')) return;
+      // A restore rewrites the whole catalog alone: say so while it runs, and offer no second one meanwhile.
+      status(`Restoring release ${revision}… other changes to the catalog wait until it is done.`, 'info');
+      for (const button of document.querySelectorAll('button.danger')) button.disabled = true;
       const result = await request('POST', `/v1/admin/releases/${revision}/restore`);
       status(result.changed ? `Restored release ${revision}: the catalog is now at revision ${result.revision}.`
         : `Release ${revision} is what the catalog already holds: nothing changed.`, 'ok');
       await reload();
-    } catch (error) { failed(error, `Restoring release ${revision}`); }
+    } catch (error) {
+      failed(error, `Restoring release ${revision}`);
+      for (const button of document.querySelectorAll('button.danger')) button.disabled = false;
+    }
   };
   const row = (release) => h('tr', { dataset: { release: release.revision } },
     h('th', { scope: 'row' }, String(release.revision), release.revision === current ? h('span', { class: 'badge' }, 'current') : null),

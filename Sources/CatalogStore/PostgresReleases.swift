@@ -71,12 +71,16 @@ extension PostgresReleases: ReleaseRepository {
         }
     }
 
+    /// How long a restore may run: its own bound, not `--statement-timeout` (a restore longer than that could never
+    /// finish). Writes meanwhile wait in `WriteAdmission`, not on pooled connections.
+    package static let restoreTimeout = Duration.seconds(300)
+
     /// Alone: no other catalog write, schedule or pruning runs beside it (the schedule lock held exclusively).
     package func restore(
         release revision: Int64, keeping answer: IdempotentWrite<RestoredRelease?>? = nil
     ) async throws -> RestoredRelease? {
-        try await write(keeping: answer, exclusive: true) { connection in
-            // Statements here may take their time at 10,000 stickers; the pool's timeout still bounds them.
+        try await write(keeping: answer, exclusive: true, timeout: Self.restoreTimeout) { connection in
+            // Statements here may take their time at 10,000 stickers: the restore's own timeout bounds them.
             try await connection.query("SET LOCAL jit = off", logger: logger)
             guard
                 let changed = try await connection.first(

@@ -16,12 +16,16 @@ package struct PostgresStore: Sendable {
     package let entitlementChanges: EntitlementChanges
     /// Hot standbys for snapshots and image bytes; nil: every read on the primary.
     package let replicas: ReadReplicas?
+    /// Writes holding connections at once: those waiting on a restore leave the rest of the pool to reads.
+    package let writes: WriteAdmission
 
     package init(
         pool: DatabasePool, revision: CatalogRevision, logger: Logger,
-        entitlementChanges: EntitlementChanges = EntitlementChanges(), replicas: ReadReplicas? = nil
+        entitlementChanges: EntitlementChanges = EntitlementChanges(), replicas: ReadReplicas? = nil,
+        writes: WriteAdmission = WriteAdmission()
     ) {
         self.replicas = replicas
+        self.writes = writes
         self.pool = pool
         self.revision = revision
         self.logger = logger
@@ -61,22 +65,24 @@ package struct PostgresStore: Sendable {
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let logger = self.logger
-        let (value, newRevision) = try await transaction(timeout: timeout) { connection in
-            // First, before any row lock: the schedule triggers take this lock too, and taking it after a row lock
-            // that `apply_schedule` (which holds it exclusively) then waits for would deadlock
-            // (sql/0013_schedules.sql). The release this write may make is the admin's (`ReleaseAuthor`), else the
-            // service's own.
-            let author = ReleaseAuthor.name ?? "stickerd"
-            try await connection.query(
-                exclusive
-                    ? "SELECT pg_advisory_xact_lock(\(Self.scheduleLock)), set_config('stickercatalog.author', \(author), true)"
-                    : "SELECT pg_advisory_xact_lock_shared(\(Self.scheduleLock)), set_config('stickercatalog.author', \(author), true)",
-                logger: logger)
-            let value = try await keeping(answer, connection) { try await body(connection) }
-            let rows = try await connection.query("SELECT revision, stamp FROM catalog_revision", logger: logger)
-            var newRevision: (Int64, Int64) = (0, 0)
-            for try await row in rows.decode((Int64, Int64).self) { newRevision = row }
-            return (value, newRevision)
+        let (value, newRevision) = try await writes.run {
+            try await transaction(timeout: timeout) { connection in
+                // First, before any row lock: the schedule triggers take this lock too, and taking it after a row lock
+                // that `apply_schedule` (which holds it exclusively) then waits for would deadlock
+                // (sql/0013_schedules.sql). The release this write may make is the admin's (`ReleaseAuthor`), else the
+                // service's own.
+                let author = ReleaseAuthor.name ?? "stickerd"
+                try await connection.query(
+                    exclusive
+                        ? "SELECT pg_advisory_xact_lock(\(Self.scheduleLock)), set_config('stickercatalog.author', \(author), true)"
+                        : "SELECT pg_advisory_xact_lock_shared(\(Self.scheduleLock)), set_config('stickercatalog.author', \(author), true)",
+                    logger: logger)
+                let value = try await keeping(answer, connection) { try await body(connection) }
+                let rows = try await connection.query("SELECT revision, stamp FROM catalog_revision", logger: logger)
+                var newRevision: (Int64, Int64) = (0, 0)
+                for try await row in rows.decode((Int64, Int64).self) { newRevision = row }
+                return (value, newRevision)
+            }
         }
         revision.advance(to: newRevision.0, stamp: newRevision.1)
         return value
