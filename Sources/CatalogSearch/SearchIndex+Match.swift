@@ -127,7 +127,11 @@ extension SearchIndex {
         var matched: [(term: Int32, exact: Bool, typo: Bool)] = []
         let bytes = Array(word.utf8)
         var index = lowerBound(bytes)
-        while index < sortedTerms.count, case let term = sortedTerms[index], terms[Int(term)].starts(with: bytes) {
+        // Bounded: a short prefix of a large catalog begins tens of thousands of terms. The first in byte order are
+        // kept (the exact term among them: it sorts first); typing one more letter narrows to the rest.
+        while index < sortedTerms.count, matched.count < Self.maxPrefixTerms, case let term = sortedTerms[index],
+            terms[Int(term)].starts(with: bytes)
+        {
             let exact = terms[Int(term)].count == bytes.count
             guard prefix || exact else { break }  // the exact term sorts first
             matched.append((term, exact, false))

@@ -45,6 +45,9 @@ package struct SearchIndex: Sendable {
     /// Words this long and longer may be misspelt by one edit (the terms they can match are one shorter).
     package static let typoMinimum = 5
     package static let typoMaximum = 32
+    /// The terms one word's prefix may match: with `SearchRequest.maxTerms` words, a query visits at most eight times
+    /// this many terms (and their postings).
+    package static let maxPrefixTerms = 2_000
 
     package var snapshot: CatalogSnapshot
     package var groups: [String: GroupEntry] = [:]

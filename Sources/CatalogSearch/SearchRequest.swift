@@ -21,6 +21,10 @@ package struct SearchRequest: Hashable, Sendable {
     package init(parameters: [String: String]) throws(CatalogError) {
         text = try Self.text(parameters["q"])
         terms = SearchTerms(text, limit: Self.maxTerms)
+        // A lone combining mark, punctuation: nothing to look up, and as a prefix it would match every term.
+        guard terms.count > 0 else {
+            throw .invalidParameter(name: "q", rule: "must hold a word or an emoji (this one folds to nothing)")
+        }
         var viewParameters = parameters
         viewParameters["q"] = nil
         view = try ManifestQuery(parameters: viewParameters)

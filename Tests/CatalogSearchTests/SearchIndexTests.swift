@@ -248,4 +248,15 @@ import Testing
         #expect(Self.names("gobstopper", in: patched).isEmpty)
         Self.expectSameAnswers(patched, SearchIndex.empty.patched(to: rewound), Self.queries(Self.catalog))
     }
+
+    @Test("A prefix that begins more terms than maxPrefixTerms visits that many, and its exact term stays found")
+    func prefixWorkIsBounded() {
+        let count = SearchIndex.maxPrefixTerms + 500
+        let many = (1...count).map { number in
+            Self.sticker("crunchy", number, "Item\(number)", "Numbered", [String(format: "zq%05d", number)], [])
+        }
+        let index = SearchIndex.empty.patched(to: Self.snapshot(crunchy: many, version: 9))
+        #expect(index.matches(SearchTerms("zq"), required: [], locale: nil).total == SearchIndex.maxPrefixTerms)
+        #expect(Self.names(String(format: "zq%05d", count), in: index).first == "Item\(count)")  // then typos
+    }
 }

@@ -1760,8 +1760,10 @@ public struct Client: APIProtocol {
     }
     /// Stickers by word, prefix, typo or emoji, best first, in the manifest's view.
     ///
-    /// Every word and emoji of `q` is required (the first eight are searched). A word matches itself, a word it
-    /// begins (`choc` finds Chocolate), or, from five letters, a word one edit away (a letter added, dropped,
+    /// Every word and emoji of `q` is required (the first eight are searched); a `q` that folds to no word and no
+    /// emoji (punctuation, a zero-width space, a lone combining mark) is 400 `invalid_parameter`. A word matches
+    /// itself, a word it begins (`choc` finds Chocolate; a prefix matches at most its first 2,000 terms), or, from
+    /// five letters, a word one edit away (a letter added, dropped,
     /// changed, or two swapped: `choclate`, `lemno`), in sticker names, keywords, group names and descriptions in every
     /// locale; case, accents and width are ignored (`Crème` = `creme`). An emoji matches stickers tagged with it,
     /// skin tone and variation selector ignored (👍🏽 finds 👍, ❤ finds ❤️). Ranking: an exact keyword or emoji, then
