@@ -71,7 +71,7 @@ bench: build
 	@scripts/bench.sh all $(RELEASE_BIN) .build/release/baseline-server .build/release/sticker-sync
 
 # One benchmark case: make bench-manifest, bench-client, bench-search, ... (scripts/bench.sh lists them).
-BENCH_CASES := observability validator renditions webp purchases manifest-build search search-postgres releases export
+BENCH_CASES := observability validator renditions webp purchases manifest-build search search-postgres releases export bundles
 .PHONY: bench-manifest bench-client $(addprefix bench-,$(BENCH_CASES))
 bench-manifest: build
 	@scripts/install-deps.sh --bench

@@ -62,45 +62,24 @@ package struct AssetController {
     }
 
     /// `POST /v1/assets/bundle`: the images asked for, each as `AssetBundle` frames them, with the same rules as one
-    /// image's route. Every image is looked up before the first byte is sent, so a database failure is a 503.
+    /// image's route, streamed as the client reads (`BundleFrames`). Which digests exist is looked up before the first
+    /// byte, so a database failure then is a 503; one later ends the connection (the client asks again).
     @Sendable package func bundle(_ request: Request, context: AppRequestContext) async throws -> Response {
         let place = try bundles.enter(proxies.source(of: request, peer: context.remoteAddress))
         let asked = try await request.decode(as: AssetBundle.Request.self, context: context)
         let issues = AssetBundle.issues(asked)
         guard issues.isEmpty else { throw Problem.validationFailed(issues) }
-        let now = Date()
-        try await store.learnMissing(asked.assets.compactMap { AssetDigest(hex: Substring($0.sha256)) })
-        var frames: [ByteBuffer] = []
-        var total = 0
-        for item in asked.assets {
-            guard total < AssetBundle.maxBytes else {
-                frames.append(AssetBundle.header(.skipped, length: 0))
-                continue
-            }
-            // As one image's route: a hidden image and an unknown digest answer alike unless the signature is ours.
-            // (`issues` refused any digest that is not one.)
-            guard let digest = AssetDigest(hex: Substring(item.sha256)) else { continue }
-            let asset = try await store.asset(digest)
-            let hidden = try await asset == nil ? true : !manifests.isFree(digest)
-            if hidden, let refusal = signer.check(sha256: item.sha256, exp: item.exp, sig: item.sig, now: now) {
-                frames.append(
-                    AssetBundle.header(refusal == .missing ? .notFound : AssetBundle.Status(refusal), length: 0))
-                continue
-            }
-            guard let asset else {
-                frames.append(AssetBundle.header(.notFound, length: 0))
-                continue
-            }
-            frames.append(AssetBundle.header(.ok, length: asset.bytes.readableBytes))
-            frames.append(asset.bytes)
-            total += asset.bytes.readableBytes
+        let frames = try await BundleFrames(asked.assets, store: store, signer: signer) { [manifests] in
+            try await manifests.isFree($0)
         }
-        // The place is held until the frames are written (a client that stops reading keeps it).
-        let answer = frames
+        // The place is held until the last frame is written (a client that stops reading keeps it).
         return Response(
             status: .ok, headers: [.contentType: AssetBundle.mediaType, .cacheControl: "no-store"],
             body: ResponseBody { writer in
-                for frame in answer { try await writer.write(frame) }
+                var frames = frames
+                while let frame = try await frames.next() {
+                    for part in frame { try await writer.write(part) }
+                }
                 withExtendedLifetime(place) {}
                 try await writer.finish(nil)
             })
@@ -115,16 +94,6 @@ package struct AssetController {
         self.signer = signer
         self.bundles = bundles
         self.proxies = proxies
-    }
-}
-
-extension AssetBundle.Status {
-    package init(_ refusal: AssetSigner.Refusal) {
-        switch refusal {
-        case .missing: self = .signatureRequired
-        case .expired: self = .signatureExpired
-        case .invalid: self = .signatureInvalid
-        }
     }
 }
 

@@ -54,3 +54,32 @@ import Testing
         #expect(reader.byteReads.load(ordering: .relaxed) == 1, "only the stored image's bytes are read")
     }
 }
+
+/// A bundle's answer is made as it is sent.
+@Suite struct BundleFramesTests {
+    @Test("The first frame is made before the last image is read: one image's bytes read, not all")
+    func framesAreMadeAsTheyAreTaken() async throws {
+        // Setup: 200 stored images and 56 digests of none.
+        let images = (0..<200).map { String(format: "%064x", $0 + 1) }
+        let reader = AssetStoreTests.Reader(stored: Dictionary(uniqueKeysWithValues: images.map { ($0, [1, 2, 3]) }))
+        let store = AssetStore(reader: reader, revision: CatalogRevision(7))
+        let items = try JSONDecoder().decode(
+            [AssetBundle.Request.Item].self,
+            from: JSONEncoder().encode((images + AssetStoreTests.random(56).map(\.hex)).map { ["sha256": $0] }))
+        // Action
+        var frames = try await BundleFrames(items, store: store, signer: AssetSigner(key: [1], lifetime: 60)) { _ in
+            true
+        }
+        let first = try #require(try await frames.next())
+        // Check: one existence read for all, the first image's bytes only; then every frame, in order.
+        #expect(reader.existenceReads.load(ordering: .relaxed) == 1)
+        #expect(reader.byteReads.load(ordering: .relaxed) == 1)
+        #expect(first.count == 2 && first[1].readableBytes == 3)
+        var statuses = [first[0].getInteger(at: 0, as: UInt8.self)]
+        while let frame = try await frames.next() { statuses.append(frame[0].getInteger(at: 0, as: UInt8.self)) }
+        #expect(
+            statuses.count == 256 && statuses.prefix(200).allSatisfy { $0 == 0 }
+                && statuses.suffix(56).allSatisfy { $0 == 1 })
+        #expect(reader.existenceReads.load(ordering: .relaxed) == 1 && reader.byteReads.load(ordering: .relaxed) == 200)
+    }
+}
