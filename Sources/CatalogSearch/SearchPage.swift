@@ -106,15 +106,22 @@ extension SearchPage {
     /// products cut to those that unlock something). Throws `unknownFilter` as the manifest does.
     /// A result's JSON without a signed URL is the same for every request with its view's size, scale, format and
     /// locale: `fragments` may keep it (`SearchService` does, per revision); a result with signed URLs is made anew.
+    /// `matched` answers the matching (`SearchService` keeps its answers by `SearchMatchKey`, so a query written with
+    /// other marks or case, or another page size, matches once).
     package static func build(
         _ request: SearchRequest, index: SearchIndex, linker: AssetLinker,
-        fragments: SearchFragments = { $1() }
+        fragments: SearchFragments = { $1() },
+        matched: SearchMatched = { key, index in
+            index.matches(key.terms, required: Set(key.required), locale: key.locale, first: key.window)
+        }
     ) throws(CatalogError) -> SearchPage {
         let view = request.view
         let required = try Manifest.requiredFlags(index.snapshot, view)
-        let (total, best) = index.matches(
-            request.terms, required: required, locale: view.locale, first: request.offset + request.limit)
-        let page = best.dropFirst(request.offset)
+        let key = SearchMatchKey(
+            terms: request.terms, required: required.sorted(), locale: view.locale,
+            window: SearchMatchKey.window(request.offset + request.limit))
+        let (total, best) = matched(key, index)
+        let page = best.prefix(request.offset + request.limit).dropFirst(request.offset)
         let results = page.map { slot in
             let (group, sticker) = index.member(slot)
             let locked = group.productId.map { !view.unlocked.contains($0) } ?? false
@@ -142,6 +149,21 @@ extension SearchPage {
             next: end < total && !results.isEmpty && end <= SearchCursor.maxOffset
                 ? SearchCursor.encode(offset: end) : nil)
     }
+}
+
+/// The matches for a key in an index, from a cache or matched now.
+package typealias SearchMatched = (SearchMatchKey, SearchIndex) -> (total: Int, best: [UInt32])
+
+/// What matching depends on, besides the snapshot: the folded terms (not the text as typed), the flags required, the
+/// locale asked, and how many of the best are wanted, rounded up to `window(_:)` so page sizes share one answer.
+package struct SearchMatchKey: Hashable, Sendable {
+    package let terms: SearchTerms
+    package let required: [String]
+    package let locale: String?
+    package let window: Int
+
+    /// `wanted` rounded up to a multiple of 100.
+    package static func window(_ wanted: Int) -> Int { (wanted + 99) / 100 * 100 }
 }
 
 /// Gives the JSON of a result (its key) from a cache, or what `make` makes.

@@ -32,6 +32,11 @@ package final class SearchService: Sendable {
     private let state: Mutex<State>
     /// Results' JSON of one catalog snapshot (its point: a rewind may reuse revision numbers).
     private let fragments: Mutex<(point: CatalogSnapshot.Point?, kept: ByteLRU<SearchFragmentKey, [UInt8]>)>
+    /// Matches of one snapshot by folded query (`SearchMatchKey`): a query typed with other marks or case, or asked
+    /// with another page size, is matched once.
+    private let matched: Mutex<(point: CatalogSnapshot.Point?, kept: ByteLRU<SearchMatchKey, Matches>)>
+    /// Matchings done (not answered from `matched`), for tests.
+    private let matchings = Atomic<Int>(0)
     private let builds = SingleFlight<CatalogSnapshot.Point, SearchIndex>()
     private let suggestionBuilds = SingleFlight<CatalogSnapshot.Point, SearchSuggestions>()
 
@@ -43,6 +48,7 @@ package final class SearchService: Sendable {
         (self.manifests, self.clock, self.boundary, self.logger) = (manifests, clock, boundary, logger)
         state = Mutex(State(index: nil, bodies: ByteLRU(capacity: capacity)))
         fragments = Mutex((nil, ByteLRU(capacity: fragmentCapacity)))
+        matched = Mutex((nil, ByteLRU(capacity: 4 << 20)))
     }
 
     /// The answer to `request` for a user holding `held` (sorted).
@@ -58,7 +64,7 @@ package final class SearchService: Sendable {
         return try body(.results(normalized), index: index, personal: true) { [linker = manifests.linker] in
             try SearchPage.build(
                 normalized, index: index, linker: linker,
-                fragments: fragment(at: index.snapshot.point)
+                fragments: fragment(at: index.snapshot.point), matched: matches(at: index.snapshot.point)
             ).json
         }
     }
@@ -100,6 +106,37 @@ package final class SearchService: Sendable {
                 }
             }
             return made
+        }
+    }
+
+    private struct Matches: Sendable {
+        let total: Int
+        let best: [UInt32]
+    }
+
+    /// Matchings done so far (not answered from the match cache).
+    package var matchesMade: Int { matchings.load(ordering: .relaxed) }
+
+    /// Matches kept for the snapshot at `point`, else matched and kept (the same rules as `fragment(at:)`).
+    private func matches(at point: CatalogSnapshot.Point) -> SearchMatched {
+        { [self] key, index in
+            let kept = matched.withLock { state -> Matches?? in
+                if state.point.map(point.isAfter) ?? true { state = (point, ByteLRU(capacity: state.kept.capacity)) }
+                guard state.point == point else { return .none }
+                return .some(state.kept.value(for: key))
+            }
+            if case .some(.some(let hit)) = kept { return (hit.total, hit.best) }
+            matchings.add(1, ordering: .relaxed)
+            let found = index.matches(key.terms, required: Set(key.required), locale: key.locale, first: key.window)
+            if case .some = kept {
+                matched.withLock {
+                    if $0.point == point {
+                        $0.kept.insert(
+                            Matches(total: found.total, best: found.best), for: key, cost: 4 * found.best.count + 256)
+                    }
+                }
+            }
+            return found
         }
     }
 
@@ -173,5 +210,8 @@ package final class SearchService: Sendable {
 
     /// Bytes the index and the cached answers take, for the metrics.
     package var indexBytes: Int { state.withLock { ($0.index?.bytes ?? 0) + ($0.suggestions?.bytes ?? 0) } }
-    package var cachedBytes: Int { state.withLock { $0.bodies.totalCost } + fragments.withLock { $0.kept.totalCost } }
+    package var cachedBytes: Int {
+        state.withLock { $0.bodies.totalCost } + fragments.withLock { $0.kept.totalCost }
+            + matched.withLock { $0.kept.totalCost }
+    }
 }
