@@ -48,7 +48,7 @@ package final class SearchService: Sendable {
         (self.manifests, self.clock, self.boundary, self.logger) = (manifests, clock, boundary, logger)
         state = Mutex(State(index: nil, bodies: ByteLRU(capacity: capacity)))
         fragments = Mutex((nil, ByteLRU(capacity: fragmentCapacity)))
-        matched = Mutex((nil, ByteLRU(capacity: 4 << 20)))
+        matched = Mutex((nil, ByteLRU(capacity: min(4 << 20, capacity))))
     }
 
     /// The answer to `request` for a user holding `held` (sorted).
