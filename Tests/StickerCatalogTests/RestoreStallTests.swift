@@ -31,12 +31,15 @@ import Testing
             try await locker.query("ROLLBACK", logger: TestDatabase.logger)
             try await locker.close()
             let (reads, waiting) = (outcome.reads, outcome.waiting)
-            // Check: every read answered (never a 503), a few writes held connections while waiting, and every write
-            // went through once the lock was gone.
+            // Check: every read answered (never a 503), a few writes held connections while waiting, and those went
+            // through once the lock was gone; the others went through too, or, queued past WriteAdmission's 15 s (a
+            // busy machine's test can hold the lock that long), were refused with a fast 503, never another answer.
             #expect(reads.allSatisfy { $0 == .ok || $0 == .notFound }, "\(reads)")
-            #expect(waiting <= WriteAdmission().permits)
+            let permits = WriteAdmission().permits
+            #expect(waiting <= permits)
             let written = try await outcome.writes.value
-            #expect(written.count == 25 && written.allSatisfy { $0 == .ok }, "\(written)")
+            #expect(written.count == 25 && written.allSatisfy { $0 == .ok || $0 == .serviceUnavailable }, "\(written)")
+            #expect(written.filter { $0 == .ok }.count >= permits, "\(written)")
         }
     }
 

@@ -34,9 +34,9 @@ package final class SearchService: Sendable {
     private let fragments: Mutex<(point: CatalogSnapshot.Point?, kept: ByteLRU<SearchFragmentKey, [UInt8]>)>
     /// Matches of one snapshot by folded query (`SearchMatchKey`): a query typed with other marks or case, or asked
     /// with another page size, is matched once.
-    private let matched: Mutex<(point: CatalogSnapshot.Point?, kept: ByteLRU<SearchMatchKey, Matches>)>
+    let matched: Mutex<(point: CatalogSnapshot.Point?, kept: ByteLRU<SearchMatchKey, Matches>)>
     /// Matchings done (not answered from `matched`), for tests.
-    private let matchings = Atomic<Int>(0)
+    let matchings = Atomic<Int>(0)
     private let builds = SingleFlight<CatalogSnapshot.Point, SearchIndex>()
     private let suggestionBuilds = SingleFlight<CatalogSnapshot.Point, SearchSuggestions>()
 
@@ -106,37 +106,6 @@ package final class SearchService: Sendable {
                 }
             }
             return made
-        }
-    }
-
-    private struct Matches: Sendable {
-        let total: Int
-        let best: [UInt32]
-    }
-
-    /// Matchings done so far (not answered from the match cache).
-    package var matchesMade: Int { matchings.load(ordering: .relaxed) }
-
-    /// Matches kept for the snapshot at `point`, else matched and kept (the same rules as `fragment(at:)`).
-    private func matches(at point: CatalogSnapshot.Point) -> SearchMatched {
-        { [self] key, index in
-            let kept = matched.withLock { state -> Matches?? in
-                if state.point.map(point.isAfter) ?? true { state = (point, ByteLRU(capacity: state.kept.capacity)) }
-                guard state.point == point else { return .none }
-                return .some(state.kept.value(for: key))
-            }
-            if case .some(.some(let hit)) = kept { return (hit.total, hit.best) }
-            matchings.add(1, ordering: .relaxed)
-            let found = index.matches(key.terms, required: Set(key.required), locale: key.locale, first: key.window)
-            if case .some = kept {
-                matched.withLock {
-                    if $0.point == point {
-                        $0.kept.insert(
-                            Matches(total: found.total, best: found.best), for: key, cost: 4 * found.best.count + 256)
-                    }
-                }
-            }
-            return found
         }
     }
 
