@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 
 // The framework's ceiling for `make bench`: a bare Hummingbird app (no middleware, no cache lookup, no query
-// parsing) answering fixed bytes from memory, with the headers stickerd sends.
+// parsing) answering fixed bytes from memory, with the headers stickerd sends; a 304 when `If-None-Match` is the
+// route's ETag exactly, with the headers stickerd's 304 keeps.
 // Usage: baseline-server PORT PATH=FILE [+NAME:VALUE]... [PATH=FILE [+NAME:VALUE]...]...
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let port = arguments.first.flatMap(Int.init) else {
@@ -26,7 +27,15 @@ for argument in arguments.dropFirst() {
 let router = Router()
 for route in routes {
     let (body, headers) = (route.body, route.headers)
-    router.get(RouterPath(route.path)) { _, _ in Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    let etag = headers[.eTag]
+    var kept = headers
+    (kept[.contentType], kept[.contentLength], kept[.contentEncoding]) = (nil, nil, nil)
+    let notModified = kept
+    router.get(RouterPath(route.path)) { request, _ in
+        if let etag, request.headers[.ifNoneMatch] == etag {
+            return Response(status: .notModified, headers: notModified)
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 }
 let app = Application(

@@ -113,6 +113,7 @@ n_manifest() { rps "http://127.0.0.1:$nport/manifest.json"; }
 b_manifest() { rps "http://127.0.0.1:$bport/v1/manifest"; }
 s_304() { rps -H "If-None-Match: $etag" "http://127.0.0.1:$sport/v1/manifest"; }
 n_304() { rps -H "If-None-Match: $nginx_etag" "http://127.0.0.1:$nport/manifest.json"; }
+b_304() { rps -H "If-None-Match: $etag" "http://127.0.0.1:$bport/v1/manifest"; }
 s_filtered() { rps "http://127.0.0.1:$sport$filtered"; }
 n_filtered() { rps "http://127.0.0.1:$nport/filtered.json"; }
 b_filtered() { rps "http://127.0.0.1:$bport/filtered"; }
@@ -124,7 +125,7 @@ n_asset() { rps "http://127.0.0.1:$nport/asset.png"; }
 b_asset() { rps "http://127.0.0.1:$bport$asset"; }
 nginx_etag=$(nginx_etag_file manifest.json)
 case_row "manifest 200" s_manifest n_manifest b_manifest
-case_row "manifest 304" s_304 n_304
+case_row "manifest 304" s_304 n_304 b_304
 case_row "manifest ?filter= 200" s_filtered n_filtered b_filtered
 case_row "manifest brotli 200" s_brotli n_brotli b_brotli
 case_row "asset 200" s_asset n_asset b_asset
