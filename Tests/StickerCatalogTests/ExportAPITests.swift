@@ -180,15 +180,21 @@ struct ExportAPITests {
             } until: {
                 $0 >= 45
             }
-            // Check: HEAD is GET's head without a body; a refused selection is refused the same.
+            // Action: the whole catalog, and while it is made, HEAD, then another export.
+            async let whole = client.execute(uri: "/v1/admin/exports/xcstickers", method: .get, headers: admin)
+            try await Task.sleep(for: .milliseconds(500))
             let head = try await client.execute(uri: "/v1/admin/exports/xcstickers", method: .head, headers: admin)
+            let another = try await client.execute(
+                uri: "/v1/admin/exports/xcstickers?group=chewy", method: .get, headers: admin)
+            // Check: the export held the replica's one slot after HEAD answered, so HEAD made nothing: it is GET's head
+            // without a body (it used to make a whole export, and 503 while another ran).
+            #expect(another.status == .serviceUnavailable, "the first export finished too soon for this test")
             #expect(
                 head.status == .ok && head.headers[.contentType] == "application/zip" && head.body.readableBytes == 0)
             let refused = try await client.execute(
                 uri: "/v1/admin/exports/xcstickers?group=nope", method: .head, headers: admin)
             #expect(refused.status == .notFound)
-            // Action
-            let answer = try await client.execute(uri: "/v1/admin/exports/xcstickers", method: .get, headers: admin)
+            let answer = try await whole
             // Check: every sticker is in it (it was 422 export_too_large).
             #expect(answer.status == .ok, "\(answer.json)")
             let files = try Self.entries(Array(buffer: answer.body))
