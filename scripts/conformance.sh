@@ -4,7 +4,7 @@
 # schema-valid request may get; scripts/lib/conformance_hooks.py gives it what no schema can say a valid request holds).
 # Fails on any failure or error.
 # Usage: scripts/conformance.sh [path/to/stickerd] [SECONDS]   (defaults: the debug build, 120 s)
-# Environment: CONFORMANCE_LOG, a file to keep schemathesis' whole report in.
+# Environment: CONFORMANCE_LOG, a file to keep schemathesis' whole report in; CONFORMANCE_WORKERS (1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -35,9 +35,9 @@ echo "schemathesis against stickerd on :$port for up to $seconds s (admin operat
 # One worker: schemathesis' own code is not thread-safe on Python 3.11 (it raised SystemError and KeyError with two).
 checks=all
 status=0
-CONFORMANCE_TOKEN=$token st run openapi.yaml --url "http://127.0.0.1:$port" -H "Authorization: Bearer $token" --include-tag admin --workers 1 \
+CONFORMANCE_TOKEN=$token st run openapi.yaml --url "http://127.0.0.1:$port" -H "Authorization: Bearer $token" --include-tag admin --workers "${CONFORMANCE_WORKERS:-1}" \
   --max-time $((seconds / 2)) --checks "$checks" >"$work/st.log" 2>&1 || status=$?
-CONFORMANCE_TOKEN=$user st run openapi.yaml --url "http://127.0.0.1:$port" -H "Authorization: Bearer $user" --exclude-tag admin --workers 1 \
+CONFORMANCE_TOKEN=$user st run openapi.yaml --url "http://127.0.0.1:$port" -H "Authorization: Bearer $user" --exclude-tag admin --workers "${CONFORMANCE_WORKERS:-1}" \
   --max-time $((seconds / 2)) --checks "$checks" >>"$work/st.log" 2>&1 || status=$?
 if [[ -n "${CONFORMANCE_LOG:-}" ]]; then cp "$work/st.log" "$CONFORMANCE_LOG"; fi
 grep -E "Selected:|Tested:|generated|Failures|❌|🚫|failure" "$work/st.log" || true

@@ -8,9 +8,9 @@ part are touched:
 - an Idempotency-Key is new for each request (the same key with another request is 422 by design, and Hypothesis
   draws "0" again and again);
 - most positive cases (seven in ten) get live data in place of made-up data: a cursor the service signed for the
-  case's own view; the id of a sticker, a stored webhook event or an entitlement that exists; a group id not taken
-  yet; a real PNG in an upload's form; a cover sticker of the group; a Telegram bot's name. The others keep what
-  schemathesis generated, so the refusals stay tested.
+  case's own view; the id of a sticker (for a DELETE, one uploaded for the purpose), a stored webhook event or an
+  entitlement that exists; a group id not taken yet; a real PNG in an upload's form; a cover sticker of the group; a
+  Telegram bot's name. The others keep what schemathesis generated, so the refusals stay tested.
 
 Environment: CONFORMANCE_URL, CONFORMANCE_TOKEN (the run's Authorization token), CONFORMANCE_PNG (a sticker's file).
 """
@@ -45,25 +45,44 @@ def get(path, query=None):
         return None
 
 
-def post(path, body):
-    data = json.dumps(body).encode()
+def post(path, body, content_type="application/json"):
+    """The JSON the service answers to POST `path` (JSON, or bytes of `content_type`), or None."""
+    data = json.dumps(body).encode() if content_type == "application/json" else body
     request = urllib.request.Request(
         BASE + path, data=data, method="POST",
-        headers={"Authorization": "Bearer " + TOKEN, "Content-Type": "application/json"})
+        headers={"Authorization": "Bearer " + TOKEN, "Content-Type": content_type})
     try:
-        urllib.request.urlopen(request, timeout=10).close()
-    except (urllib.error.URLError, OSError):
-        pass
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+    except (urllib.error.URLError, ValueError, OSError):
+        return None
 
 
-def groups():
-    """The id of every group (the admin run's token reads the admin routes)."""
-    return [group["id"] for group in (get("/v1/admin/groups") or {}).get("groups", [])]
+def throwaway_sticker():
+    """The id of a sticker uploaded for a DELETE to take, so that deletes leave the demo catalog to the others."""
+    found = groups()
+    if not found:
+        return None
+    boundary = uuid.uuid4().hex
+    parts = [("name", b"Throwaway"), ("description", b"A sticker uploaded to be deleted")]
+    body = b"".join(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode() + value + b"\r\n"
+        for name, value in parts)
+    body += (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="t.png"\r\n'
+             "Content-Type: image/png\r\n\r\n").encode() + PNG + f"\r\n--{boundary}--\r\n".encode()
+    made = post(f"/v1/admin/groups/{chance.choice(found)}/stickers", body, "multipart/form-data; boundary=" + boundary)
+    return (made or {}).get("id")
+
+
+def groups(with_stickers=False):
+    """The id of every group, or of every group with a sticker (the admin run's token reads the admin routes)."""
+    listed = (get("/v1/admin/groups") or {}).get("groups", [])
+    return [group["id"] for group in listed if group.get("stickerCount", 0) > 0 or not with_stickers]
 
 
 def stickers(group=None):
-    """(group id, sticker id) of every sticker of `group`, or of one group chosen at random."""
-    group = group or next(iter(chance.sample(groups(), 1)), None)
+    """(group id, sticker id) of every sticker of `group`, or of a group with stickers chosen at random."""
+    group = group or next(iter(chance.sample(groups(with_stickers=True), 1)), None)
     found = get(f"/v1/admin/groups/{urllib.parse.quote(group, safe='')}") if group else None
     return [(group, sticker["id"]) for sticker in (found or {}).get("stickers", [])]
 
@@ -84,6 +103,10 @@ def live(case):
         if found:
             case.query["since"] = found
             case.headers.pop("Last-Event-ID", None)
+    elif label == "DELETE /v1/admin/stickers/{id}":
+        made = throwaway_sticker()
+        if made:
+            case.path_parameters["id"] = made
     elif label.endswith(" /v1/admin/stickers/{id}"):
         found = stickers()
         if found:
