@@ -26,7 +26,7 @@ package func buildApplication(
     let listener = RevisionListener(
         endpoint: pool.endpoint, revision: revision, logger: logger, entitlementChanges: changes)
     let scheduler = CatalogScheduler(endpoint: pool.endpoint, clock: options.database.scheduleClock, logger: logger)
-    let (_, manifests, responder) = buildRouter(
+    let (_, manifests, responder, usage) = buildRouter(
         repositories: repositories, listener: listener, options: options, registry: registry, draining: draining,
         boundary: scheduler.nextBoundary)
     let sweeper = DeliverySweeper(
@@ -37,7 +37,9 @@ package func buildApplication(
         server: .http1(configuration: .init(idleTimeout: TimeAmount(options.server.idleTimeout))),
         configuration: .init(
             address: .hostname(options.server.host, port: options.server.port), serverName: "stickerd"),
-        services: [pool] + standbys + [listener, sweeper, scheduler],
+        // The flusher after the pools: a graceful shutdown stops services last to first, so it writes its last counts
+        // while the pools still serve.
+        services: [pool] + standbys + [listener, sweeper, scheduler, usage],
         onServerRunning: {
             [
                 failures = AcceptFailures(registry: registry, logger: logger),
@@ -68,7 +70,10 @@ package func buildRouter(
     registry: PrometheusCollectorRegistry,
     draining: Draining = Draining(), methodNotAllowed: Bool = true, boundary: NextBoundary = NextBoundary()
 )
-    -> (router: Router<AppRequestContext>, manifests: ManifestService, responder: () -> ServiceResponder)
+    -> (
+        router: Router<AppRequestContext>, manifests: ManifestService, responder: () -> ServiceResponder,
+        usage: UsageFlusher
+    )
 {
     let (store, catalog, purchases) = (repositories.store, repositories.catalog, repositories.purchases)
     let signer = AssetSigner(
@@ -94,9 +99,14 @@ package func buildRouter(
     let client = router.group("v1").add(middleware: users)
     let manifestController = ManifestController(service: manifests, entitlements: entitlements)
     manifestController.addRoutes(to: client)
+    let usage = UsageRoutes(
+        repository: repositories.usage, manifests: manifests, entitlements: entitlements, options: options,
+        registry: registry, logger: store.logger)
+    usage.addRoutes(to: client, deadline: deadline)
     let search = SearchService(
         manifests: manifests, capacity: options.caches.searchBytes, clock: options.database.scheduleClock,
-        boundary: boundary, logger: store.logger)
+        boundary: boundary, logger: store.logger,
+        popularity: { [trending = usage.trending] in trending.popularity(for: $0) })
     SearchController(service: search, entitlements: entitlements).addRoutes(to: client)
     let feed = ChangeFeed(manifests: manifests, log: repositories.changes)
     ChangeFeedController(feed: feed, entitlements: entitlements).addRoutes(to: client)
@@ -166,11 +176,13 @@ package func buildRouter(
     AdminWebhookController(intake: intake).addRoutes(to: admin.group("webhook-events"))
     ExportController(manifests: manifests, reader: catalog, rules: options.limits.rules).addRoutes(
         to: admin.group("exports"))
+    UsageStatsController(repository: repositories.usage).addRoutes(to: authenticated.group("stats"))
     if methodNotAllowed { router.answerMethodNotAllowed(unknownMethods: unknownMethods, admin: authenticator) }
     let hot = HotRoutes(assets: assetController, manifests: manifestController, users: users)
     let observation = RequestObservation(durations: durations, accessLog: options.logging.accessLog)
     return (
         router, manifests,
-        { ServiceResponder(router: router.buildResponder(), hot: hot, observation: observation, problems: problems) }
+        { ServiceResponder(router: router.buildResponder(), hot: hot, observation: observation, problems: problems) },
+        usage.flusher
     )
 }

@@ -17,6 +17,7 @@ package struct ServiceOptions: Sendable {
     package var streams = Streams()
     package var logging = Logs()
     package var database = Database()
+    package var usage = Usage()
 
     package init() {}
 
@@ -50,6 +51,23 @@ package struct ServiceOptions: Sendable {
         package var assetBytes = 64 << 20
         /// The products each signed-in user holds.
         package var entitlementBytes = 16 << 20
+        /// Encoded trending pages.
+        package var trendingBytes = 4 << 20
+    }
+
+    /// Usage counting (`POST /v1/usage`) and the trending scores read from it.
+    package struct Usage: Sendable {
+        /// How often this replica writes the counts it summed; a crash loses at most this much.
+        package var flushInterval = Duration.seconds(5)
+        /// Events one client address (an IPv4 address, an IPv6 /64) may add a minute: generous, as carrier-grade NAT
+        /// puts many users behind one.
+        package var perAddressPerMinute = 1200
+        /// Events one signed-in user may add a minute.
+        package var perUserPerMinute = 600
+        /// How often trending scores are read again.
+        package var scoresInterval = Duration.seconds(30)
+
+        package init() {}
     }
 
     /// Bounds on what clients and webhooks may make the service do.

@@ -36,10 +36,12 @@ extension SearchIndex {
 
     /// The stickers that match every word (as itself, as a prefix, or one edit away when it has `typoMinimum` letters)
     /// and every emoji of `terms` and carry the `required` flags: how many, and the `first` best of them as slots, best
-    /// first (the sum of each term's rank), ties in manifest order. The work is bounded by the postings of the terms
-    /// matched: the best are selected, not all the matches sorted.
+    /// first (the sum of each term's rank), ties by `popularity` (a rank by slot, 0 the most sent) and then in manifest
+    /// order. The work is bounded by the postings of the terms matched: the best are selected, not all the matches
+    /// sorted.
     package func matches(
-        _ terms: SearchTerms, required: Set<String>, locale: String?, first wanted: Int = .max
+        _ terms: SearchTerms, required: Set<String>, locale: String?, first wanted: Int = .max,
+        popularity: [UInt16]? = nil
     ) -> (total: Int, best: [UInt32]) {
         guard terms.count > 0 else { return (0, []) }
         var scratch = MatchScratch(slots: members.count)
@@ -69,7 +71,7 @@ extension SearchIndex {
         if mask == .max { return (0, []) }
         var candidates = Array(scratch.candidates.prefix(scratch.candidateCount))
         if !required.isEmpty { candidates.removeAll { !isSelected($0, required: required, mask: mask) } }
-        return best(of: candidates, totals: scratch.total, first: wanted)
+        return best(of: candidates, totals: scratch.total, first: wanted, popularity: popularity)
     }
 
     /// Ranks every posting of `matched` into `scratch.best` (each slot's best rank for this word) and lists each slot
@@ -105,16 +107,20 @@ extension SearchIndex {
         return ranks
     }
 
-    /// The `wanted` best of `candidates` by their totals, best first, ties in manifest order; and how many there are.
-    /// A slot no group uses any more (`order` .max) has no postings; should one appear, it is left out, not shown.
+    /// The `wanted` best of `candidates` by their totals, best first, ties by popularity then in manifest order; and how
+    /// many there are. A slot no group uses any more (`order` .max) has no postings; should one appear, it is left
+    /// out, not shown.
     private func best(
-        of candidates: [UInt32], totals: UnsafeMutableBufferPointer<UInt16>, first wanted: Int
+        of candidates: [UInt32], totals: UnsafeMutableBufferPointer<UInt16>, first wanted: Int, popularity: [UInt16]?
     ) -> (total: Int, best: [UInt32]) {
-        // Rank, then place in manifest order, in one key: the `wanted` smallest are selected, then sorted.
+        // Rank, popularity, then place in manifest order, in one key: the `wanted` smallest are selected, then sorted.
+        // A total is at most eight terms' ranks (under 200) and a place under 2^32.
+        let popular = popularity?.count == members.count ? popularity : nil
         var keys = [UInt64](unsafeUninitializedCapacity: candidates.count) { keys, count in
             for slot in candidates {
                 let place = order[Int(slot)]
-                keys[count] = UInt64(totals[Int(slot)]) << 32 | UInt64(place)
+                let rank = UInt64(popular?[Int(slot)] ?? .max)
+                keys[count] = UInt64(totals[Int(slot)]) << 48 | rank << 32 | UInt64(place)
                 count &+= place == .max ? 0 : 1
             }
         }

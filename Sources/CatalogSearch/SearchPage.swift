@@ -88,6 +88,35 @@ package struct SearchResult: Sendable {
     }
 }
 
+extension SearchResult {
+    /// `sticker` of `group` as a result in `view`: locked, without pictures, when its group's product is not unlocked.
+    package init(group: StickerGroup, sticker: Sticker, view: ManifestQuery, linker: AssetLinker) {
+        let locked = group.productId.map { !view.unlocked.contains($0) } ?? false
+        let shown = ManifestSticker(
+            sticker, edge: view.edge(for: group), query: view, linker: linker,
+            signedUntil: group.productId == nil ? nil : view.signedUntil)
+        self.init(
+            id: shown.id, name: shown.name, description: shown.description, keywords: shown.keywords,
+            emoji: shown.emoji, flags: shown.flags,
+            group: .init(
+                id: group.id, name: localized(group.localizedNames, locale: view.locale, fallback: group.name)),
+            locked: locked, productId: group.productId, animated: shown.animated,
+            asset: locked ? nil : shown.asset, thumbnail: locked ? nil : shown.thumbnail)
+    }
+
+    /// The JSON of that result, from `fragments` when it has no signed URL (an unlocked premium result carries URLs
+    /// signed for this user until a moment: never kept).
+    package static func json(
+        group: StickerGroup, sticker: Sticker, view: ManifestQuery, linker: AssetLinker,
+        fragments: SearchFragments = { $1() }
+    ) -> [UInt8] {
+        let make = { SearchResult(group: group, sticker: sticker, view: view, linker: linker).json }
+        let locked = group.productId.map { !view.unlocked.contains($0) } ?? false
+        guard group.productId == nil || locked else { return make() }
+        return fragments(SearchFragmentKey(sticker: sticker.id, view: view), make)
+    }
+}
+
 extension AssetLink {
     package func write(to json: inout SearchJSON) {
         json.object { json in
@@ -109,39 +138,23 @@ extension SearchPage {
     /// `matched` answers the matching (`SearchService` keeps its answers by `SearchMatchKey`, so a query written with
     /// other marks or case, or another page size, matches once).
     package static func build(
-        _ request: SearchRequest, index: SearchIndex, linker: AssetLinker,
+        _ request: SearchRequest, index: SearchIndex, linker: AssetLinker, popularity: Popularity? = nil,
         fragments: SearchFragments = { $1() },
-        matched: SearchMatched = { key, index in
-            index.matches(key.terms, required: Set(key.required), locale: key.locale, first: key.window)
+        matched: SearchMatched = { key, index, ranks in
+            index.matches(
+                key.terms, required: Set(key.required), locale: key.locale, first: key.window, popularity: ranks)
         }
     ) throws(CatalogError) -> SearchPage {
         let view = request.view
         let required = try Manifest.requiredFlags(index.snapshot, view)
         let key = SearchMatchKey(
             terms: request.terms, required: required.sorted(), locale: view.locale,
-            window: SearchMatchKey.window(request.offset + request.limit))
-        let (total, best) = matched(key, index)
+            window: SearchMatchKey.window(request.offset + request.limit), popularity: popularity?.generation ?? 0)
+        let (total, best) = matched(key, index, popularity?.ranks)
         let page = best.prefix(request.offset + request.limit).dropFirst(request.offset)
         let results = page.map { slot in
             let (group, sticker) = index.member(slot)
-            let locked = group.productId.map { !view.unlocked.contains($0) } ?? false
-            let make = {
-                let shown = ManifestSticker(
-                    sticker, edge: view.edge(for: group), query: view, linker: linker,
-                    signedUntil: group.productId == nil ? nil : view.signedUntil)
-                return SearchResult(
-                    id: shown.id, name: shown.name, description: shown.description, keywords: shown.keywords,
-                    emoji: shown.emoji,
-                    flags: shown.flags,
-                    group: .init(
-                        id: group.id, name: localized(group.localizedNames, locale: view.locale, fallback: group.name)),
-                    locked: locked, productId: group.productId, animated: shown.animated,
-                    asset: locked ? nil : shown.asset, thumbnail: locked ? nil : shown.thumbnail
-                ).json
-            }
-            // An unlocked premium result carries URLs signed for this user until a moment: never kept.
-            guard group.productId == nil || locked else { return make() }
-            return fragments(SearchFragmentKey(sticker: sticker.id, view: view), make)
+            return SearchResult.json(group: group, sticker: sticker, view: view, linker: linker, fragments: fragments)
         }
         let end = request.offset + results.count
         return SearchPage(
@@ -151,8 +164,17 @@ extension SearchPage {
     }
 }
 
-/// The matches for a key in an index, from a cache or matched now.
-package typealias SearchMatched = (SearchMatchKey, SearchIndex) -> (total: Int, best: [UInt32])
+/// The matches for a key in an index (ties by the popularity ranks given), from a cache or matched now.
+package typealias SearchMatched = (SearchMatchKey, SearchIndex, [UInt16]?) -> (total: Int, best: [UInt32])
+
+/// How popular each sticker of one index is, by slot (0 the most sent, `.max` never sent), and which reading of the
+/// usage counts said so: answers matched with one generation are not reused with another.
+package struct Popularity: Sendable {
+    package let generation: Int
+    package let ranks: [UInt16]
+
+    package init(generation: Int, ranks: [UInt16]) { (self.generation, self.ranks) = (generation, ranks) }
+}
 
 /// What matching depends on, besides the snapshot: the folded terms (not the text as typed), the flags required, the
 /// locale asked, and how many of the best are wanted, rounded up to `window(_:)` so page sizes share one answer.
@@ -161,6 +183,8 @@ package struct SearchMatchKey: Hashable, Sendable {
     package let required: [String]
     package let locale: String?
     package let window: Int
+    /// The `Popularity.generation` ties were broken by (0: none).
+    package let popularity: Int
 
     /// `wanted` rounded up to a multiple of 100.
     package static func window(_ wanted: Int) -> Int { (wanted + 99) / 100 * 100 }

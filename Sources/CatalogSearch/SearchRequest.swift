@@ -28,20 +28,7 @@ package struct SearchRequest: Hashable, Sendable {
         var viewParameters = parameters
         viewParameters["q"] = nil
         view = try ManifestQuery(parameters: viewParameters)
-        limit = Self.defaultLimit
-        if let value = parameters["limit"] {
-            guard let number = Int(value), (1...Self.maxLimit).contains(number) else {
-                throw .invalidParameter(name: "limit", rule: "must be a whole number from 1 to \(Self.maxLimit)")
-            }
-            limit = number
-        }
-        offset = 0
-        if let cursor = parameters["cursor"] {
-            guard let value = SearchCursor.offset(cursor) else {
-                throw .invalidParameter(name: "cursor", rule: "must be a cursor a search answer gave")
-            }
-            offset = value
-        }
+        (limit, offset) = try SearchCursor.page(parameters, defaultLimit: Self.defaultLimit, maxLimit: Self.maxLimit)
     }
 
     /// `q` trimmed, refused when missing, blank (spaces, or `+`: a form's encoding of them), longer than
@@ -74,6 +61,24 @@ package enum SearchCursor {
     package static let maxOffset = 999_999
 
     package static func encode(offset: Int) -> String { "o\(offset)" }
+
+    /// `limit` (`defaultLimit` when absent) and the offset `cursor` names (0 when absent), each refused when malformed.
+    package static func page(
+        _ parameters: [String: String], defaultLimit: Int, maxLimit: Int
+    ) throws(CatalogError) -> (limit: Int, offset: Int) {
+        var limit = defaultLimit
+        if let value = parameters["limit"] {
+            guard let number = Int(value), (1...maxLimit).contains(number) else {
+                throw .invalidParameter(name: "limit", rule: "must be a whole number from 1 to \(maxLimit)")
+            }
+            limit = number
+        }
+        guard let cursor = parameters["cursor"] else { return (limit, 0) }
+        guard let offset = offset(cursor) else {
+            throw .invalidParameter(name: "cursor", rule: "must be a cursor a previous answer gave")
+        }
+        return (limit, offset)
+    }
 
     /// The offset in `cursor`, nil unless it is one `encode` makes.
     package static func offset(_ cursor: String) -> Int? {

@@ -98,6 +98,12 @@ package struct PostgresMaintenance: PostgresRepository {
     package init(store: PostgresStore) { self.store = store }
 }
 
+/// Hourly usage counts: replicas add to them, trending and the admin's stats read them.
+package struct PostgresUsage: PostgresRepository {
+    package let store: PostgresStore
+    package init(store: PostgresStore) { self.store = store }
+}
+
 /// Every repository over one store, as the composition root hands them out.
 package struct PostgresRepositories: Sendable {
     package let store: PostgresStore
@@ -107,6 +113,7 @@ package struct PostgresRepositories: Sendable {
     package let changes: PostgresChanges
     package let idempotency: PostgresIdempotency
     package let maintenance: PostgresMaintenance
+    package let usage: PostgresUsage
 
     package init(store: PostgresStore, quarantineLimit: Int = 10_000, quarantineBytes: Int = 64 << 20) {
         self.store = store
@@ -116,5 +123,6 @@ package struct PostgresRepositories: Sendable {
         changes = PostgresChanges(store: store)
         idempotency = PostgresIdempotency(store: store)
         maintenance = PostgresMaintenance(store: store)
+        usage = PostgresUsage(store: store)
     }
 }

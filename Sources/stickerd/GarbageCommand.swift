@@ -18,7 +18,8 @@ struct Garbage: AsyncParsableCommand {
             It also forgets the change feed's history older than --change-history-days: a client whose cursor is older \
             gets 410 cursor_expired and fetches the whole manifest again. And it forgets releases older than \
             --release-history-days (never the current one): they can no longer be previewed or restored, and images \
-            only they showed become garbage. Images a kept release shows are never deleted.
+            only they showed become garbage. Images a kept release shows are never deleted. And it deletes usage counts \
+            (hourly, per sticker and action) of hours that ended more than --usage-retention-days ago.
             """)
 
     @Option(help: "Days an image must have been unused before it is deleted.")
@@ -30,6 +31,9 @@ struct Garbage: AsyncParsableCommand {
     @Option(help: "Days of releases kept for GET /v1/admin/releases and restore, with every image they show.")
     var releaseHistoryDays = 90
 
+    @Option(help: "Days of hourly usage counts kept for trending and GET /v1/admin/stats.")
+    var usageRetentionDays = 400
+
     @Option(help: "Images deleted per transaction.")
     var batch = 500
 
@@ -37,10 +41,12 @@ struct Garbage: AsyncParsableCommand {
 
     func validate() throws {
         let days = 0...36_500
-        guard days.contains(graceDays), batch >= 1, days.contains(changeHistoryDays), days.contains(releaseHistoryDays)
+        guard days.contains(graceDays), batch >= 1, days.contains(changeHistoryDays), days.contains(releaseHistoryDays),
+            days.contains(usageRetentionDays)
         else {
             throw ValidationError(
-                "--grace-days, --change-history-days and --release-history-days must be 0 to 36500, --batch at least 1")
+                "--grace-days, --change-history-days, --release-history-days and --usage-retention-days must be 0 to 36500, --batch at least 1"
+            )
         }
     }
 
@@ -64,6 +70,9 @@ struct Garbage: AsyncParsableCommand {
             let changes = try await PostgresChanges(store: catalog.store).pruneChanges(
                 olderThan: .seconds(changeHistoryDays * 86_400))
             if changes > 0 { print("Forgot \(changes) change-feed entries older than \(changeHistoryDays) days") }
+            let usage = try await PostgresUsage(store: catalog.store).pruneUsage(
+                olderThan: .seconds(usageRetentionDays * 86_400))
+            if usage > 0 { print("Forgot \(usage) hourly usage counts older than \(usageRetentionDays) days") }
             let keys = try await PostgresIdempotency(store: catalog.store).forgetIdempotencyKeys()
             if keys > 0 { print("Forgot \(keys) idempotency keys older than a day") }
             return (images, bytes)

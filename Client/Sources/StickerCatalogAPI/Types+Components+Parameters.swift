@@ -67,5 +67,12 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/AcceptEncoding`.
         public typealias AcceptEncoding = Swift.String
+        /// `day` (half-life 6 hours) or `week` (half-life 48 hours).
+        ///
+        /// - Remark: Generated from `#/components/parameters/TrendWindow`.
+        @frozen public enum TrendWindow: String, Codable, Hashable, Sendable, CaseIterable {
+            case day = "day"
+            case week = "week"
+        }
     }
 }

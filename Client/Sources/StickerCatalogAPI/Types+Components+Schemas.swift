@@ -683,6 +683,137 @@ extension Components {
                 case thumbnail
             }
         }
+        /// What the user did with a sticker: sent it, saw it in a grid, tapped it to preview.
+        ///
+        /// - Remark: Generated from `#/components/schemas/UsageAction`.
+        @frozen public enum UsageAction: String, Codable, Hashable, Sendable, CaseIterable {
+            case sent = "sent"
+            case viewed = "viewed"
+            case tapped = "tapped"
+        }
+        /// - Remark: Generated from `#/components/schemas/UsageEvent`.
+        public struct UsageEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/UsageEvent/sticker`.
+            public var sticker: Swift.String
+            /// - Remark: Generated from `#/components/schemas/UsageEvent/action`.
+            public var action: Components.Schemas.UsageAction
+            /// RFC 3339; more than 48 hours old or 5 minutes ahead is ignored.
+            ///
+            /// - Remark: Generated from `#/components/schemas/UsageEvent/at`.
+            public var at: Foundation.Date
+            /// Creates a new `UsageEvent`.
+            ///
+            /// - Parameters:
+            ///   - sticker:
+            ///   - action:
+            ///   - at: RFC 3339; more than 48 hours old or 5 minutes ahead is ignored.
+            public init(
+                sticker: Swift.String,
+                action: Components.Schemas.UsageAction,
+                at: Foundation.Date
+            ) {
+                self.sticker = sticker
+                self.action = action
+                self.at = at
+            }
+            public enum CodingKeys: String, CodingKey {
+                case sticker
+                case action
+                case at
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/UsageBatch`.
+        public struct UsageBatch: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/UsageBatch/events`.
+            public var events: [Components.Schemas.UsageEvent]
+            /// Creates a new `UsageBatch`.
+            ///
+            /// - Parameters:
+            ///   - events:
+            public init(events: [Components.Schemas.UsageEvent]) {
+                self.events = events
+            }
+            public enum CodingKeys: String, CodingKey {
+                case events
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/UsageReceipt`.
+        public struct UsageReceipt: Codable, Hashable, Sendable {
+            /// The events in the batch (counted or not).
+            ///
+            /// - Remark: Generated from `#/components/schemas/UsageReceipt/received`.
+            public var received: Swift.Int
+            /// Creates a new `UsageReceipt`.
+            ///
+            /// - Parameters:
+            ///   - received: The events in the batch (counted or not).
+            public init(received: Swift.Int) {
+                self.received = received
+            }
+            public enum CodingKeys: String, CodingKey {
+                case received
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/TrendingPage`.
+        public struct TrendingPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TrendingPage/window`.
+            @frozen public enum WindowPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case day = "day"
+                case week = "week"
+            }
+            /// - Remark: Generated from `#/components/schemas/TrendingPage/window`.
+            public var window: Components.Schemas.TrendingPage.WindowPayload
+            /// The catalog revision shown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TrendingPage/revision`.
+            public var revision: Swift.Int
+            /// The catalog locale the request resolved to; null: the default texts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TrendingPage/locale`.
+            public var locale: Swift.String?
+            /// Trending stickers on every page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TrendingPage/total`.
+            public var total: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/TrendingPage/results`.
+            public var results: [Components.Schemas.SearchResult]
+            /// The next page's `cursor`; null on the last page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TrendingPage/next`.
+            public var next: Swift.String?
+            /// Creates a new `TrendingPage`.
+            ///
+            /// - Parameters:
+            ///   - window:
+            ///   - revision: The catalog revision shown.
+            ///   - locale: The catalog locale the request resolved to; null: the default texts.
+            ///   - total: Trending stickers on every page.
+            ///   - results:
+            ///   - next: The next page's `cursor`; null on the last page.
+            public init(
+                window: Components.Schemas.TrendingPage.WindowPayload,
+                revision: Swift.Int,
+                locale: Swift.String? = nil,
+                total: Swift.Int,
+                results: [Components.Schemas.SearchResult],
+                next: Swift.String? = nil
+            ) {
+                self.window = window
+                self.revision = revision
+                self.locale = locale
+                self.total = total
+                self.results = results
+                self.next = next
+            }
+            public enum CodingKeys: String, CodingKey {
+                case window
+                case revision
+                case locale
+                case total
+                case results
+                case next
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/SearchResultGroup`.
         public struct SearchResultGroup: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/SearchResultGroup/id`.

@@ -4531,6 +4531,1017 @@ public enum Operations {
             case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
         }
     }
+    /// Counts a batch of sends, views and taps (1 to 100 events), anonymously or as a signed-in user.
+    ///
+    /// Answered at once with 202: the events are summed in memory per sticker, hour and action and written every few
+    /// seconds as hourly counts (a replica that crashes loses at most that interval; one stopped with SIGTERM writes
+    /// first). Nothing about who sent them is kept: no user, token subject, address or device. Events for a sticker
+    /// that does not exist or that clients cannot see are ignored, silently, as are events whose `at` is more than
+    /// 48 hours old or more than 5 minutes ahead; the answer is the same either way. One client address, and one
+    /// signed-in user, add at most `--usage-per-address` and `--usage-per-user` events a minute (default 1200 and
+    /// 600); the rest are dropped, also silently. The body is at most 32 KiB (413 `too_large`); one that is not JSON
+    /// is 400 `invalid_body`; a field that breaks the rules is 422 `validation_failed`, naming it
+    /// (`events[3].action`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/usage`.
+    /// - Remark: Generated from `#/paths//v1/usage/post(recordUsage)`.
+    public enum RecordUsage {
+        public static let id: Swift.String = "recordUsage"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/usage/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RecordUsage.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RecordUsage.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.RecordUsage.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/usage/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/usage/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.UsageBatch)
+            }
+            public var body: Operations.RecordUsage.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.RecordUsage.Input.Headers = .init(),
+                body: Operations.RecordUsage.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Accepted: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/usage/POST/responses/202/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/usage/POST/responses/202/content/application\/json`.
+                    case json(Components.Schemas.UsageReceipt)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.UsageReceipt {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.RecordUsage.Output.Accepted.Body
+                /// Creates a new `Accepted`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.RecordUsage.Output.Accepted.Body) {
+                    self.body = body
+                }
+            }
+            /// Received (counted, or ignored as above).
+            ///
+            /// - Remark: Generated from `#/paths//v1/usage/post(recordUsage)/responses/202`.
+            ///
+            /// HTTP response code: `202 accepted`.
+            case accepted(Operations.RecordUsage.Output.Accepted)
+            /// The associated value of the enum case if `self` is `.accepted`.
+            ///
+            /// - Throws: An error if `self` is not `.accepted`.
+            /// - SeeAlso: `.accepted`.
+            public var accepted: Operations.RecordUsage.Output.Accepted {
+                get throws {
+                    switch self {
+                    case let .accepted(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "accepted",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/usage/post(recordUsage)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_token`: the user token is missing (where one is required), malformed, forged or expired.
+            ///
+            /// - Remark: Generated from `#/paths//v1/usage/post(recordUsage)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.InvalidToken)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.InvalidToken {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/usage/post(recordUsage)/responses/408`.
+            ///
+            /// HTTP response code: `408 requestTimeout`.
+            case requestTimeout(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.requestTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.requestTimeout`.
+            /// - SeeAlso: `.requestTimeout`.
+            public var requestTimeout: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .requestTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/usage/post(recordUsage)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/usage/post(recordUsage)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/usage/post(recordUsage)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/usage/post(recordUsage)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The most sent stickers of the last day or week, in the manifest's view, most sent first.
+    ///
+    /// Each sticker's sends (`POST /v1/usage`, every replica's) scored with exponential decay: an hour's sends count
+    /// half as much 6 hours later for `window=day` (sends of the last 3 days count), 48 hours later for `window=week`
+    /// (the last 4 weeks), so a sticker that was hot last month does not stay on top. Only stickers sent in that time
+    /// appear; drafts, scheduled and deleted stickers, and whatever the view's filter and flags exclude, never do.
+    /// Results are search's: a premium sticker the caller does not hold is `locked: true` with its group's
+    /// `productId` and no `asset` or `thumbnail`. Scores are read again every 30 seconds; answers carry a strong ETag
+    /// and `Cache-Control: max-age=30` (`private` to a signed-in user).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/trending`.
+    /// - Remark: Generated from `#/paths//v1/trending/get(trending)`.
+    public enum Trending {
+        public static let id: Swift.String = "trending"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/trending/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/parameters/TrendWindow`.
+                @frozen public enum TrendWindow: String, Codable, Hashable, Sendable, CaseIterable {
+                    case day = "day"
+                    case week = "week"
+                }
+                /// `day` (half-life 6 hours) or `week` (half-life 48 hours).
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/GET/query/window`.
+                public var window: Components.Parameters.TrendWindow?
+                /// A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/GET/query/filter`.
+                public var filter: Components.Parameters.Filter?
+                /// Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/GET/query/flags`.
+                public var flags: Components.Parameters.Flags?
+                /// - Remark: Generated from `#/paths/v1/trending/GET/query/size`.
+                public var size: Components.Parameters.Size?
+                /// - Remark: Generated from `#/components/parameters/Scale`.
+                @frozen public enum Scale: Int, Codable, Hashable, Sendable, CaseIterable {
+                    case _1 = 1
+                    case _2 = 2
+                    case _3 = 3
+                }
+                /// - Remark: Generated from `#/paths/v1/trending/GET/query/scale`.
+                public var scale: Components.Parameters.Scale?
+                /// - Remark: Generated from `#/components/parameters/Format`.
+                @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
+                    case png = "png"
+                    case apng = "apng"
+                    case webp = "webp"
+                }
+                /// `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/GET/query/format`.
+                public var format: Components.Parameters.Format?
+                /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/GET/query/locale`.
+                public var locale: Components.Parameters.Locale?
+                /// - Remark: Generated from `#/paths/v1/trending/GET/query/limit`.
+                public var limit: Components.Parameters.SearchLimit?
+                /// The previous page's `next` (opaque); any other value is a 400.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/GET/query/cursor`.
+                public var cursor: Components.Parameters.SearchCursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - window: `day` (half-life 6 hours) or `week` (half-life 48 hours).
+                ///   - filter: A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
+                ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
+                ///   - size:
+                ///   - scale:
+                ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///   - limit:
+                ///   - cursor: The previous page's `next` (opaque); any other value is a 400.
+                public init(
+                    window: Components.Parameters.TrendWindow? = nil,
+                    filter: Components.Parameters.Filter? = nil,
+                    flags: Components.Parameters.Flags? = nil,
+                    size: Components.Parameters.Size? = nil,
+                    scale: Components.Parameters.Scale? = nil,
+                    format: Components.Parameters.Format? = nil,
+                    locale: Components.Parameters.Locale? = nil,
+                    limit: Components.Parameters.SearchLimit? = nil,
+                    cursor: Components.Parameters.SearchCursor? = nil
+                ) {
+                    self.window = window
+                    self.filter = filter
+                    self.flags = flags
+                    self.size = size
+                    self.scale = scale
+                    self.format = format
+                    self.locale = locale
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.Trending.Input.Query
+            /// - Remark: Generated from `#/paths/v1/trending/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// Entity tags (strong or `W/`), a list of them, or `*`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                /// `br` and `gzip` are offered; q-values are honoured.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/GET/header/Accept-Encoding`.
+                public var acceptEncoding: Components.Parameters.AcceptEncoding?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Trending.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
+                ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
+                ///   - accept:
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    acceptEncoding: Components.Parameters.AcceptEncoding? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Trending.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.acceptEncoding = acceptEncoding
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.Trending.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.Trending.Input.Query = .init(),
+                headers: Operations.Trending.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/trending/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// Strong entity tag of the representation (compressed ones end in `-br` or `-gzip`).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/trending/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// `Accept-Encoding`: the body may come compressed.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/trending/GET/responses/200/headers/Vary`.
+                    public var vary: Components.Headers.Vary?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: Strong entity tag of the representation (compressed ones end in `-br` or `-gzip`).
+                    ///   - vary: `Accept-Encoding`: the body may come compressed.
+                    public init(
+                        eTag: Components.Headers.ETag? = nil,
+                        vary: Components.Headers.Vary? = nil
+                    ) {
+                        self.eTag = eTag
+                        self.vary = vary
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.Trending.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/trending/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/trending/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.TrendingPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.TrendingPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.Trending.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.Trending.Output.Ok.Headers = .init(),
+                    body: Operations.Trending.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// One page of trending stickers.
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/get(trending)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.Trending.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.Trending.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/get(trending)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/get(trending)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/get(trending)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_token`: the user token is missing (where one is required), malformed, forged or expired.
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/get(trending)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.InvalidToken)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.InvalidToken {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/get(trending)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/get(trending)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// As GET, without a body.
+    ///
+    /// - Remark: HTTP `HEAD /v1/trending`.
+    /// - Remark: Generated from `#/paths//v1/trending/head(headTrending)`.
+    public enum HeadTrending {
+        public static let id: Swift.String = "headTrending"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/trending/HEAD/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/parameters/TrendWindow`.
+                @frozen public enum TrendWindow: String, Codable, Hashable, Sendable, CaseIterable {
+                    case day = "day"
+                    case week = "week"
+                }
+                /// `day` (half-life 6 hours) or `week` (half-life 48 hours).
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/HEAD/query/window`.
+                public var window: Components.Parameters.TrendWindow?
+                /// A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/HEAD/query/filter`.
+                public var filter: Components.Parameters.Filter?
+                /// Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/HEAD/query/flags`.
+                public var flags: Components.Parameters.Flags?
+                /// - Remark: Generated from `#/paths/v1/trending/HEAD/query/size`.
+                public var size: Components.Parameters.Size?
+                /// - Remark: Generated from `#/components/parameters/Scale`.
+                @frozen public enum Scale: Int, Codable, Hashable, Sendable, CaseIterable {
+                    case _1 = 1
+                    case _2 = 2
+                    case _3 = 3
+                }
+                /// - Remark: Generated from `#/paths/v1/trending/HEAD/query/scale`.
+                public var scale: Components.Parameters.Scale?
+                /// - Remark: Generated from `#/components/parameters/Format`.
+                @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
+                    case png = "png"
+                    case apng = "apng"
+                    case webp = "webp"
+                }
+                /// `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/HEAD/query/format`.
+                public var format: Components.Parameters.Format?
+                /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/HEAD/query/locale`.
+                public var locale: Components.Parameters.Locale?
+                /// - Remark: Generated from `#/paths/v1/trending/HEAD/query/limit`.
+                public var limit: Components.Parameters.SearchLimit?
+                /// The previous page's `next` (opaque); any other value is a 400.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/HEAD/query/cursor`.
+                public var cursor: Components.Parameters.SearchCursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - window: `day` (half-life 6 hours) or `week` (half-life 48 hours).
+                ///   - filter: A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
+                ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
+                ///   - size:
+                ///   - scale:
+                ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///   - limit:
+                ///   - cursor: The previous page's `next` (opaque); any other value is a 400.
+                public init(
+                    window: Components.Parameters.TrendWindow? = nil,
+                    filter: Components.Parameters.Filter? = nil,
+                    flags: Components.Parameters.Flags? = nil,
+                    size: Components.Parameters.Size? = nil,
+                    scale: Components.Parameters.Scale? = nil,
+                    format: Components.Parameters.Format? = nil,
+                    locale: Components.Parameters.Locale? = nil,
+                    limit: Components.Parameters.SearchLimit? = nil,
+                    cursor: Components.Parameters.SearchCursor? = nil
+                ) {
+                    self.window = window
+                    self.filter = filter
+                    self.flags = flags
+                    self.size = size
+                    self.scale = scale
+                    self.format = format
+                    self.locale = locale
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.HeadTrending.Input.Query
+            /// - Remark: Generated from `#/paths/v1/trending/HEAD/header`.
+            public struct Headers: Sendable, Hashable {
+                /// Entity tags (strong or `W/`), a list of them, or `*`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/HEAD/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                /// `br` and `gzip` are offered; q-values are honoured.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/HEAD/header/Accept-Encoding`.
+                public var acceptEncoding: Components.Parameters.AcceptEncoding?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
+                ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    acceptEncoding: Components.Parameters.AcceptEncoding? = nil
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.acceptEncoding = acceptEncoding
+                }
+            }
+            public var headers: Operations.HeadTrending.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.HeadTrending.Input.Query = .init(),
+                headers: Operations.HeadTrending.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// Creates a new `Ok`.
+                public init() {}
+            }
+            /// Headers only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/head(headTrending)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.HeadTrending.Output.Ok)
+            /// Headers only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/head(headTrending)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            public static var ok: Self {
+                .ok(.init())
+            }
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.HeadTrending.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/head(headTrending)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/head(headTrending)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// Creates a new `BadRequest`.
+                public init() {}
+            }
+            /// Bad parameters (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/head(headTrending)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.HeadTrending.Output.BadRequest)
+            /// Bad parameters (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/head(headTrending)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            public static var badRequest: Self {
+                .badRequest(.init())
+            }
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.HeadTrending.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Unauthorized: Sendable, Hashable {
+                /// Creates a new `Unauthorized`.
+                public init() {}
+            }
+            /// A user token that does not verify (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/head(headTrending)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.HeadTrending.Output.Unauthorized)
+            /// A user token that does not verify (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/head(headTrending)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            public static var unauthorized: Self {
+                .unauthorized(.init())
+            }
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Operations.HeadTrending.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotFound: Sendable, Hashable {
+                /// Creates a new `NotFound`.
+                public init() {}
+            }
+            /// A filter the catalog does not define (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/head(headTrending)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.HeadTrending.Output.NotFound)
+            /// A filter the catalog does not define (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/head(headTrending)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            public static var notFound: Self {
+                .notFound(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.HeadTrending.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unavailable, as on GET (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/trending/head(headTrending)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.UnavailableHead)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.UnavailableHead {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+    }
     /// Image bytes; immutable, cacheable for a year; served from memory once read.
     ///
     /// An image is served at the extension of its format only (a PNG or APNG at `.png`, a WebP at `.webp`); at the

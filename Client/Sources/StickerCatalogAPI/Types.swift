@@ -156,6 +156,41 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `HEAD /v1/search/suggestions`.
     /// - Remark: Generated from `#/paths//v1/search/suggestions/head(headSearchSuggestions)`.
     func headSearchSuggestions(_ input: Operations.HeadSearchSuggestions.Input) async throws -> Operations.HeadSearchSuggestions.Output
+    /// Counts a batch of sends, views and taps (1 to 100 events), anonymously or as a signed-in user.
+    ///
+    /// Answered at once with 202: the events are summed in memory per sticker, hour and action and written every few
+    /// seconds as hourly counts (a replica that crashes loses at most that interval; one stopped with SIGTERM writes
+    /// first). Nothing about who sent them is kept: no user, token subject, address or device. Events for a sticker
+    /// that does not exist or that clients cannot see are ignored, silently, as are events whose `at` is more than
+    /// 48 hours old or more than 5 minutes ahead; the answer is the same either way. One client address, and one
+    /// signed-in user, add at most `--usage-per-address` and `--usage-per-user` events a minute (default 1200 and
+    /// 600); the rest are dropped, also silently. The body is at most 32 KiB (413 `too_large`); one that is not JSON
+    /// is 400 `invalid_body`; a field that breaks the rules is 422 `validation_failed`, naming it
+    /// (`events[3].action`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/usage`.
+    /// - Remark: Generated from `#/paths//v1/usage/post(recordUsage)`.
+    func recordUsage(_ input: Operations.RecordUsage.Input) async throws -> Operations.RecordUsage.Output
+    /// The most sent stickers of the last day or week, in the manifest's view, most sent first.
+    ///
+    /// Each sticker's sends (`POST /v1/usage`, every replica's) scored with exponential decay: an hour's sends count
+    /// half as much 6 hours later for `window=day` (sends of the last 3 days count), 48 hours later for `window=week`
+    /// (the last 4 weeks), so a sticker that was hot last month does not stay on top. Only stickers sent in that time
+    /// appear; drafts, scheduled and deleted stickers, and whatever the view's filter and flags exclude, never do.
+    /// Results are search's: a premium sticker the caller does not hold is `locked: true` with its group's
+    /// `productId` and no `asset` or `thumbnail`. Scores are read again every 30 seconds; answers carry a strong ETag
+    /// and `Cache-Control: max-age=30` (`private` to a signed-in user).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/trending`.
+    /// - Remark: Generated from `#/paths//v1/trending/get(trending)`.
+    func trending(_ input: Operations.Trending.Input) async throws -> Operations.Trending.Output
+    /// As GET, without a body.
+    ///
+    /// - Remark: HTTP `HEAD /v1/trending`.
+    /// - Remark: Generated from `#/paths//v1/trending/head(headTrending)`.
+    func headTrending(_ input: Operations.HeadTrending.Input) async throws -> Operations.HeadTrending.Output
     /// Image bytes; immutable, cacheable for a year; served from memory once read.
     ///
     /// An image is served at the extension of its format only (a PNG or APNG at `.png`, a WebP at `.webp`); at the
@@ -482,6 +517,65 @@ extension APIProtocol {
         headers: Operations.HeadSearchSuggestions.Input.Headers = .init()
     ) async throws -> Operations.HeadSearchSuggestions.Output {
         try await headSearchSuggestions(Operations.HeadSearchSuggestions.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Counts a batch of sends, views and taps (1 to 100 events), anonymously or as a signed-in user.
+    ///
+    /// Answered at once with 202: the events are summed in memory per sticker, hour and action and written every few
+    /// seconds as hourly counts (a replica that crashes loses at most that interval; one stopped with SIGTERM writes
+    /// first). Nothing about who sent them is kept: no user, token subject, address or device. Events for a sticker
+    /// that does not exist or that clients cannot see are ignored, silently, as are events whose `at` is more than
+    /// 48 hours old or more than 5 minutes ahead; the answer is the same either way. One client address, and one
+    /// signed-in user, add at most `--usage-per-address` and `--usage-per-user` events a minute (default 1200 and
+    /// 600); the rest are dropped, also silently. The body is at most 32 KiB (413 `too_large`); one that is not JSON
+    /// is 400 `invalid_body`; a field that breaks the rules is 422 `validation_failed`, naming it
+    /// (`events[3].action`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/usage`.
+    /// - Remark: Generated from `#/paths//v1/usage/post(recordUsage)`.
+    public func recordUsage(
+        headers: Operations.RecordUsage.Input.Headers = .init(),
+        body: Operations.RecordUsage.Input.Body
+    ) async throws -> Operations.RecordUsage.Output {
+        try await recordUsage(Operations.RecordUsage.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The most sent stickers of the last day or week, in the manifest's view, most sent first.
+    ///
+    /// Each sticker's sends (`POST /v1/usage`, every replica's) scored with exponential decay: an hour's sends count
+    /// half as much 6 hours later for `window=day` (sends of the last 3 days count), 48 hours later for `window=week`
+    /// (the last 4 weeks), so a sticker that was hot last month does not stay on top. Only stickers sent in that time
+    /// appear; drafts, scheduled and deleted stickers, and whatever the view's filter and flags exclude, never do.
+    /// Results are search's: a premium sticker the caller does not hold is `locked: true` with its group's
+    /// `productId` and no `asset` or `thumbnail`. Scores are read again every 30 seconds; answers carry a strong ETag
+    /// and `Cache-Control: max-age=30` (`private` to a signed-in user).
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/trending`.
+    /// - Remark: Generated from `#/paths//v1/trending/get(trending)`.
+    public func trending(
+        query: Operations.Trending.Input.Query = .init(),
+        headers: Operations.Trending.Input.Headers = .init()
+    ) async throws -> Operations.Trending.Output {
+        try await trending(Operations.Trending.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// As GET, without a body.
+    ///
+    /// - Remark: HTTP `HEAD /v1/trending`.
+    /// - Remark: Generated from `#/paths//v1/trending/head(headTrending)`.
+    public func headTrending(
+        query: Operations.HeadTrending.Input.Query = .init(),
+        headers: Operations.HeadTrending.Input.Headers = .init()
+    ) async throws -> Operations.HeadTrending.Output {
+        try await headTrending(Operations.HeadTrending.Input(
             query: query,
             headers: headers
         ))

@@ -15,7 +15,7 @@ extension SearchService {
 
     /// Matches kept for the snapshot at `point`, else matched and kept (the same rules as `fragment(at:)`).
     func matches(at point: CatalogSnapshot.Point) -> SearchMatched {
-        { [self] key, index in
+        { [self] key, index, ranks in
             let kept = matched.withLock { state -> Matches?? in
                 if state.point.map(point.isAfter) ?? true { state = (point, ByteLRU(capacity: state.kept.capacity)) }
                 guard state.point == point else { return .none }
@@ -23,7 +23,8 @@ extension SearchService {
             }
             if case .some(.some(let hit)) = kept { return (hit.total, hit.best) }
             matchings.add(1, ordering: .relaxed)
-            let found = index.matches(key.terms, required: Set(key.required), locale: key.locale, first: key.window)
+            let found = index.matches(
+                key.terms, required: Set(key.required), locale: key.locale, first: key.window, popularity: ranks)
             if case .some = kept {
                 matched.withLock {
                     if $0.point == point {

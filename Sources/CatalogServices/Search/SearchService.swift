@@ -13,7 +13,7 @@ import Synchronization
 package final class SearchService: Sendable {
     /// What an answer depends on: the request (its view normalised for the snapshot, the user's products included).
     package enum Key: Hashable, Sendable {
-        case results(SearchRequest)
+        case results(SearchRequest, popularity: Int)
         case suggestions(String, locale: String?)
     }
 
@@ -29,6 +29,9 @@ package final class SearchService: Sendable {
     package let clock: any ScheduleClock
     package let boundary: NextBoundary
     package let logger: Logger
+    /// Each sticker's popularity for the index asked (`TrendingService.popularity`), to order equally good matches;
+    /// nil orders them as the manifest does.
+    package let popularity: (@Sendable (SearchIndex) -> Popularity?)?
     private let state: Mutex<State>
     /// Results' JSON of one catalog snapshot (its point: a rewind may reuse revision numbers).
     private let fragments: Mutex<(point: CatalogSnapshot.Point?, kept: ByteLRU<SearchFragmentKey, [UInt8]>)>
@@ -43,9 +46,11 @@ package final class SearchService: Sendable {
     package init(
         manifests: ManifestService, capacity: Int, fragmentCapacity: Int = 16 << 20,
         clock: any ScheduleClock = SystemScheduleClock(),
-        boundary: NextBoundary = NextBoundary(), logger: Logger
+        boundary: NextBoundary = NextBoundary(), logger: Logger,
+        popularity: (@Sendable (SearchIndex) -> Popularity?)? = nil
     ) {
         (self.manifests, self.clock, self.boundary, self.logger) = (manifests, clock, boundary, logger)
+        self.popularity = popularity
         state = Mutex(State(index: nil, bodies: ByteLRU(capacity: capacity)))
         fragments = Mutex((nil, ByteLRU(capacity: fragmentCapacity)))
         matched = Mutex((nil, ByteLRU(capacity: min(4 << 20, capacity))))
@@ -61,9 +66,11 @@ package final class SearchService: Sendable {
             for: index.snapshot)
         // Results vary by who asks (one body may answer an anonymous client and a user holding nothing that matters):
         // always `Vary: Authorization`, whoever asked first.
-        return try body(.results(normalized), index: index, personal: true) { [linker = manifests.linker] in
+        let popular = popularity?(index)
+        return try body(.results(normalized, popularity: popular?.generation ?? 0), index: index, personal: true) {
+            [linker = manifests.linker] in
             try SearchPage.build(
-                normalized, index: index, linker: linker,
+                normalized, index: index, linker: linker, popularity: popular,
                 fragments: fragment(at: index.snapshot.point), matched: matches(at: index.snapshot.point)
             ).json
         }

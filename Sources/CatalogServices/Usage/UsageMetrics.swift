@@ -1,0 +1,45 @@
+import Prometheus
+
+/// Usage counting's metrics: events by outcome (`counted`, `ignored`: unknown, hidden, deleted or out of time,
+/// `dropped`: past a source's allowance or the tally's bound), rows flushed, and each flush's duration and failures.
+/// Hidden and unknown stickers share one outcome: the metric says nothing of what exists.
+package struct UsageMetrics: Sendable {
+    private let counted: Prometheus.Counter?
+    private let ignored: Prometheus.Counter?
+    private let dropped: Prometheus.Counter?
+    private let flushedRows: Prometheus.Counter?
+    private let flushFailures: Prometheus.Counter?
+    private let flushSeconds: DurationHistogram?
+
+    package static let none = UsageMetrics(registry: nil)
+
+    package init(registry: PrometheusCollectorRegistry?) {
+        let help =
+            "Usage events received: counted, ignored (unknown, not visible, or out of time) or dropped by a bound."
+        func events(_ outcome: String) -> Prometheus.Counter? {
+            registry?.makeCounter(name: "usage_events_total", labels: [("outcome", outcome)], help: help)
+        }
+        (counted, ignored, dropped) = (events("counted"), events("ignored"), events("dropped"))
+        flushedRows = registry?.makeCounter(
+            name: "usage_flushed_rows_total", help: "Hourly usage buckets written to PostgreSQL.")
+        flushFailures = registry?.makeCounter(
+            name: "usage_flush_failures_total", help: "Flushes that failed; their counts wait for the next one.")
+        flushSeconds = registry?.makeDurationHistogram(
+            name: "usage_flush_seconds",
+            buckets: [.milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500), .seconds(2)],
+            help: "Time to write one flush of usage buckets.")
+    }
+
+    package func events(counted: Int, ignored: Int, dropped: Int) {
+        if counted > 0 { self.counted?.increment(by: Int64(counted)) }
+        if ignored > 0 { self.ignored?.increment(by: Int64(ignored)) }
+        if dropped > 0 { self.dropped?.increment(by: Int64(dropped)) }
+    }
+
+    package func flushed(rows: Int, took: Duration) {
+        flushedRows?.increment(by: Int64(rows))
+        flushSeconds?.record(took)
+    }
+
+    package func flushFailed() { flushFailures?.increment() }
+}

@@ -1,0 +1,76 @@
+import CatalogCore
+import Foundation
+import Testing
+
+/// Usage batches as the API reads them, UTC days, and the decay rule: no database.
+@Suite struct UsageRulesTests {
+    static func batch(_ json: String) throws(CatalogError) -> [UsageEvent]? { try UsageBatch.events(Array(json.utf8)) }
+
+    static func fields(_ json: String) -> [String] {
+        do {
+            _ = try batch(json)
+            return []
+        } catch {
+            guard case .invalid(let issues) = error else { return ["not invalid: \(error)"] }
+            return issues.map(\.field)
+        }
+    }
+
+    @Test func aBatchIsReadFieldByFieldWithEveryRFC3339Form() throws {
+        let id = "80a60794-e43c-48f5-9fad-a50ec06e084e"
+        let events = try #require(
+            try Self.batch(
+                """
+                {"events":[{"sticker":"\(id)","action":"sent","at":"2026-11-28T09:30:00Z"},
+                {"sticker":"\(id.uppercased())","action":"tapped","at":"2026-11-28t11:00:00.250+01:30"},
+                {"sticker":"\(id)","action":"viewed","at":"2026-11-28T09:30:00z","extra":true}]}
+                """))
+        #expect(events.map(\.action) == [.sent, .tapped, .viewed])
+        #expect(events[0].at == events[2].at)
+        #expect(events[1].at.timeIntervalSince(events[0].at) == 0.25)
+        #expect(Set(events.map(\.sticker)).count == 1)
+        #expect(try Self.batch("not json") == nil)
+        #expect(Self.fields("[]") == ["body"])
+        #expect(Self.fields(#"{"events":{}}"#) == ["events"])
+        #expect(Self.fields(#"{"events":[]}"#) == ["events"])
+        #expect(Self.fields(#"{"events":[7]}"#) == ["events[0]"])
+        #expect(
+            Self.fields(#"{"events":[{"sticker":"\#(id)x","action":"Sent","at":"2026-02-30T00:00:00Z"}]}"#)
+                == ["events[0].sticker", "events[0].action", "events[0].at"])
+        #expect(
+            Self.fields(#"{"events":[{"sticker":"\#(id)","action":"sent","at":"2026-11-28 09:30"}]}"#) == [
+                "events[0].at"
+            ])
+        let many = Array(repeating: #"{"sticker":"\#(id)","action":"sent","at":"2026-11-28T09:30:00Z"}"#, count: 101)
+        #expect(Self.fields(#"{"events":[\#(many.joined(separator: ","))]}"#) == ["events"])
+        #expect(try Self.batch(#"{"events":[\#(many.dropLast().joined(separator: ","))]}"#)?.count == 100)
+    }
+
+    @Test func daysReadAndWriteAsTheCalendarHasThem() {
+        for text in ["1970-01-01", "2000-02-29", "2026-11-28", "2026-12-31", "9999-12-31", "0001-01-01"] {
+            #expect(UsageDay(text)?.text == text)
+        }
+        for text in [
+            "2026-02-29", "2026-13-01", "2026-1-01", "26-11-28", "2026-11-28T00:00:00Z", "0000-01-01", "+026-11-28",
+        ] {
+            #expect(UsageDay(text) == nil, "\(text)")
+        }
+        #expect(UsageDay("2026-11-28")?.number == 20_785)
+        #expect(UsageDay(Date(timeIntervalSince1970: 20_785 * 86_400 + 86_399)).text == "2026-11-28")
+        #expect(UsageDay("2026-11-28")!.advanced(by: 3).text == "2026-12-01")
+    }
+
+    @Test func decayForgetsLastMonthAndWeighsTheHourNow() {
+        let (old, hot, yesterday) = (UUID(), UUID(), UUID())
+        let now = 500_000.0
+        let scores = StickerScores(
+            sends: [(old, 500_000 - 480, 200), (hot, 500_000 - 2, 30), (yesterday, 500_000 - 30, 100)], now: now)
+        #expect(scores.day[old] == nil)  // past the day's 72 hours
+        #expect(scores.day[hot]! > scores.day[yesterday]!)
+        #expect(scores.week[yesterday]! > scores.week[hot]! && scores.week[hot]! > scores.week[old]!)
+        // Half as much a half-life later.
+        #expect(abs(TrendWindow.day.weight(hour: 99, now: 105.5) - 0.5) < 1e-12)
+        #expect(abs(TrendWindow.week.weight(hour: 0, now: 48.5) - 0.5) < 1e-12)
+        #expect(TrendWindow.day.weight(hour: 10, now: 5) == 1)  // an hour ahead counts whole
+    }
+}

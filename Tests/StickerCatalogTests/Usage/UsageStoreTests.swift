@@ -1,0 +1,125 @@
+import CatalogApp
+import CatalogCore
+import CatalogStore
+import Foundation
+import Logging
+import Testing
+
+/// The hourly counts in PostgreSQL: concurrent upserts, the scores' SQL against its Swift rule, retention, and the
+/// flush a stopping process makes.
+@Suite struct UsageStoreTests {
+    static func usage(_ db: DatabasePool) -> PostgresUsage {
+        PostgresUsage(store: PostgresStore(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger))
+    }
+
+    @Test func upsertsOfTheSameBucketsAtOnceAddUp() async throws {
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: false)
+        defer { Task { await drop() } }
+        try await TestDatabase.withPool(endpoint) { db in
+            let usage = Self.usage(db)
+            let stickers = (0..<50).map { _ in UUID() }
+            let hour = UsageCount.hour(of: Date())
+            // Four writers, each adding one to the same 100 buckets (in another order each) 20 times.
+            let counts = stickers.flatMap { sticker in
+                [UsageAction.sent, .viewed].map {
+                    UsageCount(key: .init(hour: hour, action: $0, sticker: sticker), group: "chewy", count: 1)
+                }
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<4 {
+                    group.addTask {
+                        for round in 0..<20 {
+                            try await usage.add((writer + round) % 2 == 0 ? counts : counts.reversed())
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await db.count("SELECT count(*)::bigint FROM sticker_usage") == 100)
+            #expect(try await db.count("SELECT min(count)::bigint FROM sticker_usage") == 80)
+            #expect(try await db.count("SELECT max(count)::bigint FROM sticker_usage") == 80)
+        }
+    }
+
+    @Test func postgresScoresAsTheSwiftRuleDoes() async throws {
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: false)
+        defer { Task { await drop() } }
+        try await TestDatabase.withPool(endpoint) { db in
+            let usage = Self.usage(db)
+            let now = UsageCount.hour(of: Date())
+            var generator = SystemRandomNumberGenerator()
+            var counts: [UsageCount] = []
+            for sticker in (0..<20).map({ _ in UUID() }) {
+                for hour in Set((0..<15).map { _ in Int64.random(in: 0...700, using: &generator) }) {
+                    counts.append(
+                        UsageCount(
+                            key: .init(hour: now - hour, action: .sent, sticker: sticker), group: "g",
+                            count: .random(in: 1...50, using: &generator)))
+                }
+            }
+            try await usage.add(counts)
+            let moment = Date().timeIntervalSince1970 / 3600
+            let sql = try await usage.scores()
+            let swift = StickerScores(
+                sends: counts.map { ($0.key.sticker, $0.key.hour, $0.count) }, now: moment)
+            for window in TrendWindow.allCases {
+                #expect(Set(sql[window].keys) == Set(swift[window].keys), "\(window)")
+                for (sticker, score) in swift[window] {
+                    let other = sql[window][sticker] ?? -1
+                    // The two read the clock moments apart: a relative difference of a millionth.
+                    #expect(abs(other - score) <= score * 1e-4 + 1e-9, "\(window) \(sticker): \(other) vs \(score)")
+                }
+            }
+        }
+    }
+
+    @Test func gcForgetsHoursPastTheRetention() async throws {
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: false)
+        defer { Task { await drop() } }
+        let (old, kept) = (UUID(), UUID())
+        try await TestDatabase.withPool(endpoint) { db in
+            let now = UsageCount.hour(of: Date())
+            try await Self.usage(db).add([
+                UsageCount(key: .init(hour: now - 401 * 24, action: .sent, sticker: old), group: "g", count: 3),
+                UsageCount(key: .init(hour: now - 399 * 24, action: .sent, sticker: kept), group: "g", count: 4),
+            ])
+        }
+        let (status, output) = try await StickerdProcess.run(
+            ["gc", "--usage-retention-days", "400"], environment: ["DATABASE_URL": endpoint.url])
+        #expect(status == 0 && output.contains("Forgot 1 hourly usage counts older than 400 days"), "\(output)")
+        let left = try await TestDatabase.withPool(endpoint) { db in
+            try await db.strings("SELECT sticker_id::text FROM sticker_usage")
+        }
+        #expect(left == [kept.uuidString.lowercased()])
+    }
+
+    @Test(
+        "A replica stopped with SIGTERM writes the counts it holds before it exits",
+        .enabled(if: StickerdProcess.available), .hangLimit)
+    func sigtermFlushes() async throws {
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
+        defer { Task { await drop() } }
+        // An hour between flushes: only the one at shutdown can write these.
+        let server = try StickerdProcess(
+            serve: ["--usage-flush-interval", "3600"], environment: ["DATABASE_URL": endpoint.url])
+        #expect(try await server.waitHealthy())
+        let manifest = try await server.get("/v1/manifest")
+        let sticker = try #require(manifest.firstMatch(of: /"id":"([0-9A-Fa-f-]{36})"/)?.1)
+        let at = ISO8601DateFormatter().string(from: Date())
+        let body =
+            "{\"events\":["
+            + Array(repeating: "{\"sticker\":\"\(sticker)\",\"action\":\"sent\",\"at\":\"\(at)\"}", count: 7)
+            .joined(separator: ",") + "]}"
+        let answer = try await RawHTTP.exchange(
+            port: server.port,
+            Array(
+                "POST /v1/usage HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+                    .utf8), whole: true)
+        #expect(answer.hasPrefix("HTTP/1.1 202"), "\(answer)")
+        let log = await server.stop(SIGTERM)
+        #expect(server.process.terminationStatus == 0, "\(log.suffix(2000))")
+        #expect(log.contains("Flushed usage counts before stopping"), "\(log.suffix(2000))")
+        let stored = try await TestDatabase.withPool(endpoint) { db in try await Usage.stored(db, String(sticker)) }
+        #expect(stored == 7)
+    }
+}
