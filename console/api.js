@@ -104,14 +104,15 @@ export function suggestions(prefix, locale) {
   return request('GET', `/v1/search/suggestions?${params}`, undefined, { anonymous: true });
 }
 
-/** Downloads what `path` answers (a zip) as a file named by its Content-Disposition: the bytes and the name. */
-export async function download(path) {
-  const response = await fetch(path, { headers: headers({ Accept: 'application/zip, application/problem+json' }), cache: 'no-store' });
+/** Downloads what `path` answers (a zip, or the media type `accept` names) as a file named by its Content-Disposition
+ * (else `fallback`): the bytes and the name. Through fetch, not a link, because the token goes in a header. */
+export async function download(path, accept = 'application/zip', fallback = 'stickers.zip') {
+  const response = await fetch(path, { headers: headers({ Accept: `${accept}, application/problem+json` }), cache: 'no-store' });
   if (!response.ok) {
     signedOut(response.status);
     throw new ApiError(response.status, await problemOf(response));
   }
-  const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? 'stickers.zip';
+  const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? fallback;
   const blob = await response.blob();
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);

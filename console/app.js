@@ -10,6 +10,7 @@ import * as purchases from './purchases.js';
 import * as webhooks from './webhooks.js';
 import * as exporting from './export.js';
 import * as releases from './releases.js';
+import * as stats from './stats.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -24,6 +25,7 @@ const routes = [
   [/^\/webhooks$/, webhooks.render],
   [/^\/export$/, exporting.render],
   [/^\/releases$/, releases.render],
+  [/^\/stats$/, stats.render],
 ];
 
 function signedIn(yes) {

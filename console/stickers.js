@@ -6,7 +6,7 @@ import { stickerFields } from './sticker-fields.js';
 import { status, failed } from './status.js';
 
 /** The smallest still rendition: a thumbnail that loads fast (the uploaded image when there is none). */
-function thumbnail(sticker) {
+export function thumbnail(sticker) {
   const stills = sticker.renditions.filter((r) => r.still).sort((a, b) => a.edge - b.edge);
   return stills[0]?.asset ?? sticker.asset;
 }

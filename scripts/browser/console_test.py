@@ -3,6 +3,7 @@ in a screenshot under the screenshots folder, and checks that each screen is usa
 Usage: console_test.py BASE_URL ADMIN_TOKEN SCREENSHOT_DIR IMAGE_DIR (scripts/browser-test.sh runs it)."""
 import json
 import os
+import shutil
 import sys
 import time
 import traceback
@@ -328,7 +329,7 @@ def accessibility():
     counts = {route: keyboard_and_names(route, heading) for route, heading in
               [("/groups", "Groups"), (f"/groups/{GROUP}", "Browser test"), ("/preview", "Preview"),
                ("/filters", "Filters"), (f"/purchases?user={USER}", "Purchases"), ("/webhooks", "Webhook deliveries"),
-               ("/export", "Export")]}
+               ("/export", "Export"), ("/stats", "Stats")]}
     print("   controls named and reached by Tab:", ", ".join(f"{route} {count}" for route, count in counts.items()))
 
 
@@ -466,6 +467,91 @@ def restore_release():
     shot("restored")
 
 
+def post_usage(events):
+    """Reports usage as an app does: anonymously, a batch at a time; the service answers 202 whatever it counted."""
+    request = urllib.request.Request(BASE + "/v1/usage", method="POST", data=json.dumps({"events": events}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        check(response.status == 202, f"POST /v1/usage answers 202, not {response.status}")
+
+
+def stats():
+    """Sends reported as an app would show on the Stats screen once written (stickerd runs with a 1 s flush interval):
+    the most-sent sticker first, with its picture; clicking it charts its sends per day, a bar per day of the period,
+    today's the highest; the CSV download is the API's; at 390 px nothing scrolls sideways."""
+    stickers = [s for g in api("/v1/manifest")["groups"] if not g.get("locked") for s in g["stickers"]]
+    check(len(stickers) >= 3, f"the demo catalog has stickers to send: {len(stickers)}")
+    top, second, third = (s["id"] for s in stickers[:3])
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    today, yesterday = (moment.isoformat().replace("+00:00", "Z") for moment in (now, now - timedelta(days=1)))
+    sent = lambda sticker, at, n: [{"sticker": sticker, "action": "sent", "at": at}] * n
+    post_usage(sent(top, today, 5) + sent(top, yesterday, 2) + sent(second, today, 3) + sent(third, today, 1))
+    expected = None
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        expected = api("/v1/admin/stats/stickers", TOKEN)
+        if expected["rows"] and expected["rows"][0]["id"] == top and expected["rows"][0]["total"] == 7:
+            break
+        time.sleep(1)
+    check(expected["rows"][:1] and expected["rows"][0]["id"] == top and expected["rows"][0]["total"] == 7,
+          f"the posted sends did not reach /v1/admin/stats/stickers within {WAIT} s: {expected['rows']}")
+    go("/stats", "Stats")
+    first = f'#stats-stickers tbody tr[data-id="{top}"]'
+    find(first)
+    check(find("#stats-stickers tbody tr").get_attribute("data-id") == top, "the most-sent sticker is listed first")
+    text_in(f"{first} td:last-child", "7")
+    image = find(f"{first} img")
+    try:
+        wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image))
+    except TimeoutException:
+        raise AssertionError(f"the thumbnail of the top sticker did not load within {WAIT} s: {image.get_attribute('src')}") from None
+    groups = [row["id"] for row in api("/v1/admin/stats/groups", TOKEN)["rows"]]
+    text_in("#stats-groups tbody tr:first-child th", api(f"/v1/admin/groups/{groups[0]}", TOKEN)["name"])
+    shown = [e.get_attribute("data-id") for e in find("#stats-groups tbody tr[data-id]", "all")]
+    check(shown == groups, f"the top groups are the API's, in its order: {shown} vs {groups}")
+    find(f"{first} th button", "clickable").click()
+    bars = find("#stats-chart svg.chart rect.bar", "all")
+    counts = [int(bar.get_attribute("data-count")) for bar in bars]
+    heights = [float(bar.get_attribute("height")) for bar in bars]
+    check(len(bars) == len(expected["days"]) == 30, f"a bar per day of the last 30: {len(bars)} bars, {len(expected['days'])} days")
+    check(counts == expected["rows"][0]["counts"] and counts[-1] == 5 and counts[-2] == 2,
+          f"the bars are the API's counts, 5 today and 2 yesterday: {counts}")
+    check(heights[-1] == max(heights) > heights[-2] > 0 and heights.count(max(heights)) == 1,
+          f"today's bar stands highest, yesterday's lower, not flat: {heights}")
+    svg = find("#stats-chart svg.chart")
+    name = svg.accessible_name or ""
+    check(svg.get_attribute("role") == "img" and "Sends per day" in name and "7 sent" in name,
+          f"the chart has a title and description for screen readers: {name!r}")
+    labels = len(find("#stats-chart svg .day-label", "all"))
+    check(2 < labels < 30, f"the day labels are thinned to fit: {labels} for 30 days")
+    check(f"sticker={top}" in driver.current_url, "the charted sticker is kept in the URL")
+    driver.execute_script("""
+        window.csvs = [];
+        const create = URL.createObjectURL;
+        URL.createObjectURL = (blob) => { blob.text().then((text) => window.csvs.push(text)); return create(blob); };""")
+    clear_status()
+    find("//section[@id='stats-stickers']//button[.='Download CSV']", "clickable", By.XPATH).click()
+    text_in("#status", "Downloaded")
+    wait.until(lambda d: d.execute_script("return window.csvs.length") == 1, "the CSV was not handed to a download")
+    csv = driver.execute_script("return window.csvs[0]")
+    check(top in csv, f"the CSV holds the top sticker's row: {csv[:300]!r}")
+    webdriver.ActionChains(driver).move_to_element(find("main h1")).perform()  # no bar highlighted by the pointer
+    driver.set_window_size(1280, 1500)  # the chart and both tables in one picture
+    try:
+        time.sleep(0.3)
+        shot("stats")
+        shutil.copyfile(shots[-1], os.path.join(SHOTS, "stats.png"))
+        driver.set_window_size(390, 844)
+        driver.refresh()  # drawn anew at this width, from the period and sticker the URL keeps
+        text_in("#stats-chart h2", "Sends per day")
+        check(len(find("#stats-chart svg.chart rect.bar", "all")) == 30, "the chart from the URL has its 30 bars")
+        overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        check(overflow <= 0, f"/stats at 390 px needs no sideways scrolling of the page (overflow {overflow} px)")
+        shot("stats-390")
+    finally:
+        driver.set_window_size(1280, 900)
+
+
 def sign_out():
     go("/groups", "Groups")
     find("#sign-out").click()
@@ -483,7 +569,8 @@ def sign_out():
 
 
 scenarios = [sign_in_refused, sign_in, create_group, upload_three, reorder, edit_and_delete, filter_preview, search_preview, premium_locked,
-             entitled_unlocked, accessibility, narrow, upload_answer_lost, export_packs, schedule_group, restore_release, sign_out]
+             entitled_unlocked, accessibility, narrow, upload_answer_lost, export_packs, schedule_group, restore_release, stats,
+             sign_out]
 failed = False
 try:
     for scenario in scenarios:
