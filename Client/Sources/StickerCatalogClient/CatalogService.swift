@@ -202,7 +202,7 @@ struct CatalogService: Sendable {
     }
 
     /// `operation`, with the errors the middleware threw unwrapped from the generated client's `ClientError`.
-    private func call<T>(_ operation: () async throws -> T) async throws -> T {
+    func call<T>(_ operation: () async throws -> T) async throws -> T {
         do {
             return try await operation()
         } catch let error as ClientError {

@@ -10,19 +10,23 @@ struct FolderLock {
     /// How often a held lock is tried again.
     static let step: Duration = .milliseconds(20)
 
-    /// Takes the lock of `folder`, trying every `step` on the sync's clock (`sleep`) for at most `bound`.
+    /// Takes the lock of `folder`, trying every `step` on the sync's clock (`sleep`) for at most `bound`. `name` is the
+    /// lock file: `.lock` for commits, another for what must not wait for one (the usage queue's `.usage.lock`).
     /// - Throws: `StickerClientError.busy` when another process held it all that time.
     static func acquire(
-        _ folder: URL, waitingAtMost bound: Duration, sleep: @Sendable (Duration) async throws -> Void
+        _ folder: URL, named name: String = ".lock", waitingAtMost bound: Duration,
+        sleep: @Sendable (Duration) async throws -> Void
     ) async throws -> FolderLock {
         try LocalCatalog.makeFolder(folder)
-        let fd = open(folder.appending(path: ".lock").path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StickerClientError.storage("opening .lock", errno: POSIXErrorCode(rawValue: errno)) }
+        let fd = open(folder.appending(path: name).path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw StickerClientError.storage("opening \(name)", errno: POSIXErrorCode(rawValue: errno))
+        }
         var waited = Duration.zero
         do {
             while flock(fd, LOCK_EX | LOCK_NB) != 0 {
                 guard errno == EWOULDBLOCK || errno == EINTR else {
-                    throw StickerClientError.storage("locking .lock", errno: POSIXErrorCode(rawValue: errno))
+                    throw StickerClientError.storage("locking \(name)", errno: POSIXErrorCode(rawValue: errno))
                 }
                 guard waited < bound else { throw StickerClientError.busy }
                 try SyncDeadline.check(waiting: step)

@@ -25,6 +25,12 @@
                 catalog: { [weak self] in self?.catalog = $0 }, status: { [weak self] in self?.status = $0 })
         }
 
+        /// Records that the user sent, saw or tapped `sticker` (`StickerSync.record(_:sticker:)`): returns at once,
+        /// waiting for neither the disk nor the network; the service hears of it with the next sync or a minute later.
+        public func record(_ action: UsageAction, sticker: ManifestSticker.ID) {
+            sync.record(action, sticker: sticker)
+        }
+
         private func showFirst(_ first: SyncedCatalog?) {
             if catalog == nil { catalog = first }
         }

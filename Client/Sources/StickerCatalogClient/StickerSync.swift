@@ -36,6 +36,8 @@ public actor StickerSync {
     let logger: Logger
     let shown: Observed<SyncedCatalog?>
     let statusCell: Observed<SyncStatus>
+    /// What `record(_:sticker:)` is told, on its way to the service.
+    let usage: UsageRecorder
     /// The running sync's downloads by bytes, counted within files as they arrive: `ProgressView(sync.progress)`. Its
     /// numbers are `SyncStatus.syncing`'s; it starts again at zero with each sync that downloads.
     public nonisolated let progress = Progress(totalUnitCount: 0)
@@ -85,7 +87,10 @@ public actor StickerSync {
             }, bundle: { try await service.bundle($0) })
         let shown = Observed { folder.load() }
         (self.shown, statusCell) = (shown, Observed { Self.settled(folder) })
+        usage = Self.usageRecorder(service, folder: folder, options: options, sleep: sleep, logger: logger)
     }
+
+    deinit { usage.stop() }
 
     /// This library's version, sent in `User-Agent`.
     public static let version = "0.3.0"
@@ -172,6 +177,7 @@ public actor StickerSync {
         do {
             let report = try await SyncDeadline.$current.withValue(deadline) { try await syncing() }
             statusCell.set(.upToDate(revision: report.revision, at: Date(), pendingFiles: report.failedFiles.count))
+            usage.syncSucceeded()
             return report
         } catch {
             if error is CancellationError || Task.isCancelled {

@@ -26,6 +26,11 @@ public struct SyncOptions: Sendable {
     /// Marks the folder excluded from iCloud and iTunes backups (its files come back from the service); Apple
     /// platforms only.
     public var excludeFromBackup = true
+    /// Records what `StickerSync.record(_:sticker:)` is told and sends it to the service (`POST /v1/usage`, counts
+    /// without who sent them: trending). Off, `record` keeps nothing and nothing is sent; events already kept in the
+    /// folder stay there, unsent, until it is on again (the service ignores those over 48 hours old, and so does the
+    /// queue).
+    public var recordsUsage = true
 
     public init() {}
 }

@@ -15,6 +15,9 @@ public typealias SearchPage = Components.Schemas.SearchPage
 /// A sticker found: its texts in the view's locale, its group, and its pictures as the manifest gives them (none when
 /// `locked`: a premium group the user does not hold, which `productId` sells).
 public typealias SearchResult = Components.Schemas.SearchResult
+/// What the user did with a sticker, for `StickerSync.record(_:sticker:)`: sent it, saw it in a grid, tapped it to
+/// preview it.
+public typealias UsageAction = Components.Schemas.UsageAction
 /// One page of `GET /v1/manifest/changes`.
 typealias ManifestChanges = Components.Schemas.ManifestChanges
 

@@ -61,4 +61,22 @@ import Testing
             #expect(model.catalog?.groups.first?.stickers.count == 10_000)
         }
     #endif
+
+    #if canImport(Observation)
+        @available(macOS 14, iOS 17, *)
+        @MainActor
+        @Test("The SwiftUI model records as its sync does")
+        func model() async throws {
+            // Setup
+            let folder = StickerSync.temporaryFolder()
+            let model = StickerCatalogModel(
+                sync: Usage.sync(UsageService(), folder: folder, sleep: Usage.noTimer(FakeClock())))
+            let sticker = UUID().uuidString.lowercased()
+            // Action
+            model.record(.tapped, sticker: sticker)
+            // Check
+            #expect(await Usage.eventually { Usage.queue(folder).events().map(\.sticker) == [sticker] })
+            withExtendedLifetime(model) {}
+        }
+    #endif
 }
