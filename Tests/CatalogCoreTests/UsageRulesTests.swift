@@ -46,6 +46,43 @@ import Testing
         #expect(try Self.batch(#"{"events":[\#(many.dropLast().joined(separator: ","))]}"#)?.count == 100)
     }
 
+    @Test func theScanReadsWhatJSONSerializationReadsOrLeavesItToIt() throws {
+        var random = SystemRandomNumberGenerator()
+        let pieces = [
+            "\"", "\\u0041", "{", "}", "[", "]", ",", ":", " ", "\n", "events", "sticker", "action", "at", "sent", "x",
+            "2026-11-28T09:30:00Z", "80a60794-e43c-48f5-9fad-a50ec06e084e", "1", "null", "é",
+        ]
+        var scanned = 0
+        for round in 0..<3000 {
+            let body: String
+            if round % 3 == 0 {
+                // Mangled: random pieces, most not JSON, some JSON of another shape.
+                body = (0..<Int.random(in: 1...30, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                    .joined()
+            } else {
+                // Well formed, keys in any order, spaces anywhere, values sometimes wrong or escaped.
+                let events = (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                    let fields = [
+                        #""sticker":"\#(["80a60794-e43c-48f5-9fad-a50ec06e084e", "x", "80A60794-E43C-48F5-9FAD-A50EC06E084E"].randomElement(using: &random)!)""#,
+                        #""action":"\#(["sent", "tapped", "Sent", "s\\u0065nt"].randomElement(using: &random)!)""#,
+                        #""at":"\#(["2026-11-28T09:30:00Z", "2026-11-28T09:30:00.5+01:00", "2026-02-30T00:00:00Z"].randomElement(using: &random)!)""#,
+                    ].shuffled(using: &random)
+                    return "{ " + fields.joined(separator: round % 2 == 0 ? "," : " ,\n ") + "}"
+                }
+                body = #"{"events" : ["# + events.joined(separator: ",") + "]}" + (round % 5 == 0 ? " x" : "\n")
+            }
+            let bytes = Array(body.utf8)
+            guard let fast = UsageBatch.scanned(bytes) else { continue }
+            scanned += 1
+            let slow = try #require(try UsageBatch.serialized(bytes), "\(body)")
+            #expect(fast == slow, "\(body)")
+        }
+        #expect(scanned > 50)  // the common form is scanned, not left to JSONSerialization
+        let id = "80a60794-e43c-48f5-9fad-a50ec06e084e"
+        let usual = #"{"events":[{"sticker":"\#(id)","action":"sent","at":"2026-11-28T09:30:00Z"}]}"#
+        #expect(UsageBatch.scanned(Array(usual.utf8))?.count == 1)
+    }
+
     @Test func daysReadAndWriteAsTheCalendarHasThem() {
         for text in ["1970-01-01", "2000-02-29", "2026-11-28", "2026-12-31", "9999-12-31", "0001-01-01"] {
             #expect(UsageDay(text)?.text == text)

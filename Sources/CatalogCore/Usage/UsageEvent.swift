@@ -28,6 +28,12 @@ package enum UsageBatch {
 
     /// The events of `body`; nil when it is not JSON at all; `invalid` naming each bad field.
     package static func events(_ body: [UInt8]) throws(CatalogError) -> [UsageEvent]? {
+        if let events = scanned(body) { return events }
+        return try serialized(body)
+    }
+
+    /// `events(_:)` read with JSONSerialization alone: what the scan must agree with.
+    package static func serialized(_ body: [UInt8]) throws(CatalogError) -> [UsageEvent]? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) else { return nil }
         guard let root = object as? [String: Any] else { throw invalid("", "must be a JSON object") }
         guard let list = root["events"] as? [Any] else { throw invalid("events", "must be an array of events") }
