@@ -1,5 +1,5 @@
 // A bar chart of counts per day, as inline SVG built with DOM calls: no library, nothing from another origin, and
-// nothing the Content-Security-Policy blocks (colours and fonts come from console.css classes, never style="").
+// nothing the Content-Security-Policy blocks (colours and fonts come from console.css classes, never a style attribute).
 // Bars rather than a line: each day is a separate count, and a day with none should read as a gap, not a slope.
 
 const svgNS = 'http://www.w3.org/2000/svg';
