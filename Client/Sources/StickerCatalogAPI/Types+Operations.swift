@@ -4726,29 +4726,6 @@ public enum Operations {
             }
             /// A problem; `code` says which.
             ///
-            /// - Remark: Generated from `#/paths//v1/usage/post(recordUsage)/responses/415`.
-            ///
-            /// HTTP response code: `415 unsupportedMediaType`.
-            case unsupportedMediaType(Components.Responses.Problem)
-            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
-            ///
-            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
-            /// - SeeAlso: `.unsupportedMediaType`.
-            public var unsupportedMediaType: Components.Responses.Problem {
-                get throws {
-                    switch self {
-                    case let .unsupportedMediaType(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unsupportedMediaType",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// A problem; `code` says which.
-            ///
             /// - Remark: Generated from `#/paths//v1/usage/post(recordUsage)/responses/422`.
             ///
             /// HTTP response code: `422 unprocessableContent`.
