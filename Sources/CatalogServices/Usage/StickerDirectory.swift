@@ -25,13 +25,6 @@ package struct StickerDirectory: Sendable {
         }
         self.places = places
     }
-
-    /// The visible sticker `id` and its group, if there is one.
-    package func member(_ id: UUID) -> (group: StickerGroup, sticker: Sticker)? {
-        guard let place = places[id] else { return nil }
-        let group = snapshot.groups[Int(place.group)]
-        return (group, snapshot.stickers[group.id]![Int(place.sticker)])
-    }
 }
 
 /// The directory of the manifest service's current snapshot, built once per snapshot however many ask.

@@ -109,7 +109,4 @@ package final class TrendingService: Sendable {
         point.snapshot.isAfter(other.snapshot)
             || (point.snapshot == other.snapshot && point.generation > other.generation)
     }
-
-    /// Bytes of the cached pages, for the metrics.
-    package var cachedBytes: Int { state.withLock { $0.bodies.totalCost } }
 }
