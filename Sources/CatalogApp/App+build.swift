@@ -96,7 +96,8 @@ package func buildRouter(
         repository: purchases, changes: store.entitlementChanges, sandbox: options.purchases.sandbox,
         capacity: options.caches.entitlementBytes)
     let users = UserAuthMiddleware(tokens: options.access.userTokens)
-    let client = router.group("v1").add(middleware: users)
+    let facts = ClientFactsMiddleware(countryHeader: options.server.countryHeader)
+    let client = router.group("v1").add(middleware: users).add(middleware: facts)
     let manifestController = ManifestController(service: manifests, entitlements: entitlements)
     manifestController.addRoutes(to: client)
     let usage = UsageRoutes(
@@ -178,7 +179,7 @@ package func buildRouter(
         to: admin.group("exports"))
     UsageStatsController(repository: repositories.usage).addRoutes(to: authenticated.group("stats"))
     if methodNotAllowed { router.answerMethodNotAllowed(unknownMethods: unknownMethods, admin: authenticator) }
-    let hot = HotRoutes(assets: assetController, manifests: manifestController, users: users)
+    let hot = HotRoutes(assets: assetController, manifests: manifestController, users: users, facts: facts)
     let observation = RequestObservation(durations: durations, accessLog: options.logging.accessLog)
     return (
         router, manifests,

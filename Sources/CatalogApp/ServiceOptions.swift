@@ -39,6 +39,9 @@ package struct ServiceOptions: Sendable {
         package var maxConnections: Int?
         /// Proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`); nobody else's is believed.
         package var trustedProxies = TrustedProxies()
+        /// The header a CDN or load balancer sets to the client's country (`--country-header`), for audiences; nil
+        /// when none does, and a country-restricted group is then shown to no one.
+        package var countryHeader: String?
     }
 
     /// Memory for what is kept between requests, each an LRU bounded in bytes.

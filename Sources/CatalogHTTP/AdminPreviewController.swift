@@ -1,8 +1,10 @@
+import CatalogCore
 import CatalogServices
 import Hummingbird
 
 /// `GET /v1/admin/users/{id}/manifest`: the manifest exactly as that user gets it (the premium groups they hold
-/// unlocked, with signed URLs), so the console can preview a purchase without the user's token.
+/// unlocked, with signed URLs), so the console can preview a purchase without the user's token; `country`,
+/// `platform`, `appVersion` and `bucket` stand in for what that user's app states (`AudienceFacts`).
 package struct AdminPreviewController {
     package let service: ManifestService
     package let entitlements: EntitlementCache
@@ -13,8 +15,9 @@ package struct AdminPreviewController {
 
     @Sendable package func manifest(_ request: Request, context: AdminRequestContext) async throws -> Response {
         let user = try AdminEntitlementController.user(context)
+        let facts = try AudienceFacts(parameters: ManifestController.parameters(request))
         return try await ManifestController.manifest(
-            request, held: try await entitlements.products(of: user), personal: true, from: service)
+            request, held: try await entitlements.products(of: user), facts: facts, personal: true, from: service)
     }
 
     package init(service: ManifestService, entitlements: EntitlementCache) {

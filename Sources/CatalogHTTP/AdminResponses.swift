@@ -97,7 +97,7 @@ package struct AdminGroup: ResponseEncodable {
     package enum CodingKeys: String, CodingKey {
         case id, name, localizedNames, sizeClass, flags, productId, position, published, coverStickerId, createdAt,
             updatedAt
-        case publishAt, unpublishAt, stickerCount, stickers
+        case publishAt, unpublishAt, stickerCount, stickers, audience
     }
 
     /// Every key present (nulls included), ids in lowercase like everywhere else in the API.
@@ -117,6 +117,7 @@ package struct AdminGroup: ResponseEncodable {
         // RFC 3339 with the milliseconds an admin gave (the encoder's ISO 8601 drops them).
         try c.encode(group.publishAt.map(RFC3339.string), forKey: .publishAt)
         try c.encode(group.unpublishAt.map(RFC3339.string), forKey: .unpublishAt)
+        try c.encode(group.audience?.form, forKey: .audience)
         try c.encode(stickerCount, forKey: .stickerCount)
         try c.encodeIfPresent(stickers, forKey: .stickers)
     }

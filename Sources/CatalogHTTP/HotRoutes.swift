@@ -23,6 +23,7 @@ package struct HotRoutes: Sendable {
     package let assets: AssetController
     package let manifests: ManifestController
     package let users: UserAuthMiddleware
+    package let facts: ClientFactsMiddleware
 
     /// The route `request` takes here, or nil when the router answers it.
     package static func route(method: HTTPRequest.Method, path: String) -> Route? {
@@ -51,13 +52,20 @@ package struct HotRoutes: Sendable {
     package func respond(_ route: Route, to request: Request, context: AppRequestContext) async throws -> Response {
         switch route {
         case .asset(let hex, let format): try await assets.asset(hex: hex, format: format, request: request)
-        case .manifest: try await users.handle(request, context: context, next: manifests.manifest)
+        case .manifest:
+            try await users.handle(request, context: context) { request, context in
+                try await facts.handle(request, context: context, next: manifests.manifest)
+            }
         }
     }
 
-    package init(assets: AssetController, manifests: ManifestController, users: UserAuthMiddleware) {
+    package init(
+        assets: AssetController, manifests: ManifestController, users: UserAuthMiddleware,
+        facts: ClientFactsMiddleware = ClientFactsMiddleware()
+    ) {
         self.assets = assets
         self.manifests = manifests
         self.users = users
+        self.facts = facts
     }
 }

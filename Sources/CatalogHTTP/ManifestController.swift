@@ -16,15 +16,17 @@ package struct ManifestController {
 
     @Sendable package func manifest(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await Self.manifest(
-            request, held: try await entitlements.held(by: context), personal: context.user != nil, from: service)
+            request, held: try await entitlements.held(by: context), facts: context.facts,
+            personal: context.user != nil,
+            from: service)
     }
 
     /// The manifest `request` asks for, as one holding `held` sees it: a user's own request, and the admin's preview of
     /// it.
     package static func manifest(
-        _ request: Request, held: [String], personal: Bool, from service: ManifestService
+        _ request: Request, held: [String], facts: AudienceFacts = .none, personal: Bool, from service: ManifestService
     ) async throws -> Response {
-        let served = try await service.body(route: "manifest", query: request.uri.query, held: held) {
+        let served = try await service.body(route: "manifest", query: request.uri.query, held: held, facts: facts) {
             .manifest(request.uri.query == nil ? ManifestQuery() : try ManifestQuery(parameters: parameters(request)))
         }
         return try await service.response(served, for: request, personal: personal)
@@ -34,7 +36,8 @@ package struct ManifestController {
         let id = try context.parameters.require("id")
         guard Validate.isSlug(id) else { throw CatalogError.notFound("Group '\(id.prefix(64))'") }
         let served = try await service.body(
-            route: "group/" + id, query: request.uri.query, held: try await entitlements.held(by: context)
+            route: "group/" + id, query: request.uri.query, held: try await entitlements.held(by: context),
+            facts: context.facts
         ) {
             var parameters = Self.parameters(request)
             parameters["filter"] = nil

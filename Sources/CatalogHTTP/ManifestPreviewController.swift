@@ -5,7 +5,8 @@ import Hummingbird
 import NIOCore
 
 /// `GET /v1/admin/manifest?at=…`: the manifest as it will be at a moment, with what is scheduled now, in the
-/// manifest's view (`filter`, `flags`, `locale`, `size`, `scale`, `format`), as anyone or as `user` sees it. Read from
+/// manifest's view (`filter`, `flags`, `locale`, `size`, `scale`, `format`), as anyone or as `user` sees it, from a
+/// `country`, `platform`, `appVersion` and `bucket` for restricted groups (`AudienceFacts`). Read from
 /// the primary every time and never cached: a preview is rare, and must show what was scheduled a second ago.
 package struct ManifestPreviewController {
     package let schedule: any CatalogSchedule
@@ -35,12 +36,14 @@ package struct ManifestPreviewController {
         if let user = try Self.user(parameters.removeValue(forKey: "user")) {
             held = try await entitlements.products(of: user)
         }
+        let facts = try AudienceFacts(parameters: parameters)
         let query = try ManifestQuery(parameters: parameters)
         var signing = manifests.linker
         signing.signingEverythingUntil = signing.signer?.expiry(at: Date())
         let linker = signing
-        let access = ManifestService.Access(held: held, snapshot: snapshot, signer: linker.signer, now: nil)
-        let view = query.unlocking(access.products, signedUntil: access.signedUntil).normalized(for: snapshot)
+        let access = ManifestService.Access(
+            held: held, snapshot: snapshot, signer: linker.signer, now: nil, facts: facts)
+        let view = query.unlocking(access).normalized(for: snapshot)
         let json = try await ManifestWorkers.shared.build {
             try ManifestService.encode(
                 .manifest(view), from: snapshot, linker: linker, fragments: GroupFragments(capacity: 0))

@@ -14,6 +14,8 @@ package struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     package var user: String?
     /// When the signed-in user's token expires (its `exp`); an event stream ends then.
     package var userTokenExpires: Date?
+    /// What the client states of itself for audiences (`ClientFactsMiddleware`): none until read.
+    package var facts = AudienceFacts.none
     /// The connection, kept rather than its peer's address: only event streams and the admin throttle ask for that,
     /// and reading it on every request cost a lock and a copy.
     private let channel: any Channel

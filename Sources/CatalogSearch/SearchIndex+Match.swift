@@ -41,7 +41,7 @@ extension SearchIndex {
     /// sorted.
     package func matches(
         _ terms: SearchTerms, required: Set<String>, locale: String?, first wanted: Int = .max,
-        popularity: [UInt16]? = nil
+        popularity: [UInt16]? = nil, hiding hidden: [Int32] = []
     ) -> (total: Int, best: [UInt32]) {
         guard terms.count > 0 else { return (0, []) }
         var scratch = MatchScratch(slots: members.count)
@@ -71,6 +71,8 @@ extension SearchIndex {
         if mask == .max { return (0, []) }
         var candidates = Array(scratch.candidates.prefix(scratch.candidateCount))
         if !required.isEmpty { candidates.removeAll { !isSelected($0, required: required, mask: mask) } }
+        // Restricted groups outside the caller's audience: not in the results, nor in their total.
+        if !hidden.isEmpty { candidates.removeAll { hidden.contains(members[Int($0)].group) } }
         return best(of: candidates, totals: scratch.total, first: wanted, popularity: popularity)
     }
 

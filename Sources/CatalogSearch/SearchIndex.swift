@@ -86,6 +86,14 @@ package struct SearchIndex: Sendable {
     }
 
     /// Whether the sticker in `slot` carries every flag in `required` (its own or its group's).
+    /// The numbers of the restricted groups `view` (normalised) is not admitted to: what search leaves out for it.
+    package func hiddenGroups(from view: ManifestQuery) -> [Int32] {
+        guard !snapshot.restricted.isEmpty else { return [] }
+        return snapshot.groups.indices.compactMap { index in
+            view.shows(snapshot.groups[index]) ? nil : Int32(index)
+        }
+    }
+
     package func isSelected(_ slot: UInt32, required: Set<String>, mask: UInt64?) -> Bool {
         if let mask, let flagMasks { return flagMasks[Int(slot)] & mask == mask }
         let (group, sticker) = member(slot)

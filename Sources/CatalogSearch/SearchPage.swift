@@ -94,7 +94,7 @@ extension SearchResult {
         let locked = group.productId.map { !view.unlocked.contains($0) } ?? false
         let shown = ManifestSticker(
             sticker, edge: view.edge(for: group), query: view, linker: linker,
-            signedUntil: group.productId == nil ? nil : view.signedUntil)
+            signedUntil: group.productId == nil && group.audience == nil ? nil : view.signedUntil)
         self.init(
             id: shown.id, name: shown.name, description: shown.description, keywords: shown.keywords,
             emoji: shown.emoji, flags: shown.flags,
@@ -112,7 +112,7 @@ extension SearchResult {
     ) -> [UInt8] {
         let make = { SearchResult(group: group, sticker: sticker, view: view, linker: linker).json }
         let locked = group.productId.map { !view.unlocked.contains($0) } ?? false
-        guard group.productId == nil || locked else { return make() }
+        guard (group.productId == nil || locked) && group.audience == nil else { return make() }
         return fragments(SearchFragmentKey(sticker: sticker.id, view: view), make)
     }
 }
@@ -142,14 +142,16 @@ extension SearchPage {
         fragments: SearchFragments = { $1() },
         matched: SearchMatched = { key, index, ranks in
             index.matches(
-                key.terms, required: Set(key.required), locale: key.locale, first: key.window, popularity: ranks)
+                key.terms, required: Set(key.required), locale: key.locale, first: key.window, popularity: ranks,
+                hiding: key.hidden)
         }
     ) throws(CatalogError) -> SearchPage {
         let view = request.view
         let required = try Manifest.requiredFlags(index.snapshot, view)
         let key = SearchMatchKey(
             terms: request.terms, required: required.sorted(), locale: view.locale,
-            window: SearchMatchKey.window(request.offset + request.limit), popularity: popularity?.generation ?? 0)
+            window: SearchMatchKey.window(request.offset + request.limit), popularity: popularity?.generation ?? 0,
+            hidden: index.hiddenGroups(from: view))
         let (total, best) = matched(key, index, popularity?.ranks)
         let page = best.prefix(request.offset + request.limit).dropFirst(request.offset)
         let results = page.map { slot in
@@ -185,6 +187,8 @@ package struct SearchMatchKey: Hashable, Sendable {
     package let window: Int
     /// The `Popularity.generation` ties were broken by (0: none).
     package let popularity: Int
+    /// The index's numbers of the restricted groups the view is not admitted to, ascending.
+    package var hidden: [Int32] = []
 
     /// `wanted` rounded up to a multiple of 100.
     package static func window(_ wanted: Int) -> Int { (wanted + 99) / 100 * 100 }

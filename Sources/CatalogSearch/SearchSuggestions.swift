@@ -17,12 +17,14 @@ package struct SearchSuggestions: Sendable {
     /// Catalog locales by id, as phrases number them.
     package let localeIds: [String: UInt8]
 
-    /// The phrases of everything `snapshot` shows: its keywords, sticker names, and group names in every locale.
+    /// The phrases of everything `snapshot` shows everyone: its keywords, sticker names, and group names in every
+    /// locale. A restricted group's are left out: suggestions are shared by every caller, and would name it to those
+    /// outside its audience.
     package init(snapshot: CatalogSnapshot) {
         let localeIds = Dictionary(
             uniqueKeysWithValues: snapshot.locales.sorted().prefix(254).enumerated().map { ($1, UInt8($0 + 1)) })
         var builder = Builder()
-        for group in snapshot.groups {
+        for group in snapshot.groups where group.audience == nil {
             let stickers = snapshot.stickers[group.id] ?? []
             builder.add(group.name, locale: SearchIndex.defaultLocale, weight: stickers.count)
             for (tag, name) in group.localizedNames {

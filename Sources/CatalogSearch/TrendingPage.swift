@@ -55,7 +55,8 @@ package struct TrendingPage: Sendable {
         let view = request.view
         let required = try Manifest.requiredFlags(snapshot, view)
         let selected = ranked.filter {
-            isSelected(requiredFlags: required, groupFlags: $0.group.flags, stickerFlags: $0.sticker.flags)
+            view.shows($0.group)
+                && isSelected(requiredFlags: required, groupFlags: $0.group.flags, stickerFlags: $0.sticker.flags)
         }
         let page = selected.dropFirst(request.offset).prefix(request.limit)
         let results = page.map {

@@ -30,10 +30,11 @@ extension PostgresCatalog: GroupRepository {
         try await connection.query(
             """
             INSERT INTO sticker_groups (id, name, localized_names, size_class, flags, product_id, position, listed,
-                                        publish_at, unpublish_at)
+                                        publish_at, unpublish_at, audience)
             VALUES (\(draft.id), \(draft.name), \(Self.json((draft.localizedNames ?? [:]).canonicalKeys))::jsonb,
                     \((draft.sizeClass ?? .medium).rawValue), \(draft.flags ?? []), \(draft.productId), \(position),
-                    \(draft.published ?? true), \(draft.schedule.publishAt), \(draft.schedule.unpublishAt))
+                    \(draft.published ?? true), \(draft.schedule.publishAt), \(draft.schedule.unpublishAt),
+                    \(draft.audience.map(Self.json))::jsonb)
             """, logger: logger)
     }
 
@@ -89,6 +90,7 @@ extension PostgresCatalog: GroupRepository {
             }
             let setProduct = patch.productId != .absent
             let setCover = patch.coverStickerId != .absent
+            let setAudience = patch.audience != .absent
             try await connection.query(
                 """
                 UPDATE sticker_groups SET
@@ -102,6 +104,7 @@ extension PostgresCatalog: GroupRepository {
                     publish_at = CASE WHEN \(patch.schedule.setsPublish) THEN \(patch.schedule.publish) ELSE publish_at END,
                     unpublish_at = CASE WHEN \(patch.schedule.setsUnpublish) THEN \(patch.schedule.unpublish) ELSE unpublish_at END,
                     cover_sticker_id = CASE WHEN \(setCover) THEN \(patch.coverStickerId.value) ELSE cover_sticker_id END,
+                    audience = CASE WHEN \(setAudience) THEN \(patch.audienceValue.map(Self.json))::jsonb ELSE audience END,
                     updated_at = now()
                 WHERE id = \(id)
                 """, logger: logger)

@@ -8,10 +8,10 @@ extension PostgresRepository {
     package static var groupColumns: String {
         """
         g.id, g.name, g.localized_names::text, g.size_class, g.flags, g.product_id, g.position, g.listed,
-        g.cover_sticker_id, g.created_at, g.updated_at, g.publish_at, g.unpublish_at
+        g.cover_sticker_id, g.created_at, g.updated_at, g.publish_at, g.unpublish_at, g.audience::text, g.audience_salt
         """
     }
-    package static var groupColumnCount: Int { 13 }
+    package static var groupColumnCount: Int { 15 }
 
     package static var stickerColumns: String {
         """
@@ -42,7 +42,21 @@ extension PostgresRepository {
             sizeClass: SizeClass(rawValue: try cells.next(String.self)) ?? .medium, flags: try cells.next(),
             productId: try cells.next(), position: try cells.next(), published: try cells.next(),
             coverStickerId: try cells.next(), createdAt: try cells.next(), updatedAt: try cells.next(),
-            publishAt: try cells.next(), unpublishAt: try cells.next())
+            publishAt: try cells.next(), unpublishAt: try cells.next(), audience: audience(try cells.next()),
+            audienceSalt: try cells.next(String?.self) ?? "")
+    }
+
+    /// A stored `audience` (its API form, validated when saved). One that no longer reads shows the group to no one
+    /// rather than to everyone.
+    package static func audience(_ text: String?) -> Audience? {
+        guard let text else { return nil }
+        guard let form = try? JSONDecoder().decode(AudienceForm.self, from: Data(text.utf8)) else { return .nobody }
+        return Audience(stored: form) ?? .nobody
+    }
+
+    /// An audience as stored: its canonical API form.
+    package static func json(_ audience: Audience) -> String {
+        (try? String(decoding: JSONEncoder.catalog.encode(audience.form), as: UTF8.self)) ?? "{}"
     }
 
     package static func sticker(_ row: PostgresRow) throws -> Sticker {

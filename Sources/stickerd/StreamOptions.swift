@@ -30,7 +30,18 @@ struct StreamOptions: ParsableArguments {
             """)
     var trustedProxies: [String] = []
 
+    @Option(
+        help: """
+            The header your CDN or load balancer sets to the client's ISO 3166-1 country code (e.g. \
+            CloudFront-Viewer-Country, CF-IPCountry), for groups shown in some countries only. Without it the country \
+            is unknown and such groups are shown to no one. Name only a header your edge sets and strips from clients.
+            """)
+    var countryHeader: String?
+
     func validate() throws {
+        if let countryHeader, !ClientFactsMiddleware.isHeaderName(countryHeader) {
+            throw ValidationError("--country-header \(countryHeader) is not a header name")
+        }
         guard maxEventStreamsPerUser >= 1, maxEventStreamsPerAddress >= 1 else {
             throw ValidationError("--max-event-streams-per-user and --max-event-streams-per-address must be at least 1")
         }
@@ -40,6 +51,7 @@ struct StreamOptions: ParsableArguments {
     func configure(_ options: inout ServiceOptions) throws {
         (options.streams.perUser, options.streams.perAddress) = (maxEventStreamsPerUser, maxEventStreamsPerAddress)
         options.server.trustedProxies = try proxies()
+        options.server.countryHeader = countryHeader
     }
 
     private func proxies() throws -> TrustedProxies {

@@ -97,6 +97,9 @@ public struct Client: APIProtocol {
     /// `thumbnail` is a still, small-class picture at `scale`; the group `cover` is sized like the stickers. A
     /// manifest only names pictures that are stored. Strong ETag per representation; send `If-None-Match` to get
     /// 304. Bodies come compressed (brotli or gzip) when `Accept-Encoding` allows it.
+    /// A group with an `audience` is listed only to callers inside it (country from the CDN's header, the
+    /// `Sticker-Platform`, `Sticker-App-Version` and `Sticker-Installation` the app states), its images signed; callers
+    /// who see the same groups share one body and ETag.
     ///
     ///
     /// - Remark: HTTP `GET /v1/manifest`.
@@ -156,6 +159,21 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "locale",
                     value: input.query.locale
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Platform",
+                    value: input.headers.stickerPlatform
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-App-Version",
+                    value: input.headers.stickerAppVersion
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Installation",
+                    value: input.headers.stickerInstallation
                 )
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
@@ -397,6 +415,21 @@ public struct Client: APIProtocol {
                 )
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
+                    name: "Sticker-Platform",
+                    value: input.headers.stickerPlatform
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-App-Version",
+                    value: input.headers.stickerAppVersion
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Installation",
+                    value: input.headers.stickerInstallation
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
                     name: "If-None-Match",
                     value: input.headers.ifNoneMatch
                 )
@@ -528,6 +561,21 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "locale",
                     value: input.query.locale
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Platform",
+                    value: input.headers.stickerPlatform
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-App-Version",
+                    value: input.headers.stickerAppVersion
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Installation",
+                    value: input.headers.stickerInstallation
                 )
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
@@ -800,6 +848,21 @@ public struct Client: APIProtocol {
                 )
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
+                    name: "Sticker-Platform",
+                    value: input.headers.stickerPlatform
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-App-Version",
+                    value: input.headers.stickerAppVersion
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Installation",
+                    value: input.headers.stickerInstallation
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
                     name: "If-None-Match",
                     value: input.headers.ifNoneMatch
                 )
@@ -933,6 +996,42 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "locale",
                     value: input.query.locale
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Platform",
+                    value: input.headers.stickerPlatform
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-App-Version",
+                    value: input.headers.stickerAppVersion
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Installation",
+                    value: input.headers.stickerInstallation
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "platform",
+                    value: input.query.platform
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "appVersion",
+                    value: input.query.appVersion
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "installation",
+                    value: input.query.installation
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
@@ -1204,6 +1303,42 @@ public struct Client: APIProtocol {
                     name: "locale",
                     value: input.query.locale
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Platform",
+                    value: input.headers.stickerPlatform
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-App-Version",
+                    value: input.headers.stickerAppVersion
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Installation",
+                    value: input.headers.stickerInstallation
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "platform",
+                    value: input.query.platform
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "appVersion",
+                    value: input.query.appVersion
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "installation",
+                    value: input.query.installation
+                )
                 return (request, nil)
             },
             deserializer: { response, responseBody in
@@ -1291,6 +1426,21 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "locale",
                     value: input.query.locale
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Platform",
+                    value: input.headers.stickerPlatform
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-App-Version",
+                    value: input.headers.stickerAppVersion
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Installation",
+                    value: input.headers.stickerInstallation
                 )
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
@@ -1517,6 +1667,21 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "locale",
                     value: input.query.locale
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Platform",
+                    value: input.headers.stickerPlatform
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-App-Version",
+                    value: input.headers.stickerAppVersion
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Installation",
+                    value: input.headers.stickerInstallation
                 )
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
@@ -1840,6 +2005,21 @@ public struct Client: APIProtocol {
                     name: "locale",
                     value: input.query.locale
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Platform",
+                    value: input.headers.stickerPlatform
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-App-Version",
+                    value: input.headers.stickerAppVersion
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Installation",
+                    value: input.headers.stickerInstallation
+                )
                 try converter.setQueryItemAsURI(
                     in: &request,
                     style: .form,
@@ -2093,6 +2273,21 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "locale",
                     value: input.query.locale
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Platform",
+                    value: input.headers.stickerPlatform
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-App-Version",
+                    value: input.headers.stickerAppVersion
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Installation",
+                    value: input.headers.stickerInstallation
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,
@@ -2708,6 +2903,21 @@ public struct Client: APIProtocol {
                     name: "locale",
                     value: input.query.locale
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Platform",
+                    value: input.headers.stickerPlatform
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-App-Version",
+                    value: input.headers.stickerAppVersion
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Installation",
+                    value: input.headers.stickerInstallation
+                )
                 try converter.setQueryItemAsURI(
                     in: &request,
                     style: .form,
@@ -2961,6 +3171,21 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "locale",
                     value: input.query.locale
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Platform",
+                    value: input.headers.stickerPlatform
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-App-Version",
+                    value: input.headers.stickerAppVersion
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Sticker-Installation",
+                    value: input.headers.stickerInstallation
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,

@@ -19,6 +19,30 @@ public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     public enum Parameters {
+        /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+        ///
+        /// - Remark: Generated from `#/components/parameters/StatedPlatform`.
+        public typealias StatedPlatform = Swift.String
+        /// The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+        ///
+        /// - Remark: Generated from `#/components/parameters/StatedAppVersion`.
+        public typealias StatedAppVersion = Swift.String
+        /// A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+        ///
+        /// - Remark: Generated from `#/components/parameters/StatedInstallation`.
+        public typealias StatedInstallation = Swift.String
+        /// As `Sticker-Platform`, for a client that cannot set headers (a browser's EventSource); the header wins when both are sent. In the admin's preview and exports: the platform to see the catalog as.
+        ///
+        /// - Remark: Generated from `#/components/parameters/PlatformQuery`.
+        public typealias PlatformQuery = Swift.String
+        /// As `Sticker-App-Version`, for a client that cannot set headers; in the admin's preview and exports, the version to see the catalog as.
+        ///
+        /// - Remark: Generated from `#/components/parameters/AppVersionQuery`.
+        public typealias AppVersionQuery = Swift.String
+        /// As `Sticker-Installation`, for a client that cannot set headers.
+        ///
+        /// - Remark: Generated from `#/components/parameters/InstallationQuery`.
+        public typealias InstallationQuery = Swift.String
         /// What to find: words and emoji; blank (spaces, or `+` as a form encodes them), longer than 100 characters or with a control character is a 400.
         ///
         /// - Remark: Generated from `#/components/parameters/SearchText`.

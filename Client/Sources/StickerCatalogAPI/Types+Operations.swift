@@ -36,6 +36,9 @@ public enum Operations {
     /// `thumbnail` is a still, small-class picture at `scale`; the group `cover` is sized like the stickers. A
     /// manifest only names pictures that are stored. Strong ETag per representation; send `If-None-Match` to get
     /// 304. Bodies come compressed (brotli or gzip) when `Accept-Encoding` allows it.
+    /// A group with an `audience` is listed only to callers inside it (country from the CDN's header, the
+    /// `Sticker-Platform`, `Sticker-App-Version` and `Sticker-Installation` the app states), its images signed; callers
+    /// who see the same groups share one body and ETag.
     ///
     ///
     /// - Remark: HTTP `GET /v1/manifest`.
@@ -105,6 +108,18 @@ public enum Operations {
             public var query: Operations.GetManifest.Input.Query
             /// - Remark: Generated from `#/paths/v1/manifest/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/manifest/GET/header/Sticker-Platform`.
+                public var stickerPlatform: Components.Parameters.StatedPlatform?
+                /// The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///
+                /// - Remark: Generated from `#/paths/v1/manifest/GET/header/Sticker-App-Version`.
+                public var stickerAppVersion: Components.Parameters.StatedAppVersion?
+                /// A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                ///
+                /// - Remark: Generated from `#/paths/v1/manifest/GET/header/Sticker-Installation`.
+                public var stickerInstallation: Components.Parameters.StatedInstallation?
                 /// Entity tags (strong or `W/`), a list of them, or `*`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/manifest/GET/header/If-None-Match`.
@@ -117,14 +132,23 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - stickerPlatform: The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///   - stickerAppVersion: The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///   - stickerInstallation: A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
                 ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
                 ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
                 ///   - accept:
                 public init(
+                    stickerPlatform: Components.Parameters.StatedPlatform? = nil,
+                    stickerAppVersion: Components.Parameters.StatedAppVersion? = nil,
+                    stickerInstallation: Components.Parameters.StatedInstallation? = nil,
                     ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     acceptEncoding: Components.Parameters.AcceptEncoding? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetManifest.AcceptableContentType>] = .defaultValues()
                 ) {
+                    self.stickerPlatform = stickerPlatform
+                    self.stickerAppVersion = stickerAppVersion
+                    self.stickerInstallation = stickerInstallation
                     self.ifNoneMatch = ifNoneMatch
                     self.acceptEncoding = acceptEncoding
                     self.accept = accept
@@ -462,6 +486,18 @@ public enum Operations {
             public var query: Operations.HeadManifest.Input.Query
             /// - Remark: Generated from `#/paths/v1/manifest/HEAD/header`.
             public struct Headers: Sendable, Hashable {
+                /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/manifest/HEAD/header/Sticker-Platform`.
+                public var stickerPlatform: Components.Parameters.StatedPlatform?
+                /// The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///
+                /// - Remark: Generated from `#/paths/v1/manifest/HEAD/header/Sticker-App-Version`.
+                public var stickerAppVersion: Components.Parameters.StatedAppVersion?
+                /// A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                ///
+                /// - Remark: Generated from `#/paths/v1/manifest/HEAD/header/Sticker-Installation`.
+                public var stickerInstallation: Components.Parameters.StatedInstallation?
                 /// Entity tags (strong or `W/`), a list of them, or `*`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/manifest/HEAD/header/If-None-Match`.
@@ -473,12 +509,21 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - stickerPlatform: The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///   - stickerAppVersion: The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///   - stickerInstallation: A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
                 ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
                 ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
                 public init(
+                    stickerPlatform: Components.Parameters.StatedPlatform? = nil,
+                    stickerAppVersion: Components.Parameters.StatedAppVersion? = nil,
+                    stickerInstallation: Components.Parameters.StatedInstallation? = nil,
                     ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     acceptEncoding: Components.Parameters.AcceptEncoding? = nil
                 ) {
+                    self.stickerPlatform = stickerPlatform
+                    self.stickerAppVersion = stickerAppVersion
+                    self.stickerInstallation = stickerInstallation
                     self.ifNoneMatch = ifNoneMatch
                     self.acceptEncoding = acceptEncoding
                 }
@@ -806,6 +851,18 @@ public enum Operations {
             public var query: Operations.GetManifestChanges.Input.Query
             /// - Remark: Generated from `#/paths/v1/manifest/changes/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/manifest/changes/GET/header/Sticker-Platform`.
+                public var stickerPlatform: Components.Parameters.StatedPlatform?
+                /// The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///
+                /// - Remark: Generated from `#/paths/v1/manifest/changes/GET/header/Sticker-App-Version`.
+                public var stickerAppVersion: Components.Parameters.StatedAppVersion?
+                /// A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                ///
+                /// - Remark: Generated from `#/paths/v1/manifest/changes/GET/header/Sticker-Installation`.
+                public var stickerInstallation: Components.Parameters.StatedInstallation?
                 /// Entity tags (strong or `W/`), a list of them, or `*`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/manifest/changes/GET/header/If-None-Match`.
@@ -818,14 +875,23 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - stickerPlatform: The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///   - stickerAppVersion: The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///   - stickerInstallation: A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
                 ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
                 ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
                 ///   - accept:
                 public init(
+                    stickerPlatform: Components.Parameters.StatedPlatform? = nil,
+                    stickerAppVersion: Components.Parameters.StatedAppVersion? = nil,
+                    stickerInstallation: Components.Parameters.StatedInstallation? = nil,
                     ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     acceptEncoding: Components.Parameters.AcceptEncoding? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetManifestChanges.AcceptableContentType>] = .defaultValues()
                 ) {
+                    self.stickerPlatform = stickerPlatform
+                    self.stickerAppVersion = stickerAppVersion
+                    self.stickerInstallation = stickerInstallation
                     self.ifNoneMatch = ifNoneMatch
                     self.acceptEncoding = acceptEncoding
                     self.accept = accept
@@ -1193,6 +1259,18 @@ public enum Operations {
             public var query: Operations.HeadManifestChanges.Input.Query
             /// - Remark: Generated from `#/paths/v1/manifest/changes/HEAD/header`.
             public struct Headers: Sendable, Hashable {
+                /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/manifest/changes/HEAD/header/Sticker-Platform`.
+                public var stickerPlatform: Components.Parameters.StatedPlatform?
+                /// The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///
+                /// - Remark: Generated from `#/paths/v1/manifest/changes/HEAD/header/Sticker-App-Version`.
+                public var stickerAppVersion: Components.Parameters.StatedAppVersion?
+                /// A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                ///
+                /// - Remark: Generated from `#/paths/v1/manifest/changes/HEAD/header/Sticker-Installation`.
+                public var stickerInstallation: Components.Parameters.StatedInstallation?
                 /// Entity tags (strong or `W/`), a list of them, or `*`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/manifest/changes/HEAD/header/If-None-Match`.
@@ -1204,12 +1282,21 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - stickerPlatform: The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///   - stickerAppVersion: The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///   - stickerInstallation: A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
                 ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
                 ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
                 public init(
+                    stickerPlatform: Components.Parameters.StatedPlatform? = nil,
+                    stickerAppVersion: Components.Parameters.StatedAppVersion? = nil,
+                    stickerInstallation: Components.Parameters.StatedInstallation? = nil,
                     ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     acceptEncoding: Components.Parameters.AcceptEncoding? = nil
                 ) {
+                    self.stickerPlatform = stickerPlatform
+                    self.stickerAppVersion = stickerAppVersion
+                    self.stickerInstallation = stickerInstallation
                     self.ifNoneMatch = ifNoneMatch
                     self.acceptEncoding = acceptEncoding
                 }
@@ -1532,6 +1619,18 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/events/GET/query/locale`.
                 public var locale: Components.Parameters.Locale?
+                /// As `Sticker-Platform`, for a client that cannot set headers (a browser's EventSource); the header wins when both are sent. In the admin's preview and exports: the platform to see the catalog as.
+                ///
+                /// - Remark: Generated from `#/paths/v1/events/GET/query/platform`.
+                public var platform: Components.Parameters.PlatformQuery?
+                /// As `Sticker-App-Version`, for a client that cannot set headers; in the admin's preview and exports, the version to see the catalog as.
+                ///
+                /// - Remark: Generated from `#/paths/v1/events/GET/query/appVersion`.
+                public var appVersion: Components.Parameters.AppVersionQuery?
+                /// As `Sticker-Installation`, for a client that cannot set headers.
+                ///
+                /// - Remark: Generated from `#/paths/v1/events/GET/query/installation`.
+                public var installation: Components.Parameters.InstallationQuery?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
@@ -1542,6 +1641,9 @@ public enum Operations {
                 ///   - scale:
                 ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///   - platform: As `Sticker-Platform`, for a client that cannot set headers (a browser's EventSource); the header wins when both are sent. In the admin's preview and exports: the platform to see the catalog as.
+                ///   - appVersion: As `Sticker-App-Version`, for a client that cannot set headers; in the admin's preview and exports, the version to see the catalog as.
+                ///   - installation: As `Sticker-Installation`, for a client that cannot set headers.
                 public init(
                     since: Swift.String? = nil,
                     filter: Components.Parameters.Filter? = nil,
@@ -1549,7 +1651,10 @@ public enum Operations {
                     size: Components.Parameters.Size? = nil,
                     scale: Components.Parameters.Scale? = nil,
                     format: Components.Parameters.Format? = nil,
-                    locale: Components.Parameters.Locale? = nil
+                    locale: Components.Parameters.Locale? = nil,
+                    platform: Components.Parameters.PlatformQuery? = nil,
+                    appVersion: Components.Parameters.AppVersionQuery? = nil,
+                    installation: Components.Parameters.InstallationQuery? = nil
                 ) {
                     self.since = since
                     self.filter = filter
@@ -1558,6 +1663,9 @@ public enum Operations {
                     self.scale = scale
                     self.format = format
                     self.locale = locale
+                    self.platform = platform
+                    self.appVersion = appVersion
+                    self.installation = installation
                 }
             }
             public var query: Operations.GetEvents.Input.Query
@@ -1567,17 +1675,38 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/events/GET/header/Last-Event-ID`.
                 public var lastEventID: Swift.String?
+                /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/events/GET/header/Sticker-Platform`.
+                public var stickerPlatform: Components.Parameters.StatedPlatform?
+                /// The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///
+                /// - Remark: Generated from `#/paths/v1/events/GET/header/Sticker-App-Version`.
+                public var stickerAppVersion: Components.Parameters.StatedAppVersion?
+                /// A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                ///
+                /// - Remark: Generated from `#/paths/v1/events/GET/header/Sticker-Installation`.
+                public var stickerInstallation: Components.Parameters.StatedInstallation?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetEvents.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - lastEventID: A cursor to resume from.
+                ///   - stickerPlatform: The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///   - stickerAppVersion: The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///   - stickerInstallation: A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
                 ///   - accept:
                 public init(
                     lastEventID: Swift.String? = nil,
+                    stickerPlatform: Components.Parameters.StatedPlatform? = nil,
+                    stickerAppVersion: Components.Parameters.StatedAppVersion? = nil,
+                    stickerInstallation: Components.Parameters.StatedInstallation? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetEvents.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.lastEventID = lastEventID
+                    self.stickerPlatform = stickerPlatform
+                    self.stickerAppVersion = stickerAppVersion
+                    self.stickerInstallation = stickerInstallation
                     self.accept = accept
                 }
             }
@@ -1914,6 +2043,18 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/events/HEAD/query/locale`.
                 public var locale: Components.Parameters.Locale?
+                /// As `Sticker-Platform`, for a client that cannot set headers (a browser's EventSource); the header wins when both are sent. In the admin's preview and exports: the platform to see the catalog as.
+                ///
+                /// - Remark: Generated from `#/paths/v1/events/HEAD/query/platform`.
+                public var platform: Components.Parameters.PlatformQuery?
+                /// As `Sticker-App-Version`, for a client that cannot set headers; in the admin's preview and exports, the version to see the catalog as.
+                ///
+                /// - Remark: Generated from `#/paths/v1/events/HEAD/query/appVersion`.
+                public var appVersion: Components.Parameters.AppVersionQuery?
+                /// As `Sticker-Installation`, for a client that cannot set headers.
+                ///
+                /// - Remark: Generated from `#/paths/v1/events/HEAD/query/installation`.
+                public var installation: Components.Parameters.InstallationQuery?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
@@ -1924,6 +2065,9 @@ public enum Operations {
                 ///   - scale:
                 ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///   - platform: As `Sticker-Platform`, for a client that cannot set headers (a browser's EventSource); the header wins when both are sent. In the admin's preview and exports: the platform to see the catalog as.
+                ///   - appVersion: As `Sticker-App-Version`, for a client that cannot set headers; in the admin's preview and exports, the version to see the catalog as.
+                ///   - installation: As `Sticker-Installation`, for a client that cannot set headers.
                 public init(
                     since: Swift.String? = nil,
                     filter: Components.Parameters.Filter? = nil,
@@ -1931,7 +2075,10 @@ public enum Operations {
                     size: Components.Parameters.Size? = nil,
                     scale: Components.Parameters.Scale? = nil,
                     format: Components.Parameters.Format? = nil,
-                    locale: Components.Parameters.Locale? = nil
+                    locale: Components.Parameters.Locale? = nil,
+                    platform: Components.Parameters.PlatformQuery? = nil,
+                    appVersion: Components.Parameters.AppVersionQuery? = nil,
+                    installation: Components.Parameters.InstallationQuery? = nil
                 ) {
                     self.since = since
                     self.filter = filter
@@ -1940,6 +2087,9 @@ public enum Operations {
                     self.scale = scale
                     self.format = format
                     self.locale = locale
+                    self.platform = platform
+                    self.appVersion = appVersion
+                    self.installation = installation
                 }
             }
             public var query: Operations.HeadEvents.Input.Query
@@ -1947,12 +2097,35 @@ public enum Operations {
             public struct Headers: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/events/HEAD/header/Last-Event-ID`.
                 public var lastEventID: Swift.String?
+                /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/events/HEAD/header/Sticker-Platform`.
+                public var stickerPlatform: Components.Parameters.StatedPlatform?
+                /// The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///
+                /// - Remark: Generated from `#/paths/v1/events/HEAD/header/Sticker-App-Version`.
+                public var stickerAppVersion: Components.Parameters.StatedAppVersion?
+                /// A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                ///
+                /// - Remark: Generated from `#/paths/v1/events/HEAD/header/Sticker-Installation`.
+                public var stickerInstallation: Components.Parameters.StatedInstallation?
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - lastEventID:
-                public init(lastEventID: Swift.String? = nil) {
+                ///   - stickerPlatform: The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///   - stickerAppVersion: The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///   - stickerInstallation: A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                public init(
+                    lastEventID: Swift.String? = nil,
+                    stickerPlatform: Components.Parameters.StatedPlatform? = nil,
+                    stickerAppVersion: Components.Parameters.StatedAppVersion? = nil,
+                    stickerInstallation: Components.Parameters.StatedInstallation? = nil
+                ) {
                     self.lastEventID = lastEventID
+                    self.stickerPlatform = stickerPlatform
+                    self.stickerAppVersion = stickerAppVersion
+                    self.stickerInstallation = stickerInstallation
                 }
             }
             public var headers: Operations.HeadEvents.Input.Headers
@@ -2290,6 +2463,18 @@ public enum Operations {
             public var query: Operations.GetGroup.Input.Query
             /// - Remark: Generated from `#/paths/v1/groups/{id}/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/GET/header/Sticker-Platform`.
+                public var stickerPlatform: Components.Parameters.StatedPlatform?
+                /// The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/GET/header/Sticker-App-Version`.
+                public var stickerAppVersion: Components.Parameters.StatedAppVersion?
+                /// A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/GET/header/Sticker-Installation`.
+                public var stickerInstallation: Components.Parameters.StatedInstallation?
                 /// Entity tags (strong or `W/`), a list of them, or `*`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/{id}/GET/header/If-None-Match`.
@@ -2302,14 +2487,23 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - stickerPlatform: The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///   - stickerAppVersion: The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///   - stickerInstallation: A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
                 ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
                 ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
                 ///   - accept:
                 public init(
+                    stickerPlatform: Components.Parameters.StatedPlatform? = nil,
+                    stickerAppVersion: Components.Parameters.StatedAppVersion? = nil,
+                    stickerInstallation: Components.Parameters.StatedInstallation? = nil,
                     ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     acceptEncoding: Components.Parameters.AcceptEncoding? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetGroup.AcceptableContentType>] = .defaultValues()
                 ) {
+                    self.stickerPlatform = stickerPlatform
+                    self.stickerAppVersion = stickerAppVersion
+                    self.stickerInstallation = stickerInstallation
                     self.ifNoneMatch = ifNoneMatch
                     self.acceptEncoding = acceptEncoding
                     self.accept = accept
@@ -2649,6 +2843,18 @@ public enum Operations {
             public var query: Operations.HeadGroup.Input.Query
             /// - Remark: Generated from `#/paths/v1/groups/{id}/HEAD/header`.
             public struct Headers: Sendable, Hashable {
+                /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/HEAD/header/Sticker-Platform`.
+                public var stickerPlatform: Components.Parameters.StatedPlatform?
+                /// The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/HEAD/header/Sticker-App-Version`.
+                public var stickerAppVersion: Components.Parameters.StatedAppVersion?
+                /// A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/HEAD/header/Sticker-Installation`.
+                public var stickerInstallation: Components.Parameters.StatedInstallation?
                 /// Entity tags (strong or `W/`), a list of them, or `*`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/{id}/HEAD/header/If-None-Match`.
@@ -2660,12 +2866,21 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - stickerPlatform: The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///   - stickerAppVersion: The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///   - stickerInstallation: A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
                 ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
                 ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
                 public init(
+                    stickerPlatform: Components.Parameters.StatedPlatform? = nil,
+                    stickerAppVersion: Components.Parameters.StatedAppVersion? = nil,
+                    stickerInstallation: Components.Parameters.StatedInstallation? = nil,
                     ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     acceptEncoding: Components.Parameters.AcceptEncoding? = nil
                 ) {
+                    self.stickerPlatform = stickerPlatform
+                    self.stickerAppVersion = stickerAppVersion
+                    self.stickerInstallation = stickerInstallation
                     self.ifNoneMatch = ifNoneMatch
                     self.acceptEncoding = acceptEncoding
                 }
@@ -3406,6 +3621,18 @@ public enum Operations {
             public var query: Operations.Search.Input.Query
             /// - Remark: Generated from `#/paths/v1/search/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/header/Sticker-Platform`.
+                public var stickerPlatform: Components.Parameters.StatedPlatform?
+                /// The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/header/Sticker-App-Version`.
+                public var stickerAppVersion: Components.Parameters.StatedAppVersion?
+                /// A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/GET/header/Sticker-Installation`.
+                public var stickerInstallation: Components.Parameters.StatedInstallation?
                 /// Entity tags (strong or `W/`), a list of them, or `*`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/search/GET/header/If-None-Match`.
@@ -3418,14 +3645,23 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - stickerPlatform: The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///   - stickerAppVersion: The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///   - stickerInstallation: A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
                 ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
                 ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
                 ///   - accept:
                 public init(
+                    stickerPlatform: Components.Parameters.StatedPlatform? = nil,
+                    stickerAppVersion: Components.Parameters.StatedAppVersion? = nil,
+                    stickerInstallation: Components.Parameters.StatedInstallation? = nil,
                     ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     acceptEncoding: Components.Parameters.AcceptEncoding? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Search.AcceptableContentType>] = .defaultValues()
                 ) {
+                    self.stickerPlatform = stickerPlatform
+                    self.stickerAppVersion = stickerAppVersion
+                    self.stickerInstallation = stickerInstallation
                     self.ifNoneMatch = ifNoneMatch
                     self.acceptEncoding = acceptEncoding
                     self.accept = accept
@@ -3775,6 +4011,18 @@ public enum Operations {
             public var query: Operations.HeadSearch.Input.Query
             /// - Remark: Generated from `#/paths/v1/search/HEAD/header`.
             public struct Headers: Sendable, Hashable {
+                /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/HEAD/header/Sticker-Platform`.
+                public var stickerPlatform: Components.Parameters.StatedPlatform?
+                /// The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/HEAD/header/Sticker-App-Version`.
+                public var stickerAppVersion: Components.Parameters.StatedAppVersion?
+                /// A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                ///
+                /// - Remark: Generated from `#/paths/v1/search/HEAD/header/Sticker-Installation`.
+                public var stickerInstallation: Components.Parameters.StatedInstallation?
                 /// Entity tags (strong or `W/`), a list of them, or `*`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/search/HEAD/header/If-None-Match`.
@@ -3786,12 +4034,21 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - stickerPlatform: The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///   - stickerAppVersion: The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///   - stickerInstallation: A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
                 ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
                 ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
                 public init(
+                    stickerPlatform: Components.Parameters.StatedPlatform? = nil,
+                    stickerAppVersion: Components.Parameters.StatedAppVersion? = nil,
+                    stickerInstallation: Components.Parameters.StatedInstallation? = nil,
                     ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     acceptEncoding: Components.Parameters.AcceptEncoding? = nil
                 ) {
+                    self.stickerPlatform = stickerPlatform
+                    self.stickerAppVersion = stickerAppVersion
+                    self.stickerInstallation = stickerInstallation
                     self.ifNoneMatch = ifNoneMatch
                     self.acceptEncoding = acceptEncoding
                 }
@@ -4909,6 +5166,18 @@ public enum Operations {
             public var query: Operations.Trending.Input.Query
             /// - Remark: Generated from `#/paths/v1/trending/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/GET/header/Sticker-Platform`.
+                public var stickerPlatform: Components.Parameters.StatedPlatform?
+                /// The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/GET/header/Sticker-App-Version`.
+                public var stickerAppVersion: Components.Parameters.StatedAppVersion?
+                /// A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/GET/header/Sticker-Installation`.
+                public var stickerInstallation: Components.Parameters.StatedInstallation?
                 /// Entity tags (strong or `W/`), a list of them, or `*`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/trending/GET/header/If-None-Match`.
@@ -4921,14 +5190,23 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - stickerPlatform: The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///   - stickerAppVersion: The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///   - stickerInstallation: A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
                 ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
                 ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
                 ///   - accept:
                 public init(
+                    stickerPlatform: Components.Parameters.StatedPlatform? = nil,
+                    stickerAppVersion: Components.Parameters.StatedAppVersion? = nil,
+                    stickerInstallation: Components.Parameters.StatedInstallation? = nil,
                     ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     acceptEncoding: Components.Parameters.AcceptEncoding? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Trending.AcceptableContentType>] = .defaultValues()
                 ) {
+                    self.stickerPlatform = stickerPlatform
+                    self.stickerAppVersion = stickerAppVersion
+                    self.stickerInstallation = stickerInstallation
                     self.ifNoneMatch = ifNoneMatch
                     self.acceptEncoding = acceptEncoding
                     self.accept = accept
@@ -5283,6 +5561,18 @@ public enum Operations {
             public var query: Operations.HeadTrending.Input.Query
             /// - Remark: Generated from `#/paths/v1/trending/HEAD/header`.
             public struct Headers: Sendable, Hashable {
+                /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/HEAD/header/Sticker-Platform`.
+                public var stickerPlatform: Components.Parameters.StatedPlatform?
+                /// The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/HEAD/header/Sticker-App-Version`.
+                public var stickerAppVersion: Components.Parameters.StatedAppVersion?
+                /// A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                ///
+                /// - Remark: Generated from `#/paths/v1/trending/HEAD/header/Sticker-Installation`.
+                public var stickerInstallation: Components.Parameters.StatedInstallation?
                 /// Entity tags (strong or `W/`), a list of them, or `*`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/trending/HEAD/header/If-None-Match`.
@@ -5294,12 +5584,21 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - stickerPlatform: The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///   - stickerAppVersion: The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///   - stickerInstallation: A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
                 ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
                 ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
                 public init(
+                    stickerPlatform: Components.Parameters.StatedPlatform? = nil,
+                    stickerAppVersion: Components.Parameters.StatedAppVersion? = nil,
+                    stickerInstallation: Components.Parameters.StatedInstallation? = nil,
                     ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     acceptEncoding: Components.Parameters.AcceptEncoding? = nil
                 ) {
+                    self.stickerPlatform = stickerPlatform
+                    self.stickerAppVersion = stickerAppVersion
+                    self.stickerInstallation = stickerInstallation
                     self.ifNoneMatch = ifNoneMatch
                     self.acceptEncoding = acceptEncoding
                 }

@@ -36,6 +36,9 @@ public protocol APIProtocol: Sendable {
     /// `thumbnail` is a still, small-class picture at `scale`; the group `cover` is sized like the stickers. A
     /// manifest only names pictures that are stored. Strong ETag per representation; send `If-None-Match` to get
     /// 304. Bodies come compressed (brotli or gzip) when `Accept-Encoding` allows it.
+    /// A group with an `audience` is listed only to callers inside it (country from the CDN's header, the
+    /// `Sticker-Platform`, `Sticker-App-Version` and `Sticker-Installation` the app states), its images signed; callers
+    /// who see the same groups share one body and ETag.
     ///
     ///
     /// - Remark: HTTP `GET /v1/manifest`.
@@ -297,6 +300,9 @@ extension APIProtocol {
     /// `thumbnail` is a still, small-class picture at `scale`; the group `cover` is sized like the stickers. A
     /// manifest only names pictures that are stored. Strong ETag per representation; send `If-None-Match` to get
     /// 304. Bodies come compressed (brotli or gzip) when `Accept-Encoding` allows it.
+    /// A group with an `audience` is listed only to callers inside it (country from the CDN's header, the
+    /// `Sticker-Platform`, `Sticker-App-Version` and `Sticker-Installation` the app states), its images signed; callers
+    /// who see the same groups share one body and ETag.
     ///
     ///
     /// - Remark: HTTP `GET /v1/manifest`.

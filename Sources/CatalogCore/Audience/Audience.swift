@@ -1,9 +1,7 @@
-import Crypto
-
 /// Who may see a group (issue 37): every condition given must hold; none given is everyone. Countries are ISO 3166-1
 /// alpha-2 codes, platforms lower-case names (`ios`, `android`, `web`), app versions an inclusive range, and
 /// `percentage` a share of installations (0 to 100, tenths) picked by a stable bucket.
-package struct Audience: Sendable, Hashable {
+package struct Audience: Sendable, Hashable, Codable {
     package var countries: Set<String>?
     package var platforms: Set<String>?
     package var minimumVersion: AppVersion?
@@ -30,18 +28,28 @@ package struct Audience: Sendable, Hashable {
             if let maximumVersion, maximumVersion < version { return false }
         }
         if let permille {
+            if let bucket = facts.bucket { return bucket < permille }
             guard let installation = facts.installation else { return permille >= 1000 }
             return Self.bucket(installation: installation, salt: salt) < permille
         }
         return true
     }
 
-    /// An installation's place among 1,000 for one group: the first two bytes of SHA-256 over the salt and the id.
-    /// Stable, so raising a percentage keeps everyone it had (their buckets stay below it); salted per group, so
-    /// the same installations are not first in every rollout.
+    /// An installation's place among 1,000 for one group: a 64-bit FNV-1a hash of the salt, a zero byte and the id,
+    /// mixed by SplitMix64's finaliser (so nearby ids spread evenly). Stable across processes and releases, so raising
+    /// a percentage keeps everyone it had (their places stay below it); salted per group, so the same installations
+    /// are not first in every rollout. Not a cryptographic hash, and need not be: an installation id is whatever the
+    /// client says, so a client that wants in can always pick one that is (a rollout is not a security boundary). It
+    /// runs for each partial rollout on every manifest request, so it is kept to a few nanoseconds a byte.
     package static func bucket(installation: String, salt: String) -> Int {
-        let digest = Array(SHA256.hash(data: Array("\(salt)\u{0}\(installation)".utf8)))
-        return (Int(digest[0]) << 8 | Int(digest[1])) % 1000
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in salt.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        hash = hash &* 0x100_0000_01b3  // the zero byte between them
+        for byte in installation.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        hash = (hash ^ (hash >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        hash = (hash ^ (hash >> 27)) &* 0x94d0_49bb_1331_11eb
+        hash ^= hash >> 31
+        return Int(hash % 1000)
     }
 
     /// A country code: two upper-case ASCII letters.
@@ -63,12 +71,38 @@ package struct AudienceFacts: Sendable, Hashable {
     package var appVersion: AppVersion?
     /// A random id the client made once per installation (never a user id).
     package var installation: String?
+    /// A place among 1,000 given outright instead of an installation's (the admin preview's `bucket`).
+    package var bucket: Int?
 
     package init(
-        country: String? = nil, platform: String? = nil, appVersion: AppVersion? = nil, installation: String? = nil
+        country: String? = nil, platform: String? = nil, appVersion: AppVersion? = nil, installation: String? = nil,
+        bucket: Int? = nil
     ) {
         (self.country, self.platform, self.appVersion, self.installation) = (
             country, platform, appVersion, installation
         )
+        self.bucket = bucket
     }
+
+    /// No fact known: what an export or a preview without inputs sees (no restricted group).
+    package static let none = AudienceFacts()
+
+    /// An installation id: 8 to 64 letters, digits, dashes or underscores (a UUID fits).
+    package static func isInstallation(_ id: String) -> Bool {
+        (8...64).contains(id.utf8.count)
+            && id.utf8.allSatisfy {
+                ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 || $0 == 95
+            }
+    }
+}
+
+extension Audience {
+    /// No one: what a stored audience that no longer reads becomes (fail closed).
+    package static let nobody = Audience(permille: 0)
+
+    package init(from decoder: any Decoder) throws {
+        self = Audience(stored: try AudienceForm(from: decoder)) ?? .nobody
+    }
+
+    package func encode(to encoder: any Encoder) throws { try form.encode(to: encoder) }
 }

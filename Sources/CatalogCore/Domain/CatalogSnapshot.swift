@@ -39,6 +39,8 @@ package struct CatalogSnapshot: Sendable {
     /// Each group's stickers' version as stored: a snapshot read later reuses the stickers of groups whose version it
     /// finds unchanged.
     package let contentVersions: [String: Int64]
+    /// Published groups with an audience, in order: only callers who fall in one see it (`admitted(_:)`).
+    package let restricted: [StickerGroup]
     private let groupIndex: [String: Int]
 
     package init(
@@ -54,7 +56,8 @@ package struct CatalogSnapshot: Sendable {
         for list in stickers.values { for sticker in list { locales.formUnion(sticker.localizedDescriptions.keys) } }
         self.locales = locales
         var free = Set<AssetDigest>()
-        for group in groups {
+        // A restricted group's images are never free: like a premium group's, they are served with a signed URL.
+        for group in groups where group.audience == nil {
             let members = stickers[group.id] ?? []
             let cover = group.cover(among: members)?.id
             for sticker in members where group.productId == nil || sticker.id == cover {
@@ -65,7 +68,16 @@ package struct CatalogSnapshot: Sendable {
         }
         self.premiumProducts = Set(groups.compactMap(\.productId))
         self.freeAssets = free
+        self.restricted = groups.filter { $0.audience != nil }
         self.groupIndex = Dictionary(groups.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The restricted groups a caller stating `facts` falls in, in order: the signature its answers are cached by.
+    package func admitted(_ facts: AudienceFacts) -> [String] {
+        guard !restricted.isEmpty else { return [] }
+        return restricted.compactMap { group in
+            group.audience?.includes(facts, salt: group.audienceSalt) == true ? group.id : nil
+        }
     }
 
     /// The published group `id`, if there is one.

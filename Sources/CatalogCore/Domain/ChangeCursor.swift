@@ -18,21 +18,34 @@ package struct ChangeCursor: Codable, Sendable, Hashable {
     package var view: String
     /// The products whose groups the view showed unlocked.
     package var products: [String]
+    /// The restricted groups the caller was admitted to (`ManifestQuery.admitted`); absent in cursors made before
+    /// audiences, and when none.
+    package var groups: [String]?
+
+    package var admitted: [String] { groups ?? [] }
 
     /// Cursors longer than this are refused unread.
     package static let maxLength = 2048
 
     package init(
         since: Int64, stamp: Int64, through: Int64? = nil, throughStamp: Int64? = nil, after: String? = nil,
-        view: String, products: [String]
+        view: String, products: [String], admitted: [String] = []
     ) {
         (self.since, self.stamp, self.through, self.throughStamp) = (since, stamp, through, throughStamp)
         (self.after, self.view, self.products) = (after, view, products)
+        groups = admitted.isEmpty ? nil : admitted
     }
 
     /// The cursor of a whole view at `revision`, stamped `stamp`.
     package init(revision: Int64, stamp: Int64, query: ManifestQuery) {
-        self.init(since: revision, stamp: stamp, view: Self.fingerprint(query), products: query.unlocked)
+        self.init(
+            since: revision, stamp: stamp, view: Self.fingerprint(query), products: query.unlocked,
+            admitted: query.admitted)
+    }
+
+    /// Whether `query` (normalised) unlocks and admits what this cursor's view did.
+    package func sees(as query: ManifestQuery) -> Bool {
+        query.unlocked == products && query.admitted == admitted
     }
 
     /// The stamp `since` had when this cursor was made.
@@ -55,7 +68,8 @@ package struct ChangeCursor: Codable, Sendable, Hashable {
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64), let json = key.open(Array(data)),
             let cursor = try? JSONDecoder().decode(Self.self, from: Data(json)),
-            cursor.since >= 0, (cursor.through ?? cursor.since) >= cursor.since, cursor.products.count <= 100
+            cursor.since >= 0, (cursor.through ?? cursor.since) >= cursor.since, cursor.products.count <= 100,
+            cursor.admitted.count <= 1000
         else {
             throw .cursorExpired(
                 "This cursor cannot be read (corrupted, not signed by this service, or from another version of it); fetch the manifest again."

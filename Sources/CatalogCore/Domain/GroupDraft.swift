@@ -15,12 +15,20 @@ package struct GroupDraft: Decodable, Sendable {
     /// RFC 3339 moments it appears and leaves (`Schedule`).
     package var publishAt: String?
     package var unpublishAt: String?
+    /// Who sees it (`AudienceForm`); absent is everyone.
+    package var audienceForm: AudienceForm?
+
+    package enum CodingKeys: String, CodingKey {
+        case id, name, localizedNames, sizeClass, flags, productId, position, published, publishAt, unpublishAt
+        case audienceForm = "audience"
+    }
 
     package init(
         id: String, name: String, localizedNames: [String: String]? = nil, sizeClass: SizeClass? = nil,
         flags: [String]? = nil, productId: String? = nil, position: Int? = nil, published: Bool? = nil,
-        publishAt: String? = nil, unpublishAt: String? = nil
+        publishAt: String? = nil, unpublishAt: String? = nil, audience: AudienceForm? = nil
     ) {
+        audienceForm = audience
         (self.id, self.name, self.localizedNames, self.sizeClass) = (id, name, localizedNames, sizeClass)
         (self.flags, self.productId, self.position, self.published) = (flags, productId, position, published)
         (self.publishAt, self.unpublishAt) = (publishAt, unpublishAt)
@@ -42,8 +50,12 @@ package struct GroupDraft: Decodable, Sendable {
         errors.productId(productId)
         errors.position(position)
         _ = errors.schedule(publishAt: publishAt, unpublishAt: unpublishAt)
+        if let audienceForm { _ = Audience(form: audienceForm, errors: &errors) }
         try errors.throwIfAny()
     }
+
+    /// The audience the body names (once `validate()` passed).
+    package var audience: Audience? { audienceForm.flatMap(Audience.init(stored:)) }
 }
 
 /// Changes to a group, as `PATCH /v1/admin/groups/{id}` receives them: absent fields stay as they are, `null` clears
@@ -60,10 +72,12 @@ package struct GroupPatch: Decodable, Sendable {
     package var coverStickerId: PatchField<UUID> = .absent
     package var publishAt: PatchField<String> = .absent
     package var unpublishAt: PatchField<String> = .absent
+    /// A new audience; `null` is everyone again.
+    package var audience: PatchField<AudienceForm> = .absent
 
     package enum CodingKeys: String, CodingKey {
         case name, localizedNames, sizeClass, flags, productId, position, published, coverStickerId, publishAt,
-            unpublishAt
+            unpublishAt, audience
     }
 
     package init() {}
@@ -80,7 +94,11 @@ package struct GroupPatch: Decodable, Sendable {
         coverStickerId = try c.decodePatch(UUID.self, forKey: .coverStickerId)
         publishAt = try c.decodePatch(String.self, forKey: .publishAt)
         unpublishAt = try c.decodePatch(String.self, forKey: .unpublishAt)
+        audience = try c.decodePatch(AudienceForm.self, forKey: .audience)
     }
+
+    /// The audience set (once `validate()` passed); nil when absent or cleared.
+    package var audienceValue: Audience? { audience.value.flatMap(Audience.init(stored:)) }
 
     /// The schedule's changes (once `validate()` passed).
     package var schedule: SchedulePatch { SchedulePatch(publishAt: publishAt, unpublishAt: unpublishAt) }
@@ -99,6 +117,7 @@ package struct GroupPatch: Decodable, Sendable {
         errors.productId(productId.value)
         errors.position(position.value)
         _ = errors.schedule(publishAt: publishAt.value, unpublishAt: unpublishAt.value)
+        if let form = audience.value { _ = Audience(form: form, errors: &errors) }
         try errors.throwIfAny()
     }
 }

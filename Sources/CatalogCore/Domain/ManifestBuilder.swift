@@ -8,7 +8,7 @@ extension Manifest {
     ) throws(CatalogError) -> Manifest {
         let required = try requiredFlags(snapshot, query)
         var manifest = empty(snapshot, query, cursorKey: linker.cursorKey)
-        manifest.groups = snapshot.groups.compactMap { group in
+        manifest.groups = snapshot.groups.filter(query.shows).compactMap { group in
             ManifestGroup(
                 group, stickers: snapshot.stickers[group.id] ?? [], required: required, query: query, linker: linker)
         }
@@ -51,8 +51,8 @@ extension ManifestGroup {
         guard !selected.isEmpty else { return nil }
         let cover = group.cover(among: stickers)
         let locked = group.productId.map { !query.unlocked.contains($0) } ?? false
-        // An unlocked premium group's images are served only with a signed URL.
-        let signedUntil = group.productId == nil ? nil : query.signedUntil
+        // An unlocked premium group's images, and a restricted group's, are served only with a signed URL.
+        let signedUntil = group.productId == nil && group.audience == nil ? nil : query.signedUntil
         let edge = query.edge(for: group)
         self.init(
             id: group.id,
@@ -62,7 +62,11 @@ extension ManifestGroup {
             position: group.position,
             locked: locked,
             productId: group.productId,
-            cover: cover.map { linker.link($0.picture(edge: edge, format: query.format)) },
+            cover: cover.map {
+                linker.link(
+                    $0.picture(edge: edge, format: query.format),
+                    signedUntil: group.audience == nil ? nil : query.signedUntil)
+            },
             stickers: locked
                 ? []
                 : selected.map {

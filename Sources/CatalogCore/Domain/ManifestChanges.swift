@@ -33,6 +33,12 @@ package struct ManifestChanges: Codable, Sendable, Equatable {
         let moved = Set(cursor.products).symmetricDifference(query.unlocked)
         var changed = changes.groups
         for group in snapshot.groups where group.productId.map(moved.contains) == true { changed.insert(group.id) }
+        // So does a restricted group the caller came into or fell out of (its audience or the caller's facts changed).
+        changed.formUnion(Set(cursor.admitted).symmetricDifference(query.admitted))
+        // A restricted group the caller neither sees nor saw is not named at all, not even as removed.
+        changed = changed.filter { id in
+            snapshot.group(id: id).map { query.shows($0) || cursor.admitted.contains(id) } ?? true
+        }
         var ids = changed.sorted()
         if let after = cursor.after { ids.removeAll { $0 <= after } }
         let page = ids.prefix(limit)
@@ -40,7 +46,7 @@ package struct ManifestChanges: Codable, Sendable, Equatable {
         var groups: [ManifestGroup] = []
         var removed: [String] = []
         for id in page {
-            if let group = snapshot.group(id: id),
+            if let group = snapshot.group(id: id), query.shows(group),
                 let shown = ManifestGroup(
                     group, stickers: snapshot.stickers[id] ?? [], required: required, query: query, linker: linker)
             {
@@ -50,16 +56,17 @@ package struct ManifestChanges: Codable, Sendable, Equatable {
             }
         }
         let order = snapshot.groups.filter { group in
-            (snapshot.stickers[group.id] ?? []).contains {
-                isSelected(requiredFlags: required, groupFlags: group.flags, stickerFlags: $0.flags)
-            }
+            query.shows(group)
+                && (snapshot.stickers[group.id] ?? []).contains {
+                    isSelected(requiredFlags: required, groupFlags: group.flags, stickerFlags: $0.flags)
+                }
         }.map(\.id)
         let next =
             if more, let last = page.last {
                 ChangeCursor(
                     since: cursor.since, stamp: cursor.sinceStamp, through: cursor.through ?? snapshot.revision,
                     throughStamp: cursor.through == nil ? snapshot.stamp : cursor.throughStamp, after: last,
-                    view: cursor.view, products: cursor.products)
+                    view: cursor.view, products: cursor.products, admitted: cursor.admitted)
             } else if let through = cursor.through {
                 ChangeCursor(revision: through, stamp: cursor.throughStamp ?? 0, query: query)
             } else {

@@ -17,8 +17,14 @@ package struct ManifestQuery: Sendable, Hashable {
     package var locale: String?
     /// Products the user holds whose groups are unlocked, sorted; empty for anonymous clients.
     package var unlocked: [String] = []
-    /// When the signed URLs of unlocked images expire (Unix seconds); nil when nothing is unlocked.
+    /// When the signed URLs of unlocked or restricted images expire (Unix seconds); nil when nothing is unlocked and no
+    /// restricted group admitted.
     package var signedUntil: Int64?
+    /// What the caller stated of itself (`AudienceFacts`), until `normalized(for:)` turns it into `admitted`.
+    package var facts: AudienceFacts?
+    /// The restricted groups the caller falls in, in catalog order: all that its facts change in an answer, so callers
+    /// who see the same groups share one cached body.
+    package var admitted: [String] = []
 
     package static let defaultScale = 3
 
@@ -87,20 +93,34 @@ package struct ManifestQuery: Sendable, Hashable {
 
     /// The same query with its locale resolved against the catalog's locales: the form the manifest cache keys on.
     /// Products that unlock nothing in this catalog are left out, so users who hold none that matter share one body.
+    /// Facts are replaced by the restricted groups they admit the caller to.
     package func normalized(for snapshot: CatalogSnapshot) -> ManifestQuery {
-        guard locale != nil || !unlocked.isEmpty else { return self }
+        guard locale != nil || !unlocked.isEmpty || facts != nil || signedUntil != nil else { return self }
         var query = self
         query.locale = locale.flatMap { resolvedLocale($0, catalogLocales: snapshot.locales) }
         query.unlocked = unlocked.filter(snapshot.premiumProducts.contains)
-        if query.unlocked.isEmpty { query.signedUntil = nil }
+        if let facts { query.admitted = snapshot.admitted(facts) }
+        query.admitted.removeAll { snapshot.group(id: $0)?.audience == nil }
+        query.facts = nil
+        if query.unlocked.isEmpty && query.admitted.isEmpty { query.signedUntil = nil }
         return query
     }
 
-    /// The query for a user holding `products` (sorted), with image URLs signed until `signedUntil`.
-    package func unlocking(_ products: [String], signedUntil: Int64?) -> ManifestQuery {
+    /// The query for a user holding `products` (sorted) and stating `facts`, with image URLs signed until
+    /// `signedUntil` (kept only if something is unlocked or admitted once normalised).
+    package func unlocking(
+        _ products: [String], signedUntil: Int64?, facts: AudienceFacts = .none
+    ) -> ManifestQuery {
         var query = self
         query.unlocked = products
-        query.signedUntil = products.isEmpty ? nil : signedUntil
+        query.signedUntil = signedUntil
+        query.facts = facts
+        query.admitted = []
         return query
+    }
+
+    /// Whether this view shows `group`: any group without an audience, a restricted one only when admitted.
+    package func shows(_ group: StickerGroup) -> Bool {
+        group.audience == nil || admitted.contains(group.id)
     }
 }

@@ -24,9 +24,12 @@ package struct ReleaseSummary: Sendable, Equatable, Codable {
         package var added: [String], changed: [String], removed: [String]
         /// Whether groups that stayed changed places.
         package var reordered: Bool
+        /// Groups that stayed whose audience changed (each is in `changed` too).
+        package var audience: [String] = []
 
-        package init(added: [String], changed: [String], removed: [String], reordered: Bool) {
+        package init(added: [String], changed: [String], removed: [String], reordered: Bool, audience: [String] = []) {
             (self.added, self.changed, self.removed, self.reordered) = (added, changed, removed, reordered)
+            self.audience = audience
         }
     }
     package struct Stickers: Sendable, Equatable, Codable {

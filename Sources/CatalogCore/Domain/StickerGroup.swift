@@ -22,12 +22,19 @@ package struct StickerGroup: Codable, Sendable, Equatable {
     /// When it appears and leaves (`Schedule`); nil is always.
     package var publishAt: Date? = nil
     package var unpublishAt: Date? = nil
+    /// Who sees it (`Audience`); nil is everyone.
+    package var audience: Audience? = nil
+    /// The group's own salt for percentage buckets, made once when the group is created.
+    package var audienceSalt: String = ""
 
     package init(
         id: String, name: String, localizedNames: [String: String], sizeClass: SizeClass, flags: [String],
         productId: String? = nil, position: Int, published: Bool, coverStickerId: UUID? = nil, createdAt: Date,
-        updatedAt: Date, publishAt: Date? = nil, unpublishAt: Date? = nil
+        updatedAt: Date, publishAt: Date? = nil, unpublishAt: Date? = nil, audience: Audience? = nil,
+        audienceSalt: String = ""
     ) {
+        self.audience = audience
+        self.audienceSalt = audienceSalt
         self.id = id
         self.name = name
         self.localizedNames = localizedNames

@@ -43,20 +43,20 @@ package struct EventController {
         let resumed = try request.headers[.lastEventID].map { text throws(CatalogError) in
             try ChangeCursor(encoded: text, key: key, parameter: "Last-Event-ID")
         }
-        let held = try await entitlements.held(by: context)
+        let (held, facts) = (try await entitlements.held(by: context), context.facts)
         let cursor: ChangeCursor
         if let given = resumed ?? queried {
             cursor = given
         } else {
             let snapshot = try await feed.manifests.currentSnapshot()
             let access = ManifestService.Access(
-                held: held, snapshot: snapshot, signer: feed.manifests.linker.signer, now: Date())
+                held: held, snapshot: snapshot, signer: feed.manifests.linker.signer, now: Date(), facts: facts)
             cursor = ChangeCursor(
                 revision: snapshot.revision, stamp: snapshot.stamp,
-                query: view.unlocking(access.products, signedUntil: nil).normalized(for: snapshot))
+                query: view.unlocking(access).normalized(for: snapshot))
         }
         // A cursor of another view, or too old, is refused now rather than as the first event.
-        _ = try await feed.next(view: view, held: held, cursor: cursor)
+        _ = try await feed.next(view: view, held: held, facts: facts, cursor: cursor)
         let subscription: EventHub.Subscription
         do {
             subscription = try hub.subscribe(
@@ -100,7 +100,9 @@ package struct EventController {
                         var text: String?
                         do {
                             let held = if let user { try await entitlements.products(of: user) } else { [String]() }
-                            if let (next, changed) = try await feed.next(view: view, held: held, cursor: cursor) {
+                            if let (next, changed) = try await feed.next(
+                                view: view, held: held, facts: facts, cursor: cursor)
+                            {
                                 if changed {
                                     text =
                                         "event: change\nid: \(next.encoded(with: key))\ndata: {\"revision\":\(next.since)}\n\n"

@@ -17,7 +17,8 @@ package struct SearchController {
     @Sendable package func search(_ request: Request, context: AppRequestContext) async throws -> Response {
         let parsed = try SearchRequest(parameters: ManifestController.parameters(request))
         let personal = context.user != nil
-        let body = try await service.results(parsed, held: try await entitlements.held(by: context))
+        let body = try await service.results(
+            parsed, held: try await entitlements.held(by: context), facts: context.facts)
         return try await Self.respond(body, to: request, personal: personal)
     }
 

@@ -42,14 +42,17 @@ package final class ChangeFeed: Sendable {
 
     /// The page after `cursor` for `view` as a user holding `held` sees it, or `notModified` when nothing changed.
     package func page(
-        view: ManifestQuery, held: [String], cursor: ChangeCursor, limit: Int, now: Date = Date()
+        view: ManifestQuery, held: [String], facts: AudienceFacts = .none, cursor: ChangeCursor, limit: Int,
+        now: Date = Date()
     ) async throws -> Answer {
         let settled = cursor.through == nil && cursor.after == nil
-        if settled, try isCurrent(view: view, held: held, cursor: cursor, now: now) { return .notModified }
+        if settled, try isCurrent(view: view, held: held, facts: facts, cursor: cursor, now: now) {
+            return .notModified
+        }
         let snapshot = try await manifests.currentSnapshot()
-        let query = try query(view, held: held, cursor: cursor, snapshot: snapshot, now: now)
+        let query = try query(view, held: held, facts: facts, cursor: cursor, snapshot: snapshot, now: now)
         try Self.checkStamp(of: cursor, at: snapshot)
-        if settled, cursor.since >= snapshot.revision, query.unlocked == cursor.products {
+        if settled, cursor.since >= snapshot.revision, cursor.sees(as: query) {
             // A cursor ahead of this replica: fine if the database has it (this replica catches up within a second),
             // expired if the database went back (a restore took that future away).
             guard try await changes(since: cursor, through: cursor.since, at: snapshot) != nil else {
@@ -100,13 +103,13 @@ package final class ChangeFeed: Sendable {
     /// nil when nothing is newer. Conservative: a group changed and no longer shown counts, as the client may have had
     /// it.
     package func next(
-        view: ManifestQuery, held: [String], cursor: ChangeCursor, now: Date = Date()
+        view: ManifestQuery, held: [String], facts: AudienceFacts = .none, cursor: ChangeCursor, now: Date = Date()
     ) async throws -> (cursor: ChangeCursor, changed: Bool)? {
-        if try isCurrent(view: view, held: held, cursor: cursor, now: now) { return nil }
+        if try isCurrent(view: view, held: held, facts: facts, cursor: cursor, now: now) { return nil }
         let snapshot = try await manifests.currentSnapshot()
-        let query = try query(view, held: held, cursor: cursor, snapshot: snapshot, now: now)
+        let query = try query(view, held: held, facts: facts, cursor: cursor, snapshot: snapshot, now: now)
         try Self.checkStamp(of: cursor, at: snapshot)
-        let moved = query.unlocked != cursor.products
+        let moved = !cursor.sees(as: query)
         guard snapshot.revision > cursor.since || moved else { return nil }
         let next =
             snapshot.revision >= cursor.since
@@ -123,14 +126,14 @@ package final class ChangeFeed: Sendable {
     /// Whether `cursor` is at the revision this replica knows with the products the user holds, judged from memory
     /// alone (no read, no build); false when that cannot be told without reading.
     private func isCurrent(
-        view: ManifestQuery, held: [String], cursor: ChangeCursor, now: Date
+        view: ManifestQuery, held: [String], facts: AudienceFacts, cursor: ChangeCursor, now: Date
     ) throws(CatalogError) -> Bool {
         guard cursor.since == manifests.revision.current, let snapshot = manifests.snapshotInMemory(),
             snapshot.revision == cursor.since, snapshot.stamp == cursor.sinceStamp
         else {
             return false
         }
-        return try query(view, held: held, cursor: cursor, snapshot: snapshot, now: now).unlocked == cursor.products
+        return try cursor.sees(as: query(view, held: held, facts: facts, cursor: cursor, snapshot: snapshot, now: now))
     }
 
     /// The change log between two revisions as this replica stands at `snapshot`.
@@ -154,11 +157,12 @@ package final class ChangeFeed: Sendable {
 
     /// The view normalised against `snapshot` for what the user holds now; a view other than the cursor's expires it.
     private func query(
-        _ view: ManifestQuery, held: [String], cursor: ChangeCursor, snapshot: CatalogSnapshot,
+        _ view: ManifestQuery, held: [String], facts: AudienceFacts, cursor: ChangeCursor, snapshot: CatalogSnapshot,
         now: Date
     ) throws(CatalogError) -> ManifestQuery {
-        let access = ManifestService.Access(held: held, snapshot: snapshot, signer: manifests.linker.signer, now: now)
-        let query = view.unlocking(access.products, signedUntil: access.signedUntil).normalized(for: snapshot)
+        let access = ManifestService.Access(
+            held: held, snapshot: snapshot, signer: manifests.linker.signer, now: now, facts: facts)
+        let query = view.unlocking(access).normalized(for: snapshot)
         guard ChangeCursor.fingerprint(query) == cursor.view else {
             throw .cursorExpired(
                 "This cursor belongs to another view (filter, flags, size, scale, format or locale); fetch the manifest again."

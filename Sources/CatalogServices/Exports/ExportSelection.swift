@@ -2,16 +2,22 @@ import CatalogCore
 import StickerImage
 
 /// Which part of the catalog an export takes: the groups a view shows (with a filter, or one group), with its texts in
-/// a language. Premium groups stay out: a pack on another platform is free for whoever has it.
+/// a language, as a caller with `facts` sees it (none: everyone's view, without restricted groups). Premium groups stay
+/// out: a pack on another platform is free for whoever has it.
 package struct ExportSelection: Sendable, Hashable {
     package var filter: String?
     package var group: String?
     package var locale: String?
     /// The size class of an iMessage export's grid and pictures; each group's own by default.
     package var size: SizeClass?
+    /// Whose view of restricted groups it is (`AudienceFacts`).
+    package var facts = AudienceFacts.none
 
-    package init(filter: String? = nil, group: String? = nil, locale: String? = nil, size: SizeClass? = nil) {
-        (self.filter, self.group, self.locale, self.size) = (filter, group, locale, size)
+    package init(
+        filter: String? = nil, group: String? = nil, locale: String? = nil, size: SizeClass? = nil,
+        facts: AudienceFacts = .none
+    ) {
+        (self.filter, self.group, self.locale, self.size, self.facts) = (filter, group, locale, size, facts)
     }
 
     /// From query parameters or command options, each checked as the manifest's are.
@@ -24,10 +30,14 @@ package struct ExportSelection: Sendable, Hashable {
             self.group = group
         }
         (filter, locale, size) = (query.filter, query.locale, query.size)
+        facts = try AudienceFacts(parameters: parameters)
     }
 
     /// The view an export reads: @3x pictures, texts in its language.
-    package var query: ManifestQuery { ManifestQuery(filter: filter, size: size, scale: 3, locale: locale) }
+    package var query: ManifestQuery {
+        ManifestQuery(filter: filter, size: size, scale: 3, locale: locale).unlocking(
+            [], signedUntil: nil, facts: facts)
+    }
 
     /// The groups of `snapshot` this selection takes, as its view shows them, and what it leaves out and why.
     /// Throws `notFound` for a group the view does not show, `invalid` for a premium one asked for by name.

@@ -37,7 +37,7 @@ package final class GroupFragments: Sendable {
         var json = Array(head[..<at])
         json.reserveCapacity(head.count + snapshot.stickers.count * 4096)
         var first = true
-        for group in snapshot.groups {
+        for group in snapshot.groups where query.shows(group) {
             guard
                 let fragment = try self.json(
                     of: group, stickers: snapshot.stickers[group.id] ?? [], required: required,
@@ -56,7 +56,7 @@ package final class GroupFragments: Sendable {
         of group: StickerGroup, stickers: [Sticker], required: Set<String>, query: ManifestQuery,
         linker: AssetLinker
     ) throws -> [UInt8]? {
-        let key = Key(group: group.id, query: query, required: required.sorted())
+        let key = Key(group: group.id, query: Self.shared(query, for: group), required: required.sorted())
         if let kept = cache.withLock({ $0.value(for: key) }), kept.group == group, kept.stickers == stickers {
             return kept.json
         }
@@ -65,5 +65,15 @@ package final class GroupFragments: Sendable {
         let cost = (json?.count ?? 0) + 256 + stickers.count * 64
         cache.withLock { $0.insert(Fragment(group: group, stickers: stickers, json: json), for: key, cost: cost) }
         return json
+    }
+
+    /// What of `query` the JSON of `group` depends on: whichever restricted groups admitted the caller (that decides
+    /// whether a group shows, before its JSON is asked for), and for a free group open to everyone neither products
+    /// nor signed URLs; so callers of every audience share one fragment of it.
+    private static func shared(_ query: ManifestQuery, for group: StickerGroup) -> ManifestQuery {
+        var shared = query
+        shared.admitted = []
+        if group.productId == nil && group.audience == nil { (shared.unlocked, shared.signedUntil) = ([], nil) }
+        return shared
     }
 }

@@ -29,9 +29,8 @@ package final class ManifestService: Sendable {
         /// The key for a client with `access`.
         package func unlocking(_ access: Access) -> Key {
             switch self {
-            case .manifest(let query): .manifest(query.unlocking(access.products, signedUntil: access.signedUntil))
-            case .group(let id, let query):
-                .group(id, query.unlocking(access.products, signedUntil: access.signedUntil))
+            case .manifest(let query): .manifest(query.unlocking(access))
+            case .group(let id, let query): .group(id, query.unlocking(access))
             case .filters: self
             }
         }
@@ -64,22 +63,6 @@ package final class ManifestService: Sendable {
         package let route: String
         package let query: String
         package let access: Access
-    }
-
-    /// The premium products a user holds that unlock something in the snapshot, and the expiry of signed URLs.
-    package struct Access: Hashable, Sendable {
-        package static let none = Access(products: [], signedUntil: nil)
-        package let products: [String]
-        package let signedUntil: Int64?
-
-        package init(products: [String], signedUntil: Int64?) {
-            (self.products, self.signedUntil) = (products, products.isEmpty ? nil : signedUntil)
-        }
-
-        package init(held: [String], snapshot: CatalogSnapshot?, signer: AssetSigner?, now: Date?) {
-            let products = held.isEmpty ? [] : held.filter { snapshot?.premiumProducts.contains($0) ?? true }
-            self.init(products: products, signedUntil: products.isEmpty ? nil : signer?.expiry(at: now ?? Date()))
-        }
     }
 
     private struct BuildKey: Hashable, Sendable {
@@ -115,15 +98,17 @@ package final class ManifestService: Sendable {
     /// The cached body for a request: a query string seen before against this snapshot is neither parsed nor
     /// validated again (`parse` runs only on a miss, and a query it refuses is not remembered).
     /// `held`: the products the signed-in user holds (sorted), which unlock premium groups with URLs signed at `now`.
+    /// `facts`: what the caller stated of itself, for restricted groups (`Audience`).
     package func body(
-        route: String, query: String?, held: [String] = [], now: Date? = nil, parse: () throws -> Key
+        route: String, query: String?, held: [String] = [], facts: AudienceFacts = .none, now: Date? = nil,
+        parse: () throws -> Key
     ) async throws -> Served {
         let (wanted, epoch) = (revision.current, revision.epoch)
         let hit = state.withLock { state -> Served? in
             guard let snapshot = state.snapshot, state.epoch == epoch, snapshot.revision >= wanted else { return nil }
             let raw = RawQuery(
                 route: route, query: query ?? "",
-                access: Access(held: held, snapshot: snapshot, signer: linker.signer, now: now))
+                access: Access(held: held, snapshot: snapshot, signer: linker.signer, now: now, facts: facts))
             guard let key = state.queries.value(for: raw), let body = state.bodies.value(for: key) else { return nil }
             return Served(body: body, stale: false, key: key, revision: snapshot.revision)
         }
@@ -131,16 +116,16 @@ package final class ManifestService: Sendable {
             counters.hit()
             return hit
         }
-        let access = Access(held: held, snapshot: nil, signer: linker.signer, now: now)
+        let access = Access(held: held, snapshot: nil, signer: linker.signer, now: now, facts: facts)
         let (served, normalized, revision) = try await serve(try parse().unlocking(access))
         state.withLock { state in
             guard let snapshot = state.snapshot, snapshot.revision == revision else { return }
             let raw = RawQuery(
                 route: route, query: query ?? "",
-                access: Access(held: held, snapshot: snapshot, signer: linker.signer, now: now))
+                access: Access(held: held, snapshot: snapshot, signer: linker.signer, now: now, facts: facts))
             let cost =
                 raw.query.utf8.count + raw.route.utf8.count
-                + raw.access.products.reduce(128) { $0 + $1.utf8.count + 16 }
+                + (raw.access.products + raw.access.admitted).reduce(128) { $0 + $1.utf8.count + 16 }
             state.queries.insert(normalized, for: raw, cost: cost)
         }
         return served
@@ -164,8 +149,11 @@ package final class ManifestService: Sendable {
             return (Served(body: body, stale: false, key: normalized, revision: revision), normalized, revision)
         }
         let (snapshot, stale) = try await snapshot(atLeast: wanted)
-        if case .group(let id, _) = key, snapshot.group(id: id) == nil { throw CatalogError.notFound("Group '\(id)'") }
         let normalized = key.normalized(for: snapshot)
+        // A restricted group outside the caller's audience is as absent as a group that does not exist.
+        if case .group(let id, let query) = normalized, snapshot.group(id: id).map(query.shows) != true {
+            throw CatalogError.notFound("Group '\(id)'")
+        }
         let body = try await builds.run(BuildKey(revision: snapshot.revision, key: normalized)) {
             [self, linker, fragments] in
             if let built = cached(normalized, revision: snapshot.revision) { return built }
@@ -303,7 +291,7 @@ package final class ManifestService: Sendable {
         case .manifest(let query):
             return try fragments.manifest(from: snapshot, query: query, linker: linker)
         case .group(let id, let query):
-            guard let group = snapshot.group(id: id),
+            guard let group = snapshot.group(id: id), query.shows(group),
                 let json = try fragments.json(
                     of: group, stickers: snapshot.stickers[id] ?? [], required: [], query: query, linker: linker)
             else {

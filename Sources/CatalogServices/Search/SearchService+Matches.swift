@@ -24,7 +24,8 @@ extension SearchService {
             if case .some(.some(let hit)) = kept { return (hit.total, hit.best) }
             matchings.add(1, ordering: .relaxed)
             let found = index.matches(
-                key.terms, required: Set(key.required), locale: key.locale, first: key.window, popularity: ranks)
+                key.terms, required: Set(key.required), locale: key.locale, first: key.window, popularity: ranks,
+                hiding: key.hidden)
             if case .some = kept {
                 matched.withLock {
                     if $0.point == point {

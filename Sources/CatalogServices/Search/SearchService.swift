@@ -57,12 +57,14 @@ package final class SearchService: Sendable {
     }
 
     /// The answer to `request` for a user holding `held` (sorted).
-    package func results(_ request: SearchRequest, held: [String]) async throws -> CachedBody {
+    package func results(
+        _ request: SearchRequest, held: [String], facts: AudienceFacts = .none
+    ) async throws -> CachedBody {
         let index = try await currentIndex()
         let access = ManifestService.Access(
-            held: held, snapshot: index.snapshot, signer: manifests.linker.signer, now: nil)
+            held: held, snapshot: index.snapshot, signer: manifests.linker.signer, now: nil, facts: facts)
         var normalized = request
-        normalized.view = request.view.unlocking(access.products, signedUntil: access.signedUntil).normalized(
+        normalized.view = request.view.unlocking(access).normalized(
             for: index.snapshot)
         // Results vary by who asks (one body may answer an anonymous client and a user holding nothing that matters):
         // always `Vary: Authorization`, whoever asked first.

@@ -34,15 +34,17 @@ package final class TrendingService: Sendable {
     }
 
     /// The page `request` asks for, for a user holding `held` (sorted).
-    package func page(_ request: TrendingRequest, held: [String]) async throws -> CachedBody {
+    package func page(
+        _ request: TrendingRequest, held: [String], facts: AudienceFacts = .none
+    ) async throws -> CachedBody {
         let reading = try await scores.current()
         let directory = try await directories.current()
         let snapshot = directory.snapshot
         let point = Point(snapshot: snapshot.point, generation: reading.generation)
         let access = ManifestService.Access(
-            held: held, snapshot: snapshot, signer: manifests.linker.signer, now: nil)
+            held: held, snapshot: snapshot, signer: manifests.linker.signer, now: nil, facts: facts)
         var normalized = request
-        normalized.view = request.view.unlocking(access.products, signedUntil: access.signedUntil).normalized(
+        normalized.view = request.view.unlocking(access).normalized(
             for: snapshot)
         if let hit = state.withLock({ $0.point == point ? $0.bodies.value(for: normalized) : nil }) { return hit }
         let ranked = ranking(request.window, reading: reading, directory: directory, point: point)

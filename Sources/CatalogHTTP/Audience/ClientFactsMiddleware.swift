@@ -1,0 +1,83 @@
+import CatalogCore
+import HTTPTypes
+import Hummingbird
+
+/// Reads what a client states of itself for audiences (`AudienceFacts`) into `context.facts`: its platform, app version
+/// and installation id from the `Sticker-Platform`, `Sticker-App-Version` and `Sticker-Installation` headers, or the
+/// `platform`, `appVersion` and `installation` query parameters (for clients that cannot set headers, such as a
+/// browser's EventSource); its country from the header a CDN or load balancer sets (`--country-header`), never from
+/// the client. A stated fact that is malformed is a 400 naming it; a country header that is not two letters is unknown.
+/// Nothing here is logged or stored: the facts live as long as the request.
+package struct ClientFactsMiddleware: RouterMiddleware {
+    package typealias Context = AppRequestContext
+    /// The header a trusted CDN or load balancer sets to the client's country (e.g. `CloudFront-Viewer-Country`);
+    /// nil when none does, and a country-restricted group is then shown to no one.
+    package let countryHeader: HTTPField.Name?
+
+    package static let platformHeader = HTTPField.Name("Sticker-Platform")!
+    package static let versionHeader = HTTPField.Name("Sticker-App-Version")!
+    package static let installationHeader = HTTPField.Name("Sticker-Installation")!
+
+    /// Whether `name` can name a header.
+    package static func isHeaderName(_ name: String) -> Bool { HTTPField.Name(name) != nil }
+
+    package init(countryHeader: String? = nil) {
+        self.countryHeader = countryHeader.flatMap { HTTPField.Name($0) }
+    }
+
+    package func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        context.facts = try facts(of: request)
+        return try await next(request, context)
+    }
+
+    /// The facts `request` states, checked.
+    package func facts(of request: Request) throws(CatalogError) -> AudienceFacts {
+        var facts = AudienceFacts()
+        if let countryHeader, let country = request.headers[countryHeader], Audience.isCountry(country) {
+            facts.country = country
+        }
+        let stated = Self.stated(request)
+        if let platform = stated.platform {
+            guard Audience.isPlatform(platform) else {
+                throw .invalidParameter(
+                    name: "platform", rule: "must be a lower-case platform name such as ios, android or web")
+            }
+            facts.platform = platform
+        }
+        if let version = stated.appVersion {
+            guard let parsed = AppVersion(version) else {
+                throw .invalidParameter(name: "appVersion", rule: "must be a version such as 2.3 or 2.3.1")
+            }
+            facts.appVersion = parsed
+        }
+        if let installation = stated.installation {
+            guard AudienceFacts.isInstallation(installation) else {
+                throw .invalidParameter(
+                    name: "installation", rule: "must be 8 to 64 letters, digits, dashes or underscores (a UUID)")
+            }
+            facts.installation = installation
+        }
+        return facts
+    }
+
+    /// Each fact from its header, else from its query parameter. The query string is parsed only when it names one.
+    private static func stated(
+        _ request: Request
+    ) -> (platform: String?, appVersion: String?, installation: String?) {
+        var stated = (
+            platform: request.headers[platformHeader], appVersion: request.headers[versionHeader],
+            installation: request.headers[installationHeader]
+        )
+        guard let query = request.uri.query,
+            query.contains("platform=") || query.contains("appVersion=") || query.contains("installation=")
+        else { return stated }
+        let parameters = request.uri.queryParameters
+        stated.platform = stated.platform ?? parameters["platform"].map(String.init)
+        stated.appVersion = stated.appVersion ?? parameters["appVersion"].map(String.init)
+        stated.installation = stated.installation ?? parameters["installation"].map(String.init)
+        return stated
+    }
+}
