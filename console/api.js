@@ -79,10 +79,13 @@ export function upload(groupId, file, fields, progress, key) {
 }
 
 /** The manifest as a client gets it: anonymous, or as `user` sees it (through the admin API); at moment `at` (RFC 3339)
- * with what is scheduled now, through the admin API's preview. */
-export function manifest(query, user, at) {
-  if (at) {
-    const params = new URLSearchParams(Object.entries({ ...query, at, user: user ?? '' }).filter(([, value]) => value !== ''));
+ * with what is scheduled now, or as a `caller` (country, platform, appVersion, bucket: groups with an audience),
+ * through the admin API's preview. */
+export function manifest(query, user, at, caller = {}) {
+  const facts = Object.entries(caller).filter(([, value]) => value !== '' && value !== undefined);
+  if (at || facts.length) {
+    const all = { ...query, ...Object.fromEntries(facts), at: at ?? '', user: user ?? '' };
+    const params = new URLSearchParams(Object.entries(all).filter(([, value]) => value !== ''));
     return request('GET', `/v1/admin/manifest?${params}`);
   }
   const search = new URLSearchParams(Object.entries(query).filter(([, value]) => value !== '')).toString();

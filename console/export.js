@@ -4,6 +4,8 @@ import { download, request } from './api.js';
 import { allGroups } from './groups.js';
 import { h, field } from './dom.js';
 import { status, failed } from './status.js';
+import { callerInputs } from './caller-inputs.js';
+import { restricted, summary } from './audience-text.js';
 
 const platforms = [
   ['whatsapp', 'WhatsApp', 'contents.json and a folder per pack: 512 x 512 WebPs, a tray icon, 3 to 30 stickers, 1 to 3 emoji each.'],
@@ -26,7 +28,8 @@ export async function render(main) {
   const platform = h('select', { name: 'platform' }, ...platforms.map(([value, label]) => h('option', { value }, label)));
   const about = h('p', { class: 'hint', id: 'export-about' });
   const group = h('select', { name: 'group' }, h('option', { value: '' }, 'Every free published group'),
-    ...groups.map((g) => h('option', { value: g.id }, `${g.name} (${g.id})`)));
+    ...groups.map((g) => h('option', { value: g.id },
+      `${g.name} (${g.id})${restricted(g.audience) ? ` · for ${summary(g.audience)}` : ''}`)));
   const filter = h('select', { name: 'filter' }, h('option', { value: '' }, 'None'), ...filters.map((f) => h('option', { value: f.name }, f.title || f.name)));
   const locale = h('input', { name: 'locale', placeholder: 'fr, pt-BR', maxlength: 35 });
   const publisher = h('input', { name: 'publisher', maxlength: 128, placeholder: 'StickerCatalog' });
@@ -37,6 +40,7 @@ export async function render(main) {
     telegram: field('Bot username', bot, 'The bot that creates the sets; their names end in _by_<bot>. Required.'),
     signal: field('Author', author, 'Shown with every pack in Signal.'),
   };
+  const caller = callerInputs();
   const result = h('p', { class: 'summary', 'aria-live': 'polite', id: 'export-result' });
   const button = h('button', { type: 'submit', class: 'primary' }, 'Download zip');
   const sync = () => {
@@ -51,10 +55,14 @@ export async function render(main) {
     h('div', { class: 'row' }, field('Group', group), field('Filter', filter, 'Only what this mode shows.'),
       field('Language', locale, 'Names and descriptions in this language.')),
     h('div', { class: 'row' }, ...Object.values(own)),
+    h('fieldset', { class: 'caller' }, h('legend', {}, 'For which client'),
+      h('p', { class: 'hint' }, 'Groups with an audience are exported only for a client inside it. ',
+        "All empty: everyone's view, without them."),
+      h('div', { class: 'row' }, ...caller.fields)),
     button, result);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const values = { group: group.value, filter: filter.value, locale: locale.value.trim() };
+    const values = { group: group.value, filter: filter.value, locale: locale.value.trim(), ...caller.values() };
     if (platform.value === 'whatsapp') values.publisher = publisher.value.trim();
     if (platform.value === 'telegram') values.bot = bot.value.trim();
     if (platform.value === 'signal') values.author = author.value.trim();

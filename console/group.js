@@ -1,10 +1,12 @@
-// One group: its settings (names, flags, size class, premium product, published, schedule), its stickers and uploads.
+// One group: its settings (names, flags, size class, premium product, published, schedule), its audience, its
+// stickers and uploads.
 import { request } from './api.js';
 import { h, field, list, localized, localizedText, confirmAction } from './dom.js';
 import { stickerGrid } from './stickers.js';
 import { uploader } from './upload.js';
 import { status, failed } from './status.js';
 import { localInput, moment } from './schedule.js';
+import { audiencePanel } from './audience.js';
 
 function settingsForm(group, reload) {
   const name = h('input', { name: 'name', required: true, maxlength: 100, value: group.name });
@@ -82,5 +84,5 @@ export async function render(main, { match }) {
   main.append(
     h('p', {}, h('a', { href: '#/groups' }, '← All groups'), ' · ',
       h('a', { href: `#/preview?group=${id}` }, 'Preview as a client')),
-    heading, settingsForm(group, redraw), stickers, uploader(id, drawStickers));
+    heading, settingsForm(group, redraw), audiencePanel(group), stickers, uploader(id, drawStickers));
 }

@@ -1,9 +1,10 @@
-// Groups: every group in display order (drag or move to reorder: one call), and a form to create one.
+// Groups: every group in display order (drag or move to reorder: one call) with who sees it, and a form to create one.
 import { request } from './api.js';
 import { h, field } from './dom.js';
 import { moveButtons, reorderable } from './reorder.js';
 import { status, failed } from './status.js';
 import { visibility } from './schedule.js';
+import { description, restricted, summary } from './audience-text.js';
 
 /** Every group, page after page, in display order. */
 export async function allGroups() {
@@ -21,6 +22,8 @@ function badges(group) {
   return h('span', { class: 'badges' },
     ((state) => h('span', { class: state.live ? 'badge ok' : 'badge' }, state.label))(visibility(group)),
     group.productId ? h('span', { class: 'badge premium' }, `Premium: ${group.productId}`) : null,
+    h('span', { class: restricted(group.audience) ? 'badge audience' : 'badge', title: description(group.audience),
+      dataset: { audience: '' } }, h('span', { class: 'visually-hidden' }, 'Who sees it: '), summary(group.audience)),
     h('span', { class: 'badge' }, group.sizeClass),
     h('span', { class: 'badge' }, `${group.stickerCount} sticker${group.stickerCount === 1 ? '' : 's'}`));
 }

@@ -4,6 +4,7 @@ import { manifest, request, search, suggestions } from './api.js';
 import { h, field } from './dom.js';
 import { failed } from './status.js';
 import { localInput, moment } from './schedule.js';
+import { callerInputs, callerText } from './caller-inputs.js';
 
 function select(name, options, chosen) {
   return h('select', { name }, ...options.map(([value, label]) => h('option', { value, selected: value === chosen }, label)));
@@ -52,6 +53,7 @@ export async function render(main, { params }) {
     q: h('input', { name: 'q', type: 'search', value: params.get('q') ?? '', maxlength: 100, list: 'search-suggestions',
       placeholder: 'Word, prefix, typo or emoji', autocomplete: 'off' }),
   };
+  const caller = callerInputs(params);
   const completions = h('datalist', { id: 'search-suggestions' });
   const form = h('form', { class: 'card', 'aria-labelledby': 'preview-options' },
     h('h2', { id: 'preview-options' }, 'As which client'),
@@ -63,6 +65,10 @@ export async function render(main, { params }) {
       field('Format', controls.format),
       field('As user', controls.user, 'Empty: anonymous. A user id: their premium groups unlock.'),
       field('At', controls.at, 'Empty: now. A moment (your local time): the catalog then, with what is scheduled now.')),
+    h('fieldset', { class: 'caller' }, h('legend', {}, 'Who the client is'),
+      h('p', { class: 'hint' }, 'For groups with an audience. Empty: unknown, and a group limited on it is not shown. ',
+        'The manifest takes these; the search does not.'),
+      h('div', { class: 'row' }, ...caller.fields)),
 
     h('button', { type: 'submit', class: 'primary' }, 'Show'));
   const result = h('div', { class: 'preview', 'aria-live': 'polite', id: 'preview-result' });
@@ -80,11 +86,13 @@ export async function render(main, { params }) {
         return;
       }
       const at = moment(controls.at.value);
-      const answer = await manifest(query, user, at);
+      const facts = caller.values();
+      const answer = await manifest(query, user, at, facts);
       const groups = only ? answer.groups.filter((g) => g.id === only) : answer.groups;
       const stickers = groups.reduce((sum, g) => sum + g.stickers.length, 0);
       result.replaceChildren(
-        h('p', { class: 'summary' }, `${user ? `As ${user}` : 'Anonymous'}${at ? ` at ${new Date(at).toLocaleString()}` : ''}: revision ${answer.revision}, `,
+        h('p', { class: 'summary' }, `${user ? `As ${user}` : 'Anonymous'}${callerText(facts)}`,
+          `${at ? ` at ${new Date(at).toLocaleString()}` : ''}: revision ${answer.revision}, `,
           `${groups.length} group${groups.length === 1 ? '' : 's'}, ${stickers} sticker${stickers === 1 ? '' : 's'}`,
           answer.locale ? `, texts in ${answer.locale}` : '', '.'),
         ...groups.map(groupSection));

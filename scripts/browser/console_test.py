@@ -1,5 +1,6 @@
-"""The admin console in a real, headless Chromium against a live stickerd: every scenario of issue 14, each ending
-in a screenshot under the screenshots folder, and checks that each screen is usable by keyboard alone.
+"""The admin console in a real, headless Chromium against a live stickerd: every scenario of issue 14 (and those of
+issue 37 in audience_steps.py), each ending in a screenshot under the screenshots folder, and checks that each screen
+is usable by keyboard alone.
 Usage: console_test.py BASE_URL ADMIN_TOKEN SCREENSHOT_DIR IMAGE_DIR (scripts/browser-test.sh runs it)."""
 import json
 import os
@@ -21,6 +22,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 sys.path.insert(0, os.path.dirname(__file__))
 from pngs import disc_png  # noqa: E402
+import audience_steps  # noqa: E402
 
 BASE, TOKEN, SHOTS, IMAGES = sys.argv[1:5]
 GROUP, PRODUCT, USER, FILTER = "browser-test", "com.example.browser", "alice", "browser-choc"
@@ -570,7 +572,7 @@ def sign_out():
 
 scenarios = [sign_in_refused, sign_in, create_group, upload_three, reorder, edit_and_delete, filter_preview, search_preview, premium_locked,
              entitled_unlocked, accessibility, narrow, upload_answer_lost, export_packs, schedule_group, restore_release, stats,
-             sign_out]
+             *audience_steps.scenarios(sys.modules[__name__]), sign_out]
 failed = False
 try:
     for scenario in scenarios:
