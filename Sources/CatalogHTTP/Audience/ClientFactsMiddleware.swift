@@ -71,13 +71,29 @@ package struct ClientFactsMiddleware: RouterMiddleware {
             platform: request.headers[platformHeader], appVersion: request.headers[versionHeader],
             installation: request.headers[installationHeader]
         )
-        guard let query = request.uri.query,
-            query.contains("platform=") || query.contains("appVersion=") || query.contains("installation=")
-        else { return stated }
+        guard let query = request.uri.query, namesFact(query) else { return stated }
         let parameters = request.uri.queryParameters
         stated.platform = stated.platform ?? parameters["platform"].map(String.init)
         stated.appVersion = stated.appVersion ?? parameters["appVersion"].map(String.init)
         stated.installation = stated.installation ?? parameters["installation"].map(String.init)
         return stated
+    }
+
+    /// Whether a query string has a `platform`, `appVersion` or `installation` parameter: one pass over its bytes, no
+    /// allocation (String's `contains` thrice cost a manifest with a query string a tenth of its throughput).
+    package static func namesFact(_ query: String) -> Bool {
+        var rest = query.utf8[...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: UInt8(ascii: "&")) ?? rest.endIndex
+            let pair = rest[..<end]
+            let key = pair[..<(pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex)]
+            if key.elementsEqual("platform".utf8) || key.elementsEqual("appVersion".utf8)
+                || key.elementsEqual("installation".utf8)
+            {
+                return true
+            }
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+        }
+        return false
     }
 }

@@ -12,20 +12,29 @@ import Synchronization
 /// the request path, once it has been served `upgradeAfterHits` times (small bodies get the best level at once).
 package final class CachedBody: Sendable {
     package struct Representation: Sendable {
+        /// The body's bytes, or its first part when it is made of several.
         package let bytes: ByteBuffer
+        /// Every part in order when there are several (`init(parts:shared:)`); empty when `bytes` is the whole body.
+        package let parts: [ByteBuffer]
+        /// Bytes in all.
+        package let length: Int
         package let etag: String
         /// Headers of a 200 (Content-Length included, so the response need not add it) and of a 304.
         package let ok: HTTPFields
         package let notModified: HTTPFields
 
-        package init(bytes: ByteBuffer, etag: String, coding: ContentCoding, vary: String?, cacheControl: String) {
-            (self.bytes, self.etag) = (bytes, etag)
+        package init(
+            bytes: ByteBuffer, parts: [ByteBuffer] = [], etag: String, coding: ContentCoding, vary: String?,
+            cacheControl: String
+        ) {
+            (self.bytes, self.parts, self.etag) = (parts.first ?? bytes, parts.count > 1 ? parts : [], etag)
+            length = parts.count > 1 ? parts.reduce(0) { $0 + $1.readableBytes } : self.bytes.readableBytes
             var common: HTTPFields = [.eTag: etag, .cacheControl: cacheControl]
             if let vary { common[.vary] = vary }
             notModified = common
             common[.contentType] = "application/json"
             if coding != .identity { common[.contentEncoding] = coding.rawValue }
-            common[.contentLength] = String(bytes.readableBytes)
+            common[.contentLength] = String(length)
             ok = common
         }
     }
@@ -53,7 +62,10 @@ package final class CachedBody: Sendable {
     package let identity: Representation
     /// Whether compressed codings are offered at all: not for bodies too small to gain.
     package let compressible: Bool
-    private let json: [UInt8]
+    /// The bytes, in one part or in several that other bodies share (`init(parts:shared:)`).
+    private let parts: [ByteBuffer]
+    /// Bytes of `parts` kept by another cache, which holds them anyway.
+    private let shared: Int
     private let digest: String
     private let vary: String?
     /// `no-cache` (revalidate every time), or `max-age` for answers that may be reused for a few seconds.
@@ -66,17 +78,38 @@ package final class CachedBody: Sendable {
     /// `json` named by its digest. `personal`: the answer depends on who asks (locked or unlocked groups, signed URLs),
     /// so it varies by `Authorization` and a shared cache must not hand one user's answer to another. `maxAge`: seconds
     /// a client may reuse it without asking; nil has it revalidate every time.
-    package init(json: [UInt8], personal: Bool = false, maxAge: Int? = nil) {
-        self.json = json
+    package convenience init(json: [UInt8], personal: Bool = false, maxAge: Int? = nil) {
+        self.init(
+            parts: [ByteBuffer(bytes: json)], shared: 0, personal: personal, maxAge: maxAge, digest: sha256Hex(json))
+    }
+
+    /// A body written as `parts` in order, of which `shared` bytes are held by another cache too (the group fragments
+    /// a manifest is made of): one cached body per audience then costs its own bytes, not a copy of every group.
+    package convenience init(parts: [ByteBuffer], shared: Int, personal: Bool = false, maxAge: Int? = nil) {
+        let joined = Self.joined(parts)
+        self.init(parts: parts, shared: shared, personal: personal, maxAge: maxAge, digest: sha256Hex(joined))
+    }
+
+    private init(parts: [ByteBuffer], shared: Int, personal: Bool, maxAge: Int?, digest: String) {
+        (self.parts, self.shared) = (parts, shared)
         cacheControl = maxAge.map { "max-age=\($0)" } ?? "no-cache"
-        digest = String(sha256Hex(json).prefix(32))
-        compressible = json.count >= 256
+        self.digest = String(digest.prefix(32))
+        let length = parts.reduce(0) { $0 + $1.readableBytes }
+        compressible = length >= 256
         let vary = [compressible ? "Accept-Encoding" : nil, personal ? "Authorization" : nil].compactMap { $0 }.joined(
             separator: ", ")
         self.vary = vary.isEmpty ? nil : vary
         identity = Representation(
-            bytes: ByteBuffer(bytes: json), etag: "\"\(digest)\"", coding: .identity, vary: self.vary,
-            cacheControl: cacheControl)
+            bytes: parts.first ?? ByteBuffer(), parts: parts, etag: "\"\(self.digest)\"", coding: .identity,
+            vary: self.vary, cacheControl: cacheControl)
+    }
+
+    /// The bytes of `parts` in one array.
+    private static func joined(_ parts: [ByteBuffer]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(parts.reduce(0) { $0 + $1.readableBytes })
+        for part in parts { bytes.append(contentsOf: part.readableBytesView) }
+        return bytes
     }
 
     /// The coding the client prefers among those offered, its representation when made already, and whether this
@@ -98,6 +131,7 @@ package final class CachedBody: Sendable {
     /// Compresses into `coding` (blocking: call it on a worker thread) and keeps the result unless one as good is
     /// kept already; the representation to serve. A result no smaller than the JSON is kept as the JSON itself.
     package func compress(_ coding: ContentCoding, _ requested: CompressionLevel? = nil) -> Representation {
+        let json = Self.joined(parts)
         let level = requested ?? (json.count < Self.bestAtOnceBelow ? .best : .fast)
         let made: Representation
         if let bytes = Compression.compress(json, coding, level), bytes.count < json.count {
@@ -114,10 +148,12 @@ package final class CachedBody: Sendable {
         }
     }
 
-    /// Memory the body takes in a cache, compressed representations included.
+    /// Memory the body takes in a cache, compressed representations included, and bytes another cache holds left out.
     package var cost: Int {
         encoded.withLock { encoded in
-            [encoded.brotli, encoded.gzip].compactMap { $0 }.reduce(json.count * 2 + 512) { total, entry in
+            [encoded.brotli, encoded.gzip].compactMap { $0 }.reduce(
+                identity.length - shared + parts.count * 16 + 512
+            ) { total, entry in
                 entry.representation.etag == identity.etag ? total : total + entry.representation.bytes.readableBytes
             }
         }

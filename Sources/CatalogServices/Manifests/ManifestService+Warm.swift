@@ -15,7 +15,7 @@ extension ManifestService {
             logger.info(
                 "Warmed the manifest cache",
                 metadata: [
-                    "revision": "\(served.revision)", "bytes": "\(served.body.identity.bytes.readableBytes)",
+                    "revision": "\(served.revision)", "bytes": "\(served.body.identity.length)",
                     "ms": "\((ContinuousClock.now - started).milliseconds)",
                 ])
         } catch {

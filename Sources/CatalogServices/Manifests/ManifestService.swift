@@ -161,14 +161,12 @@ package final class ManifestService: Sendable {
             counters.miss()
             let started = ContinuousClock.now
             let body = try await ManifestWorkers.shared.build {
-                CachedBody(
-                    json: try Self.encode(normalized, from: snapshot, linker: linker, fragments: fragments),
-                    personal: personal)
+                try Self.body(normalized, from: snapshot, linker: linker, fragments: fragments, personal: personal)
             }
             logger.debug(
                 "Built a manifest",
                 metadata: [
-                    "revision": "\(snapshot.revision)", "bytes": "\(body.identity.bytes.readableBytes)",
+                    "revision": "\(snapshot.revision)", "bytes": "\(body.identity.length)",
                     "ms": "\((ContinuousClock.now - started).milliseconds)",
                 ])
             store(body, for: normalized, revision: snapshot.revision)
@@ -278,6 +276,20 @@ package final class ManifestService: Sendable {
     /// Whether a body for `key` is in memory for the current snapshot (without touching its rank).
     package func isCached(_ key: Key) -> Bool {
         state.withLock { state in state.snapshot.map { state.bodies.peek(key.normalized(for: $0)) != nil } ?? false }
+    }
+
+    /// The body `key` names: with restricted groups in the catalog, a manifest is made of the group fragments it
+    /// shares with every other audience's (`GroupFragments.manifestParts`); else one buffer, as always.
+    @inline(never)
+    package static func body(
+        _ key: Key, from snapshot: CatalogSnapshot, linker: AssetLinker, fragments: GroupFragments, personal: Bool
+    ) throws -> CachedBody {
+        if case .manifest(let query) = key, !snapshot.restricted.isEmpty {
+            let (parts, shared) = try fragments.manifestParts(from: snapshot, query: query, linker: linker)
+            return CachedBody(parts: parts, shared: shared, personal: personal)
+        }
+        return CachedBody(
+            json: try encode(key, from: snapshot, linker: linker, fragments: fragments), personal: personal)
     }
 
     /// The JSON each key names, as a plain function of the snapshot (and of the fragments kept, which give the same

@@ -1,4 +1,5 @@
 import CatalogCore
+import CatalogHTTP
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -117,6 +118,15 @@ import Testing
             // Without an installation id a partial rollout is not shown.
             try await Audiences.set(client, "chewy", ["percentage": 99.9])
             #expect(try await !Audiences.sees(client, "chewy", [:]))
+        }
+    }
+
+    @Test func aQueryStringNamesAFactOnlyAsAParameterName() {
+        for query in ["platform=ios", "size=small&appVersion=2", "a=1&installation=x&b=2", "installation="] {
+            #expect(ClientFactsMiddleware.namesFact(query), "\(query)")
+        }
+        for query in ["", "filter=platform", "xplatform=ios", "size=small&flags=appVersion", "platforms=ios", "&&"] {
+            #expect(!ClientFactsMiddleware.namesFact(query), "\(query)")
         }
     }
 }

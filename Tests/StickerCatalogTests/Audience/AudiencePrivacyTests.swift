@@ -65,19 +65,26 @@ import Testing
             let misses = { try await Self.manifestMisses(client) }
             let start = try await misses()
             // Action: six callers in two countries, on two platforms: two distinct views.
-            var tags: [String: Set<String>] = [:]
+            var (tags, bytes): ([String: Set<String>], Int) = ([:], 0)
             for country in ["US", "CA", "FR", "DE"] {
                 for platform in ["android", "web"] {
                     let answer = try await client.execute(
                         uri: "/v1/manifest", method: .get,
                         headers: Audiences.caller(country: country, platform: platform))
                     let seen = try JSONDecoder().decode(Manifest.self, from: Data(buffer: answer.body)).groups.map(\.id)
-                    tags[seen.joined(separator: ","), default: []].insert(answer.headers[.eTag] ?? "")
+                    let tag = answer.headers[.eTag] ?? ""
+                    if tags[seen.joined(separator: ","), default: []].insert(tag).inserted {
+                        bytes += answer.body.readableBytes
+                    }
                 }
             }
             // Check: one body per set of groups seen (its ETag), built once each.
             #expect(tags.count == 2 && tags.values.allSatisfy { $0.count == 1 }, "\(tags)")
             #expect(try await misses() - start == 2)
+            // The two bodies share their groups' fragments: together they cost less than one copy of both.
+            let cached = try #require(
+                ObservabilityTests.value(try await ObservabilityTests.metrics(client), "manifest_cache_bytes"))
+            #expect(cached > 0 && Int(cached) < bytes / 2, "\(cached) bytes cached for \(bytes) bytes of bodies")
         }
     }
 
