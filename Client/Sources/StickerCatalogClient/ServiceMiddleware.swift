@@ -11,6 +11,8 @@ struct ServiceMiddleware: ClientMiddleware {
     let backoff: Backoff
     let sleep: @Sendable (Duration) async throws -> Void
     let userAgent: String
+    /// The platform, app version and installation id stated on requests that read the catalog.
+    var facts: ClientFacts?
     /// The largest JSON answer read (a manifest at 10,000 stickers is 7 MB).
     static let jsonLimit = 64 << 20
     /// Operations whose requests carry no `Authorization` (an image URL may be a CDN's, a premium one signed).
@@ -24,6 +26,7 @@ struct ServiceMiddleware: ClientMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
         request.headerFields[.userAgent] = userAgent
+        facts?.stamp(&request, operationID: operationID)
         var failures = 0
         var refreshed = false
         var refreshNow = false

@@ -73,7 +73,8 @@ public actor StickerSync {
     ) {
         let middleware = ServiceMiddleware(
             credentials: credentials, attempts: max(options.attempts, 1), backoff: options.backoff,
-            sleep: sleep, userAgent: "StickerCatalogClient/\(StickerSync.version)")
+            sleep: sleep, userAgent: "StickerCatalogClient/\(StickerSync.version)",
+            facts: ClientFacts(folder: folder.directory, platform: options.platform, appVersion: options.appVersion))
         let service = CatalogService(
             base: service, transport: transports.sync, streamTransport: transports.streams, middleware: middleware,
             middlewares: middlewares)

@@ -31,6 +31,13 @@ public struct SyncOptions: Sendable {
     /// folder stay there, unsent, until it is on again (the service ignores those over 48 hours old, and so does the
     /// queue).
     public var recordsUsage = true
+    /// The platform sent as `Sticker-Platform`, for groups the service shows on some platforms only: by default the
+    /// one this library was built for (`ios`, `macos`, `android`, `linux`...); nil sends none. A name that is not
+    /// lower-case letters, digits and dashes is not sent.
+    public var platform: String? = ClientFacts.currentPlatform
+    /// The app's version sent as `Sticker-App-Version` (`major[.minor[.patch]]`), for groups shown to some versions
+    /// only: by default the app's `CFBundleShortVersionString` when it is such a version. A malformed one is not sent.
+    public var appVersion: String? = ClientFacts.bundleVersion
 
     public init() {}
 }
