@@ -33,50 +33,32 @@ package struct ClientFactsMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// The facts `request` states, checked.
+    /// The facts `request` states, checked: each from its header, else from its query parameter; either, when sent
+    /// malformed, is a 400 (a bad parameter is refused even beside a good header).
     package func facts(of request: Request) throws(CatalogError) -> AudienceFacts {
         var facts = AudienceFacts()
         if let countryHeader, let country = request.headers[countryHeader], Audience.isCountry(country) {
             facts.country = country
         }
-        let stated = Self.stated(request)
-        if let platform = stated.platform {
-            guard Audience.isPlatform(platform) else {
-                throw .invalidParameter(
-                    name: "platform", rule: "must be a lower-case platform name such as ios, android or web")
-            }
-            facts.platform = platform
+        let query = request.uri.query.flatMap { Self.namesFact($0) ? request.uri.queryParameters : nil }
+        func stated(
+            _ header: HTTPField.Name, _ name: Substring, rule: String, _ valid: (String) -> Bool
+        ) throws(CatalogError) -> String? {
+            let (sent, parameter) = (request.headers[header], query?[name].map(String.init))
+            if let sent, !valid(sent) { throw .invalidParameter(name: String(name), rule: rule) }
+            if let parameter, !valid(parameter) { throw .invalidParameter(name: String(name), rule: rule) }
+            return sent ?? parameter
         }
-        if let version = stated.appVersion {
-            guard let parsed = AppVersion(version) else {
-                throw .invalidParameter(name: "appVersion", rule: "must be a version such as 2.3 or 2.3.1")
-            }
-            facts.appVersion = parsed
-        }
-        if let installation = stated.installation {
-            guard AudienceFacts.isInstallation(installation) else {
-                throw .invalidParameter(
-                    name: "installation", rule: "must be 8 to 64 letters, digits, dashes or underscores (a UUID)")
-            }
-            facts.installation = installation
-        }
+        facts.platform = try stated(
+            Self.platformHeader, "platform", rule: "must be a lower-case platform name such as ios, android or web",
+            Audience.isPlatform)
+        facts.appVersion = try stated(
+            Self.versionHeader, "appVersion", rule: "must be a version such as 2.3 or 2.3.1", { AppVersion($0) != nil }
+        ).flatMap { AppVersion($0) }
+        facts.installation = try stated(
+            Self.installationHeader, "installation",
+            rule: "must be 8 to 64 letters, digits, dashes or underscores (a UUID)", AudienceFacts.isInstallation)
         return facts
-    }
-
-    /// Each fact from its header, else from its query parameter. The query string is parsed only when it names one.
-    private static func stated(
-        _ request: Request
-    ) -> (platform: String?, appVersion: String?, installation: String?) {
-        var stated = (
-            platform: request.headers[platformHeader], appVersion: request.headers[versionHeader],
-            installation: request.headers[installationHeader]
-        )
-        guard let query = request.uri.query, namesFact(query) else { return stated }
-        let parameters = request.uri.queryParameters
-        stated.platform = stated.platform ?? parameters["platform"].map(String.init)
-        stated.appVersion = stated.appVersion ?? parameters["appVersion"].map(String.init)
-        stated.installation = stated.installation ?? parameters["installation"].map(String.init)
-        return stated
     }
 
     /// Whether a query string has a `platform`, `appVersion` or `installation` parameter: one pass over its bytes, no

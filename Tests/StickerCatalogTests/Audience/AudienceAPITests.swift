@@ -89,6 +89,10 @@ import Testing
             let query = try await ChangeFeedTests.manifest(
                 client, "?platform=ios&appVersion=2.4", headers: C.caller(country: "US"))
             #expect(query.groups.map(\.id).contains("chewy"))
+            // A malformed parameter is refused beside a good header, as on its own.
+            let beside = try await client.execute(
+                uri: "/v1/manifest?platform=", method: .get, headers: C.caller(platform: "ios"))
+            #expect(beside.status == .badRequest && beside.problemCode == "invalid_parameter")
         }
     }
 
