@@ -13,9 +13,10 @@ final class ClientFacts: Sendable {
     private let folder: URL
     private let installation = Mutex<String?>(nil)
 
-    /// Operations that answer with the catalog as this client sees it.
+    /// Operations that answer with the catalog as this client sees it. The HEADs too: their ETags must be the GETs'.
     static let operations: Set<String> = [
-        "getManifest", "headManifest", "getManifestChanges", "getEvents", "getGroup", "search", "trending",
+        "getManifest", "headManifest", "getManifestChanges", "headManifestChanges", "getEvents", "headEvents",
+        "getGroup", "headGroup", "search", "headSearch", "trending", "headTrending",
     ]
     static let platformHeader = HTTPField.Name("Sticker-Platform")!
     static let versionHeader = HTTPField.Name("Sticker-App-Version")!
