@@ -33,9 +33,10 @@ import Testing
             }
             rounds.append(ContinuousClock.now - start)
         }
-        // Check: 200 calls in under 100 ms (a wait for the lock is 20 ms a try, up to 5 s), the request still
-        // unanswered; then everything arrives.
-        #expect(rounds.min()! < .milliseconds(100), "200 record() calls took \(rounds)")
+        // Check: 200 calls in under a second, the request still unanswered; then everything arrives. A call that
+        // waited for the lock would wait 20 ms a try (up to 5 s): 200 of them at least 4 s. The bound is not a speed
+        // target: 100 ms failed on a busy 2-core machine (the best of five rounds took 102 ms).
+        #expect(rounds.min()! < .seconds(1), "200 record() calls took \(rounds)")
         #expect(service.answered == 0)
         close(outside)
         service.release(1)
