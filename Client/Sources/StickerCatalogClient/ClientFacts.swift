@@ -1,17 +1,17 @@
 import Foundation
 import HTTPTypes
-import Synchronization
 
 /// What the app states of itself so the service can show groups meant for some platforms, app versions or a share of
 /// installations (the service's audiences): `Sticker-Platform`, `Sticker-App-Version` and `Sticker-Installation` on
 /// every request that reads the catalog. None of it is a user's identity: the installation id is random, made once
 /// per folder, and never derived from a user. It is not a security boundary either (any client can say anything); it
-/// lets the service roll a group out.
-final class ClientFacts: Sendable {
+/// lets the service roll a group out. (An `NSLock`, not `Mutex`: the package's floor is iOS 16, and `Mutex` is iOS 18.)
+final class ClientFacts: @unchecked Sendable {
     let platform: String?
     let appVersion: String?
     private let folder: URL
-    private let installation = Mutex<String?>(nil)
+    private let lock = NSLock()
+    private var installation: String?
 
     /// Operations that answer with the catalog as this client sees it. The HEADs too: their ETags must be the GETs'.
     static let operations: Set<String> = [
@@ -43,19 +43,19 @@ final class ClientFacts: Sendable {
     /// The folder's installation id: read once, made (a random UUID) and kept when there is none or it is not one.
     /// Two processes making one at once each use their own for this run; the last written is kept.
     func installationID() -> String {
-        installation.withLock { cached in
-            if let cached { return cached }
+        lock.withLock {
+            if let installation { return installation }
             let file = folder.appending(path: Self.fileName)
             if let data = try? Data(contentsOf: file), data.count <= 64,
                 let text = String(data: data, encoding: .utf8), Self.isInstallation(text)
             {
-                cached = text
+                installation = text
                 return text
             }
             let made = UUID().uuidString.lowercased()
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try? LocalCatalog.replace(folder.path, Self.fileName, with: Data(made.utf8))
-            cached = made
+            installation = made
             return made
         }
     }
