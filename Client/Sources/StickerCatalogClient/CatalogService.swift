@@ -126,7 +126,7 @@ struct CatalogService: Sendable {
             try await send(request, body, url, "getAsset")
         }
         guard response.status == .ok else {
-            throw StickerClientError.refused(status: response.status.code, code: nil, detail: Self.redacted(url))
+            throw StickerClientError.refused(status: response.status.code, code: nil, detail: Redaction.url(url))
         }
         guard let body else { return }
         do {
@@ -135,7 +135,8 @@ struct CatalogService: Sendable {
             throw error
         } catch {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
-            throw StickerClientError.unreachable("\(Self.redacted(url).prefix(120)): \(error)", reason: .of(error))
+            throw StickerClientError.unreachable(
+                "\(Redaction.url(url).prefix(120)): \(Redaction.describe(error))", reason: .of(error))
         }
     }
 
@@ -164,12 +165,6 @@ struct CatalogService: Sendable {
     /// A GET of `url` and the origin it goes to. A path on the service (what the manifest gives unless images are on
     /// a CDN) is taken as it is, without a URL parse per file; an absolute URL is parsed, and refused when no URL can
     /// hold its host.
-    /// `url` without its query or fragment, for errors and logs: a premium image's URL carries its signature
-    /// (`?exp=&sig=`), which must not outlive the request in an error message, a crash report or a log.
-    static func redacted(_ url: String) -> String {
-        String(url.prefix { $0 != "?" && $0 != "#" })
-    }
-
     func request(for url: String) throws -> (HTTPRequest, URL) {
         if let home, url.utf8.first == UInt8(ascii: "/"), url.utf8.dropFirst().first != UInt8(ascii: "/"),
             url.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
@@ -179,7 +174,7 @@ struct CatalogService: Sendable {
         guard let resolved = URL(string: url, relativeTo: base)?.absoluteURL,
             let (scheme, authority, origin) = Self.origin(of: resolved)
         else {
-            throw StickerClientError.invalidAnswer("an image URL that is not one: \(Self.redacted(url).prefix(80))")
+            throw StickerClientError.invalidAnswer("an image URL that is not one: \(Redaction.url(url).prefix(80))")
         }
         var path = resolved.path(percentEncoded: true)
         if let query = resolved.query(percentEncoded: true) { path += "?" + query }
@@ -201,15 +196,13 @@ struct CatalogService: Sendable {
         }
     }
 
-    /// `operation`, with the errors the middleware threw unwrapped from the generated client's `ClientError`.
+    /// `operation`, with the errors the middleware threw unwrapped from the generated client's `ClientError`, and any
+    /// other error made a `StickerClientError` (`StickerClientError.from`).
     func call<T>(_ operation: () async throws -> T) async throws -> T {
         do {
             return try await operation()
-        } catch let error as ClientError {
-            if let cause = error.underlyingError as? StickerClientError { throw cause }
-            if error.underlyingError is CancellationError { throw CancellationError() }
-            throw StickerClientError.invalidAnswer(
-                "\(error.operationID): \(error.causeDescription): \(error.underlyingError)")
+        } catch {
+            throw StickerClientError.from(error)
         }
     }
 }

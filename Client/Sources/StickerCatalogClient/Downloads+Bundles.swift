@@ -103,7 +103,8 @@ extension Downloads {
             try Task.checkCancellation()
             if error is CancellationError { throw error }
             let failure =
-                error as? StickerClientError ?? .unreachable("a bundle's answer: \(error)", reason: .of(error))
+                error as? StickerClientError
+                ?? .unreachable("a bundle's answer: \(Redaction.describe(error))", reason: .of(error))
             switch failure {
             case .storage, .unavailable, .timedOut: throw failure
             case .unreachable(_, let reason) where reason == .offline || reason == .timedOut || reason == .tls:

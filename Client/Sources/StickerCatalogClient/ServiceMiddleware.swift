@@ -75,7 +75,7 @@ struct ServiceMiddleware: ClientMiddleware {
                 failures += 1
                 guard failures < attempts, retryable else {
                     throw StickerClientError.unreachable(
-                        "\(CatalogService.redacted(request.path ?? "")): \(error)", reason: .of(error))
+                        "\(Redaction.url(request.path ?? "")): \(Redaction.describe(error))", reason: .of(error))
                 }
                 wait = backoff.delay(after: failures)
             }

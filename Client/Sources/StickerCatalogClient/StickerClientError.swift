@@ -1,4 +1,5 @@
 import Foundation
+import OpenAPIRuntime
 
 /// What went wrong talking to the service or keeping its files; `underlying` keeps the cause where there is one.
 public enum StickerClientError: Error, Sendable, Equatable {
@@ -28,13 +29,34 @@ public enum StickerClientError: Error, Sendable, Equatable {
     case busy
 }
 
+extension StickerClientError {
+    /// `error` as this library reports it: a `StickerClientError` or a `CancellationError` as it is, one the generated
+    /// client wrapped (`ClientError`) unwrapped, and anything else as `unreachable` (a transport's failure) or
+    /// `invalidAnswer` (an answer that did not decode), its text redacted: no error leaves this library naming a signed
+    /// URL, whatever threw it.
+    static func from(_ error: any Error) -> any Error {
+        switch error {
+        case is StickerClientError, is CancellationError: return error
+        case let error as ClientError:
+            if error.underlyingError is StickerClientError || error.underlyingError is CancellationError {
+                return error.underlyingError
+            }
+            return StickerClientError.invalidAnswer(
+                "\(error.operationID): \(error.causeDescription): \(Redaction.describe(error.underlyingError))")
+        case is DecodingError: return StickerClientError.invalidAnswer(Redaction.describe(error))
+        default: return StickerClientError.unreachable(Redaction.describe(error), reason: .of(error))
+        }
+    }
+}
+
 /// An error as something else threw it, kept whole in `error`; two are equal when they describe the same.
 public struct UnderlyingError: Error, Sendable, Equatable, CustomStringConvertible {
     public let error: any Error
 
     public init(_ error: any Error) { self.error = error }
 
-    public var description: String { String(describing: error) }
+    /// What `error` says, with every URL's query and fragment cut (`Redaction`): a provider's error may name one.
+    public var description: String { Redaction.describe(error) }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         String(reflecting: lhs.error) == String(reflecting: rhs.error)

@@ -33,6 +33,7 @@ extension StickerSync {
             } catch {
                 // Only this call's own cancellation ends it (a sync it joined is never cancelled under it).
                 if Task.isCancelled { return }
+                let error = StickerClientError.from(error)
                 logger.notice("following the catalog failed; trying again", metadata: ["error": "\(error)"])
                 statusCell.set(.offline(error, since: Date()))
                 onError(error)

@@ -56,7 +56,7 @@ extension StickerSync {
         for (digest, error) in outcome.failed {
             logger.warning(
                 "a file could not be had; its sticker waits for the next sync",
-                metadata: ["sha256": "\(digest)", "error": "\(error)"])
+                metadata: ["sha256": "\(digest)", "error": "\(Redaction.describe(error))"])
         }
         let failed = Set(outcome.failed.keys)
         logger.debug("files fetched", metadata: ["files": "\(fetched)", "failed": "\(failed.count)"])

@@ -185,6 +185,7 @@ public actor StickerSync {
                 statusCell.set(Self.settled(folder))
                 throw CancellationError()
             }
+            let error = StickerClientError.from(error)
             logger.notice("sync failed", metadata: ["error": "\(error)"])
             statusCell.set(.offline(error, since: Date()))
             throw error

@@ -30,7 +30,7 @@ extension UsageRecorder {
             do {
                 batch = try await queue.claim(upTo: Self.batch)
             } catch {
-                logger.notice("the usage queue could not be read; trying later", metadata: ["error": "\(error)"])
+                logger.notice("the usage queue could not be read; trying later", metadata: ["error": "\(Redaction.describe(error))"])
                 break
             }
             guard !batch.isEmpty else { break }
@@ -65,7 +65,7 @@ extension UsageRecorder {
             delivery = UsageDelivery(error)
             if delivery != .stopped {
                 logger.notice(
-                    "usage events not sent", metadata: ["events": "\(batch.count)", "error": "\(error)"])
+                    "usage events not sent", metadata: ["events": "\(batch.count)", "error": "\(Redaction.describe(error))"])
             }
         }
         let ids = Set(batch.map(\.id))
@@ -76,7 +76,7 @@ extension UsageRecorder {
             }
         } catch {
             // Their claim expires: sent again later (a batch received is then counted twice, rarely).
-            logger.notice("the usage queue could not be updated", metadata: ["error": "\(error)"])
+            logger.notice("the usage queue could not be updated", metadata: ["error": "\(Redaction.describe(error))"])
         }
         return delivery
     }

@@ -94,7 +94,7 @@ final class UsageRecorder: @unchecked Sendable {
             do {
                 try await queue.append(events)
             } catch {
-                logger.notice("usage events could not be kept; trying again later", metadata: ["error": "\(error)"])
+                logger.notice("usage events could not be kept; trying again later", metadata: ["error": "\(Redaction.describe(error))"])
                 lock.withLock {
                     unwritten = Array((events + unwritten).suffix(UsageQueue.bound))
                     (writer, recordedSinceFlush) = (nil, true)
