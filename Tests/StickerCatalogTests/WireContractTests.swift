@@ -85,8 +85,10 @@ import Testing
 
         /// Client-only fields: notes, with `Mirror`, which optional properties of each generated struct are set, going
         /// into nested generated structs and arrays. Strings, numbers, `Date` and the generated `String`/`Int` enums
-        /// (`SizeClass`, `Problem.CodePayload`) are leaves, their cases checked by decoding. The client schemas have no
-        /// `OpenAPIValueContainer`, `additionalProperties` or oneOf/anyOf wrappers; one added needs handling here.
+        /// (`SizeClass`, `Problem.CodePayload`) are leaves, their cases checked by decoding. The open values' `anyOf`
+        /// wrappers (`ServedSizeClass`: `value1` the known case, `value2` any string) are structs like the others: a
+        /// value the server sends that the client does not know leaves `value1` unset, and that fails here. The
+        /// client schemas have no `OpenAPIValueContainer` or `additionalProperties`; one added needs handling here.
         mutating func visit(_ value: Any) {
             let mirror = Mirror(reflecting: value)
             let name = String(reflecting: type(of: value))

@@ -31,6 +31,274 @@ extension Components {
             case medium = "medium"
             case large = "large"
         }
+        /// A size class as an answer states it: one of `SizeClass` today; a later version may add values (see Evolution).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ServedSizeClass`.
+        public struct ServedSizeClass: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ServedSizeClass/value1`.
+            public var value1: Components.Schemas.SizeClass?
+            /// - Remark: Generated from `#/components/schemas/ServedSizeClass/value2`.
+            public var value2: Swift.String?
+            /// Creates a new `ServedSizeClass`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            public init(
+                value1: Components.Schemas.SizeClass? = nil,
+                value2: Swift.String? = nil
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                var errors: [any Swift.Error] = []
+                do {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self.value2 = try decoder.decodeFromSingleValueContainer()
+                } catch {
+                    errors.append(error)
+                }
+                try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                    [
+                        self.value1,
+                        self.value2
+                    ],
+                    type: Self.self,
+                    codingPath: decoder.codingPath,
+                    errors: errors
+                )
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                    self.value1,
+                    self.value2
+                ])
+            }
+        }
+        /// A display scale as an answer states it: 1, 2 or 3 today; a later version may add values (see Evolution).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ServedScale`.
+        public struct ServedScale: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ServedScale/value1`.
+            @frozen public enum Value1Payload: Int, Codable, Hashable, Sendable, CaseIterable {
+                case _1 = 1
+                case _2 = 2
+                case _3 = 3
+            }
+            /// - Remark: Generated from `#/components/schemas/ServedScale/value1`.
+            public var value1: Components.Schemas.ServedScale.Value1Payload?
+            /// - Remark: Generated from `#/components/schemas/ServedScale/value2`.
+            public var value2: Swift.Int?
+            /// Creates a new `ServedScale`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            public init(
+                value1: Components.Schemas.ServedScale.Value1Payload? = nil,
+                value2: Swift.Int? = nil
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                var errors: [any Swift.Error] = []
+                do {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self.value2 = try decoder.decodeFromSingleValueContainer()
+                } catch {
+                    errors.append(error)
+                }
+                try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                    [
+                        self.value1,
+                        self.value2
+                    ],
+                    type: Self.self,
+                    codingPath: decoder.codingPath,
+                    errors: errors
+                )
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                    self.value1,
+                    self.value2
+                ])
+            }
+        }
+        /// A trending window as an answer states it: `day` or `week` today; a later version may add values.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ServedTrendWindow`.
+        public struct ServedTrendWindow: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ServedTrendWindow/value1`.
+            @frozen public enum Value1Payload: String, Codable, Hashable, Sendable, CaseIterable {
+                case day = "day"
+                case week = "week"
+            }
+            /// - Remark: Generated from `#/components/schemas/ServedTrendWindow/value1`.
+            public var value1: Components.Schemas.ServedTrendWindow.Value1Payload?
+            /// - Remark: Generated from `#/components/schemas/ServedTrendWindow/value2`.
+            public var value2: Swift.String?
+            /// Creates a new `ServedTrendWindow`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            public init(
+                value1: Components.Schemas.ServedTrendWindow.Value1Payload? = nil,
+                value2: Swift.String? = nil
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                var errors: [any Swift.Error] = []
+                do {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self.value2 = try decoder.decodeFromSingleValueContainer()
+                } catch {
+                    errors.append(error)
+                }
+                try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                    [
+                        self.value1,
+                        self.value2
+                    ],
+                    type: Self.self,
+                    codingPath: decoder.codingPath,
+                    errors: errors
+                )
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                    self.value1,
+                    self.value2
+                ])
+            }
+        }
+        /// Where a transaction came from: one of these today; a later version may add sources.
+        ///
+        /// - Remark: Generated from `#/components/schemas/TransactionSource`.
+        public struct TransactionSource: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TransactionSource/value1`.
+            @frozen public enum Value1Payload: String, Codable, Hashable, Sendable, CaseIterable {
+                case apple = "apple"
+                case revenuecat = "revenuecat"
+                case generic = "generic"
+                case admin = "admin"
+            }
+            /// - Remark: Generated from `#/components/schemas/TransactionSource/value1`.
+            public var value1: Components.Schemas.TransactionSource.Value1Payload?
+            /// - Remark: Generated from `#/components/schemas/TransactionSource/value2`.
+            public var value2: Swift.String?
+            /// Creates a new `TransactionSource`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            public init(
+                value1: Components.Schemas.TransactionSource.Value1Payload? = nil,
+                value2: Swift.String? = nil
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                var errors: [any Swift.Error] = []
+                do {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self.value2 = try decoder.decodeFromSingleValueContainer()
+                } catch {
+                    errors.append(error)
+                }
+                try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                    [
+                        self.value1,
+                        self.value2
+                    ],
+                    type: Self.self,
+                    codingPath: decoder.codingPath,
+                    errors: errors
+                )
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                    self.value1,
+                    self.value2
+                ])
+            }
+        }
+        /// `production` or `sandbox` today; a later version may add environments.
+        ///
+        /// - Remark: Generated from `#/components/schemas/TransactionEnvironment`.
+        public struct TransactionEnvironment: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TransactionEnvironment/value1`.
+            @frozen public enum Value1Payload: String, Codable, Hashable, Sendable, CaseIterable {
+                case production = "production"
+                case sandbox = "sandbox"
+            }
+            /// - Remark: Generated from `#/components/schemas/TransactionEnvironment/value1`.
+            public var value1: Components.Schemas.TransactionEnvironment.Value1Payload?
+            /// - Remark: Generated from `#/components/schemas/TransactionEnvironment/value2`.
+            public var value2: Swift.String?
+            /// Creates a new `TransactionEnvironment`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            public init(
+                value1: Components.Schemas.TransactionEnvironment.Value1Payload? = nil,
+                value2: Swift.String? = nil
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                var errors: [any Swift.Error] = []
+                do {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self.value2 = try decoder.decodeFromSingleValueContainer()
+                } catch {
+                    errors.append(error)
+                }
+                try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                    [
+                        self.value1,
+                        self.value2
+                    ],
+                    type: Self.self,
+                    codingPath: decoder.codingPath,
+                    errors: errors
+                )
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                    self.value1,
+                    self.value2
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Problem`.
         public struct Problem: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Problem/type`.
@@ -242,15 +510,9 @@ extension Components {
             /// Absent: each group at its own size class.
             ///
             /// - Remark: Generated from `#/components/schemas/Manifest/size`.
-            public var size: Components.Schemas.SizeClass?
+            public var size: Components.Schemas.ServedSizeClass?
             /// - Remark: Generated from `#/components/schemas/Manifest/scale`.
-            @frozen public enum ScalePayload: Int, Codable, Hashable, Sendable, CaseIterable {
-                case _1 = 1
-                case _2 = 2
-                case _3 = 3
-            }
-            /// - Remark: Generated from `#/components/schemas/Manifest/scale`.
-            public var scale: Components.Schemas.Manifest.ScalePayload
+            public var scale: Components.Schemas.ServedScale
             /// "png" when only still PNG pictures were asked for, "webp" for WebP; null for the default (PNG and APNG).
             ///
             /// - Remark: Generated from `#/components/schemas/Manifest/format`.
@@ -278,8 +540,8 @@ extension Components {
                 cursor: Swift.String,
                 filter: Swift.String? = nil,
                 flags: [Components.Schemas.Flag],
-                size: Components.Schemas.SizeClass? = nil,
-                scale: Components.Schemas.Manifest.ScalePayload,
+                size: Components.Schemas.ServedSizeClass? = nil,
+                scale: Components.Schemas.ServedScale,
                 format: Swift.String? = nil,
                 locale: Swift.String? = nil,
                 groups: [Components.Schemas.ManifestGroup]
@@ -380,7 +642,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/ManifestGroup/name`.
             public var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/ManifestGroup/sizeClass`.
-            public var sizeClass: Components.Schemas.SizeClass
+            public var sizeClass: Components.Schemas.ServedSizeClass
             /// - Remark: Generated from `#/components/schemas/ManifestGroup/flags`.
             public var flags: [Components.Schemas.Flag]
             /// - Remark: Generated from `#/components/schemas/ManifestGroup/position`.
@@ -412,7 +674,7 @@ extension Components {
             public init(
                 id: Components.Schemas.Slug,
                 name: Swift.String,
-                sizeClass: Components.Schemas.SizeClass,
+                sizeClass: Components.Schemas.ServedSizeClass,
                 flags: [Components.Schemas.Flag],
                 position: Swift.Int,
                 locked: Swift.Bool,
@@ -757,12 +1019,7 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/TrendingPage`.
         public struct TrendingPage: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/TrendingPage/window`.
-            @frozen public enum WindowPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case day = "day"
-                case week = "week"
-            }
-            /// - Remark: Generated from `#/components/schemas/TrendingPage/window`.
-            public var window: Components.Schemas.TrendingPage.WindowPayload
+            public var window: Components.Schemas.ServedTrendWindow
             /// The catalog revision shown.
             ///
             /// - Remark: Generated from `#/components/schemas/TrendingPage/revision`.
@@ -791,7 +1048,7 @@ extension Components {
             ///   - results:
             ///   - next: The next page's `cursor`; null on the last page.
             public init(
-                window: Components.Schemas.TrendingPage.WindowPayload,
+                window: Components.Schemas.ServedTrendWindow,
                 revision: Swift.Int,
                 locale: Swift.String? = nil,
                 total: Swift.Int,
@@ -900,21 +1157,9 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/TransactionView`.
         public struct TransactionView: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/TransactionView/source`.
-            @frozen public enum SourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case apple = "apple"
-                case revenuecat = "revenuecat"
-                case generic = "generic"
-                case admin = "admin"
-            }
-            /// - Remark: Generated from `#/components/schemas/TransactionView/source`.
-            public var source: Components.Schemas.TransactionView.SourcePayload
+            public var source: Components.Schemas.TransactionSource
             /// - Remark: Generated from `#/components/schemas/TransactionView/environment`.
-            @frozen public enum EnvironmentPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case production = "production"
-                case sandbox = "sandbox"
-            }
-            /// - Remark: Generated from `#/components/schemas/TransactionView/environment`.
-            public var environment: Components.Schemas.TransactionView.EnvironmentPayload
+            public var environment: Components.Schemas.TransactionEnvironment
             /// - Remark: Generated from `#/components/schemas/TransactionView/transactionId`.
             public var transactionId: Swift.String
             /// - Remark: Generated from `#/components/schemas/TransactionView/originalTransactionId`.
@@ -951,8 +1196,8 @@ extension Components {
             ///   - asOf: When the newest event about it was signed.
             ///   - active:
             public init(
-                source: Components.Schemas.TransactionView.SourcePayload,
-                environment: Components.Schemas.TransactionView.EnvironmentPayload,
+                source: Components.Schemas.TransactionSource,
+                environment: Components.Schemas.TransactionEnvironment,
                 transactionId: Swift.String,
                 originalTransactionId: Swift.String,
                 productId: Swift.String,

@@ -3,7 +3,8 @@ import StickerCatalogExport
 
 extension LocalCatalog {
     /// The last sync as `Stickers.xcstickers` in `folder`, from the files on disk (no network): the size class the
-    /// catalog was synced at (else the first group's own), the pictures as synced.
+    /// catalog was synced at (else the first group's own; medium for one Messages does not know), the pictures as
+    /// synced.
     /// - Throws: `StickerClientError.notSynced` before a first sync; `XCStickers.Failure` for a file Messages refuses
     ///   (`notPNG` for a catalog synced in a WebP view: sync an `apng` or `png` view for Messages).
     @discardableResult
@@ -12,7 +13,7 @@ extension LocalCatalog {
         let groups = manifest.groups.filter { !$0.locked }
         let pack = XCStickers.Pack(
             revision: manifest.revision, cursor: manifest.cursor,
-            sizeClass: (manifest.size ?? groups.first?.sizeClass ?? .medium).rawValue,
+            sizeClass: (manifest.size?.known ?? groups.first?.sizeClass.known ?? .medium).rawValue,
             stickers: groups.flatMap(\.stickers).map {
                 .init(id: $0.id, name: $0.name, description: $0.description, file: $0.asset.sha256)
             })

@@ -56,3 +56,26 @@ extension Manifest {
         return next
     }
 }
+
+// Values the service chooses are open (openapi.yaml's "Evolution"): a later service may add a size class, a scale or
+// a trending window, and an app already shipped must go on syncing. Each comes as the generated `anyOf` of the values
+// this version knows and any value of the type; `known` is nil for one it does not.
+
+/// A size class as the service states it.
+public typealias ServedSizeClass = Components.Schemas.ServedSizeClass
+/// A display scale as the service states it.
+public typealias ServedScale = Components.Schemas.ServedScale
+
+extension Components.Schemas.ServedSizeClass {
+    /// The size class, when this version of the library knows it; nil for one added to the service since.
+    public var known: StickerSize? { value1 }
+    /// Its name as the service sent it (`small`, or one this version does not know).
+    public var name: String { value2 ?? value1?.rawValue ?? "" }
+}
+
+extension Components.Schemas.ServedScale {
+    /// The scale, when this version of the library knows it.
+    public var known: DisplayScale? { (value2 ?? value1?.rawValue).flatMap(DisplayScale.init(rawValue:)) }
+    /// The scale as the service sent it.
+    public var value: Int { value2 ?? value1?.rawValue ?? 0 }
+}
