@@ -19,7 +19,8 @@ import Testing
         func release() { close(fd) }
     }
 
-    /// `body`, or a failure after `seconds` of real time (the code before this change waited for the lock forever).
+    /// `body`, or a failure after `seconds` of real time (the code before this change waited for the lock forever). A
+    /// bound on a hang, not a speed: the waits it covers are on the fake clock, and a busy machine may take seconds.
     static func within<T: Sendable>(_ seconds: Int, _ body: @escaping @Sendable () async throws -> T) async throws -> T
     {
         try await withThrowingTaskGroup(of: T?.self) { group in
@@ -46,7 +47,7 @@ import Testing
         let sync = StickerSync.testing(MemoryService(), clock: clock, folder: folder)
         // Action
         let failure = await #expect(throws: StickerClientError.self) {
-            try await Self.within(5) { try await sync.sync() }
+            try await Self.within(30) { try await sync.sync() }
         }
         // Check: busy, after at most lockWait (5 s) and one step of fake time; the files kept, nothing committed.
         #expect(failure == .busy)
@@ -65,7 +66,7 @@ import Testing
             transport: MemoryService(),
             sleep: { _ in if waits.next() == 3 { outside.release() } })
         // Action
-        let report = try await Self.within(5) { try await sync.sync() }
+        let report = try await Self.within(30) { try await sync.sync() }
         // Check
         #expect(report.filesDownloaded == 3 && sync.folder.load()?.groups.first?.stickers.count == 3)
     }
@@ -96,9 +97,9 @@ import Testing
         // Action
         let first = Task { try await x.sync() }
         try await Task.sleep(for: .milliseconds(50))
-        let second = try await Self.within(5) { try await y.sync() }
+        let second = try await Self.within(30) { try await y.sync() }
         gate.open()
-        let report = try await Self.within(5) { try await first.value }
+        let report = try await Self.within(30) { try await first.value }
         // Check: Y's revision 2 stays; X says so.
         #expect(second.revision == 2 && report.revision == 2)
         #expect(StickerSync.testing(newer, folder: folder).snapshot?.revision == 2)
