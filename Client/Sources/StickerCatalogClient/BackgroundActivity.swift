@@ -9,6 +9,15 @@ enum BackgroundActivity {
     static func run<T: Sendable>(
         _ reason: String = "Updating stickers", _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
+        try await $isActive.withValue(true) { try await asserting(reason, body) }
+    }
+
+    /// Whether the task runs within `run`, on every platform (so tests on Linux see what an iPhone would).
+    @TaskLocal static var isActive = false
+
+    private static func asserting<T: Sendable>(
+        _ reason: String, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
             let task = Task { try await body() }
             let finished = DispatchSemaphore(value: 0)

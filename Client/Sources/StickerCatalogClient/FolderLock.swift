@@ -10,10 +10,25 @@ struct FolderLock {
     /// How often a held lock is tried again.
     static let step: Duration = .milliseconds(20)
 
-    /// Takes the lock of `folder`, trying every `step` on the sync's clock (`sleep`) for at most `bound`. `name` is the
-    /// lock file: `.lock` for commits, another for what must not wait for one (the usage queue's `.usage.lock`).
-    /// - Throws: `StickerClientError.busy` when another process held it all that time.
-    static func acquire(
+    /// Runs `body` holding the lock of `folder`, the waiting for it included, under an expiring activity
+    /// (`BackgroundActivity`): an app suspended while it holds a lock in an App Group container is killed
+    /// (0xdead10cc), so no lock is ever held outside one. The only way to take a lock. `name` is the lock file: `.lock`
+    /// for commits, another for what must not wait for one (the usage queue's `.usage.lock`).
+    /// - Throws: `StickerClientError.busy` when another process held it for `bound` (tried every `step` on the sync's
+    ///   clock, `sleep`), and what `body` throws.
+    static func holding<T: Sendable>(
+        _ folder: URL, named name: String = ".lock", waitingAtMost bound: Duration,
+        sleep: @escaping @Sendable (Duration) async throws -> Void, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await BackgroundActivity.run("Saving stickers") {
+            let lock = try await acquire(folder, named: name, waitingAtMost: bound, sleep: sleep)
+            defer { lock.release() }
+            return try await body()
+        }
+    }
+
+    /// Takes the lock of `folder`, trying every `step` for at most `bound`.
+    private static func acquire(
         _ folder: URL, named name: String = ".lock", waitingAtMost bound: Duration,
         sleep: @Sendable (Duration) async throws -> Void
     ) async throws -> FolderLock {
@@ -41,7 +56,7 @@ struct FolderLock {
     }
 
     /// Lets the lock go.
-    func release() {
+    private func release() {
         flock(fd, LOCK_UN)
         close(fd)
     }

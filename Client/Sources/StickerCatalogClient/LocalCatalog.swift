@@ -123,9 +123,19 @@ public struct LocalCatalog: Sendable {
         return mark
     }
 
-    /// Writes `data` to a new temporary file in `folder` (never following a link, never reusing a name), syncs it,
-    /// renames it to `name` and syncs the folder. (Images are written as they arrive: `IncomingFile`.)
-    static func replace(_ folder: String, _ name: String, with data: Data) throws {
+    /// How far a replaced file is flushed before its rename.
+    enum Durability {
+        /// To stable storage, the folder too (`Durable`): a power loss leaves the old file or the new one.
+        case durable
+        /// Its bytes handed to the drive (`fsync`, which on Apple platforms does not flush the drive's cache), the
+        /// folder not flushed: a crash of the process leaves one whole file, a power loss may take back the newest.
+        case ordered
+    }
+
+    /// Writes `data` to a new temporary file in `folder` (never following a link, never reusing a name), flushes it
+    /// (`durability`), renames it to `name` and, when durable, flushes the folder. (Images are written as they
+    /// arrive: `IncomingFile`.)
+    static func replace(_ folder: String, _ name: String, with data: Data, durability: Durability = .durable) throws {
         let part = "\(folder)/.\(name).\(UInt32.random(in: 0...UInt32.max)).part"
         let fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
@@ -144,7 +154,12 @@ public struct LocalCatalog: Sendable {
                 offset += written
             }
         }
-        if failure == 0 { failure = Durable.flush(fd, name) }
+        if failure == 0 {
+            switch durability {
+            case .durable: failure = Durable.flush(fd, name)
+            case .ordered: failure = fsync(fd) == 0 ? 0 : errno
+            }
+        }
         close(fd)
         if failure == 0, rename(part, "\(folder)/\(name)") != 0 { failure = errno }
         guard failure == 0 else {
@@ -152,7 +167,7 @@ public struct LocalCatalog: Sendable {
             // ENOSPC stays ENOSPC: the cause is kept, not turned into "permission".
             throw StickerClientError.storage("writing \(name)", errno: POSIXErrorCode(rawValue: failure))
         }
-        Self.syncFolder(folder)
+        if durability == .durable { Self.syncFolder(folder) }
     }
 
     /// Creates `folder` and those above it, the system's reason kept when it cannot (`ENOSPC`, `EACCES`).

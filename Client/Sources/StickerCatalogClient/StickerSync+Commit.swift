@@ -8,8 +8,15 @@ extension StickerSync {
     /// names is pending, for the next sync to fetch. The revision committed, and how many files were removed.
     func commit(_ manifest: Manifest, failed: Set<String>, etag: String?) async throws -> (revision: Int, removed: Int)
     {
-        let lock = try await FolderLock.acquire(folder.directory, waitingAtMost: options.lockWait, sleep: sleep)
-        defer { lock.release() }
+        try await FolderLock.holding(folder.directory, waitingAtMost: options.lockWait, sleep: sleep) {
+            try await self.commitHolding(manifest, failed: failed, etag: etag)
+        }
+    }
+
+    /// `commit`, with the folder's lock held.
+    private func commitHolding(
+        _ manifest: Manifest, failed: Set<String>, etag: String?
+    ) throws -> (revision: Int, removed: Int) {
         let previous = folder.state()
         let sameView = previous?.view == view.key ? previous : nil
         if let sameView, sameView.manifest.revision > manifest.revision {

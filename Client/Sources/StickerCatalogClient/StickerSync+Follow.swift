@@ -13,6 +13,8 @@ extension StickerSync {
         healthy: Duration = .seconds(60), onSync: @escaping @Sendable (Report) -> Void = { _ in },
         onError: @escaping @Sendable (any Error) -> Void = { _ in }
     ) async {
+        following += 1
+        defer { following -= 1 }
         var failures = 0
         var serverRetry: Duration?
         var files = FileRetry(backoff: options.backoff)

@@ -37,7 +37,11 @@ public actor StickerSync {
     let shown: Observed<SyncedCatalog?>
     let statusCell: Observed<SyncStatus>
     /// What `record(_:sticker:)` is told, on its way to the service.
-    let usage: UsageRecorder
+    nonisolated let usage: UsageRecorder
+    /// The lifecycle notifications observed (`StickerSync+Lifecycle`).
+    let lifecycle = LifecycleObservers()
+    /// `follow()` calls running: the app's return to the foreground syncs only while one does.
+    var following = 0
     /// The running sync's downloads by bytes, counted within files as they arrive: `ProgressView(sync.progress)`. Its
     /// numbers are `SyncStatus.syncing`'s; it starts again at zero with each sync that downloads.
     public nonisolated let progress = Progress(totalUnitCount: 0)
@@ -89,6 +93,7 @@ public actor StickerSync {
         let shown = Observed { folder.load() }
         (self.shown, statusCell) = (shown, Observed { Self.settled(folder) })
         usage = Self.usageRecorder(service, folder: folder, options: options, sleep: sleep, logger: logger)
+        observeLifecycle()
     }
 
     deinit { usage.stop() }

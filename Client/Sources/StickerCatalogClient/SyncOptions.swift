@@ -38,6 +38,13 @@ public struct SyncOptions: Sendable {
     /// The app's version sent as `Sticker-App-Version` (`major[.minor[.patch]]`), for groups shown to some versions
     /// only: by default the app's `CFBundleShortVersionString` when it is such a version. A malformed one is not sent.
     public var appVersion: String? = ClientFacts.bundleVersion
+    /// Notifications that say the app came to the foreground (`AppLifecycle.foreground`: UIKit's, an extension
+    /// host's, WatchKit's or AppKit's, by name): a sync that follows the catalog (`follow()`) syncs at each, and stickers
+    /// seen count anew. Empty on Linux.
+    public var foregroundNotifications: [Notification.Name] = AppLifecycle.foreground
+    /// Notifications that say the app went to the background (`AppLifecycle.background`): usage recorded is written
+    /// to the folder at each, within an expiring activity, rather than a few seconds later.
+    public var backgroundNotifications: [Notification.Name] = AppLifecycle.background
 
     public init() {}
 }

@@ -6,7 +6,8 @@ import Foundation
 /// both record: every change reads the file again under `.usage.lock` (held for that read and write alone, never
 /// across a request, as an app suspended holding a lock in an App Group container is killed), and a batch being sent
 /// is claimed for a while, so two processes do not send it twice. A file this version cannot read (torn, another
-/// layout, larger than a full queue can be) is discarded: usage counts are worth less than a working folder.
+/// layout, larger than a full queue can be) is discarded: usage counts are worth less than a working folder. Writes
+/// come a few seconds apart at most (`UsageRecorder.writeEvery`), many events each.
 actor UsageQueue {
     /// One event as kept.
     struct Event: Codable, Sendable, Equatable {
@@ -100,10 +101,19 @@ actor UsageQueue {
         (event.claimed.map { $0 <= now } ?? true) && now.timeIntervalSince(event.at) < oldest
     }
 
-    /// `change` applied to the events under the lock, written when it changed them (or dropped some).
-    private func edit<T>(_ change: (inout [Event]) -> T) async throws -> T {
-        let lock = try await FolderLock.acquire(folder, named: ".usage.lock", waitingAtMost: lockWait, sleep: sleep)
-        defer { lock.release() }
+    /// `change` applied to the events under the lock (`FolderLock.holding`: within an expiring activity), written
+    /// when it changed them (or dropped some).
+    private func edit<T: Sendable>(_ change: @escaping @Sendable (inout [Event]) -> T) async throws -> T {
+        try await FolderLock.holding(folder, named: ".usage.lock", waitingAtMost: lockWait, sleep: sleep) {
+            try await self.apply(change)
+        }
+    }
+
+    /// Files written: what coalescing saves is counted here.
+    private(set) var writes = 0
+
+    /// `change` applied to the file's events; called with the lock held.
+    private func apply<T>(_ change: (inout [Event]) -> T) throws -> T {
         let read = events()
         var events = Self.trimmed(read)
         let result = change(&events)
@@ -118,10 +128,14 @@ actor UsageQueue {
         return Array(fresh.suffix(bound))
     }
 
-    /// Replaces the file with `events`, flushed (`LocalCatalog.replace`).
+    /// Replaces the file with `events` (`LocalCatalog.replace`), its bytes written before the rename but without the
+    /// drive's cache flushed (`F_FULLFSYNC`) for them: a power loss may take back the last few counts, which are worth
+    /// less than the tens of milliseconds a full flush holds the lock for on a phone.
     private func write(_ events: [Event]) throws {
         let encoder = JSONEncoder()
         (encoder.dateEncodingStrategy, encoder.outputFormatting) = (.iso8601, [.sortedKeys])
-        try LocalCatalog.replace(folder.path, Self.name, with: try encoder.encode(File(events: events)))
+        try LocalCatalog.replace(
+            folder.path, Self.name, with: try encoder.encode(File(events: events)), durability: .ordered)
+        writes += 1
     }
 }

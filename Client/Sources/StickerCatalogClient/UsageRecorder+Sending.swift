@@ -46,13 +46,10 @@ extension UsageRecorder {
         finish(id)
     }
 
-    /// Waits until what was recorded so far is in the file, or failed to be written.
+    /// Writes what was recorded so far into the file, or fails to.
     private func flush() async {
-        let writer = lock.withLock { () -> Task<Void, Never>? in
-            recordedSinceFlush = false
-            return startWriter()
-        }
-        await writer?.value
+        lock.withLock { recordedSinceFlush = false }
+        await write()
     }
 
     /// Sends `batch`, then removes it from the queue or lets go of it, by how that ended.

@@ -75,16 +75,60 @@ import Testing
         #expect(failing.attempts >= 10 && failing.attempts <= 45, "\(failing.attempts) attempts")
     }
 
-    @Test("1,000 clients that lost a replica at one instant spread their reconnects")
-    func spread() {
-        // Action: each client's first wait after a stream that was up dropped.
-        let waits = (0..<1000).map { _ in Backoff().reconnect(retry: .seconds(3)) }
-        // Check: the largest one-second burst.
+    /// An event stream that opens and ends at once: a replica that stopped.
+    static func dropping(_ request: HTTPRequest, _: Int) -> (HTTPResponse, HTTPBody?)? {
+        guard request.path?.hasPrefix("/v1/events") == true else { return nil }
+        return (HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"]), HTTPBody())
+    }
+
+    @Test("200 clients that lost a replica at one instant spread their reconnects over the window")
+    func spread() async {
+        // Setup: a service whose stream drops as soon as it is open (an empty catalog: the syncs before are cheap).
+        let service = MemoryService(stickers: 0)
+        service.handler = Self.dropping
+        // Action: each client follows until its first wait (the clock's limit ends follow() there), one after another:
+        // the waits are each client's own draw, and 200 syncs at once would hold both cores' threads in fsync.
+        var waits: [Duration] = []
+        for _ in 0..<200 {
+            let clock = FakeClock(limit: .nanoseconds(1))
+            await StickerSync.testing(service, clock: clock).follow()
+            if let wait = clock.waits.first { waits.append(wait) }
+        }
+        // Check: every client waited, within the 10 s window, no one-second burst over a quarter of them.
         var perSecond = [Int: Int]()
         for wait in waits { perSecond[Int(wait.components.seconds), default: 0] += 1 }
         let burst = perSecond.values.max() ?? 0
-        print("largest one-second burst of 1,000 reconnects: \(burst)")
-        #expect(burst <= 200 && waits.allSatisfy { $0 <= .seconds(10) })
+        #expect(waits.count == 200 && waits.allSatisfy { $0 <= .seconds(10) })
+        #expect(burst <= 50 && perSecond.count >= 8, "reconnects per second: \(perSecond.sorted { $0.key < $1.key })")
+    }
+
+    @Test("Back in the foreground, a sync that follows syncs at once; once it stops following, nothing is asked")
+    func foregroundResync() async throws {
+        // Setup: a stream that stays open and says nothing, and a test app's foreground notification.
+        let service = MemoryService()
+        service.handler = { request, _ in
+            guard request.path?.hasPrefix("/v1/events") == true else { return nil }
+            let silent = AsyncStream<ArraySlice<UInt8>> { _ in }
+            return (
+                HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"]),
+                HTTPBody(silent, length: .unknown, iterationBehavior: .single)
+            )
+        }
+        let foreground = Notification.Name("test-foreground-\(UUID())")
+        let sync = StickerSync.testing(service) { $0.foregroundNotifications = [foreground] }
+        let following = Task { await sync.follow() }
+        #expect(await Usage.eventually { service.count("/v1/events") == 1 })
+        #expect(service.count("/v1/manifest/changes") == 0)
+        // Action
+        NotificationCenter.default.post(name: foreground, object: nil)
+        // Check: one sync (the change feed, from the folder synced before), the stream left as it was.
+        #expect(await Usage.eventually { service.count("/v1/manifest/changes") == 1 })
+        following.cancel()
+        await following.value
+        let asked = service.requests.count
+        NotificationCenter.default.post(name: foreground, object: nil)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(service.requests.count == asked)
     }
 }
 
