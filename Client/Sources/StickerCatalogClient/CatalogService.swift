@@ -155,8 +155,12 @@ struct CatalogService: Sendable {
         }
         switch try await call({ try await api.postAssetBundle(body: .json(.init(assets: items))) }) {
         case .ok(let ok):
-            // A frame's length is four bytes: no image in one is longer.
-            let limit = links.reduce(0) { $0 + BundleFrames.headerBytes + min(max($1.bytes, 0), Int(UInt32.max)) }
+            // A frame's length is four bytes: no image in one is longer. Summed in 64 bits, then clamped: on watchOS'
+            // arm64_32 an Int is 32 bits, and `Int(UInt32.max)` alone would trap there.
+            let limit = Int(
+                clamping: links.reduce(Int64(0)) {
+                    $0 + Int64(BundleFrames.headerBytes) + min(max(Int64($1.bytes), 0), Int64(UInt32.max))
+                })
             return try ok.body.applicationVnd_stickercatalog_bundle.bounded(to: limit)
         default: throw StickerClientError.invalidAnswer("an undocumented answer to POST /v1/assets/bundle")
         }

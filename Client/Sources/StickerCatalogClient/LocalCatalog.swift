@@ -194,7 +194,7 @@ public struct LocalCatalog: Sendable {
         var info = stat()
         return Self.isDigest(asset.sha256) && lstat(fileURL(for: asset).path, &info) == 0
             && (info.st_mode & S_IFMT) == S_IFREG
-            && Int(info.st_size) == asset.bytes
+            && info.st_size == off_t(asset.bytes)  // not Int(st_size): it traps past 2 GiB where Int is 32-bit
     }
 
     /// Digests of the files kept; with `partsBefore`, leftovers of downloads a killed process never finished, last
