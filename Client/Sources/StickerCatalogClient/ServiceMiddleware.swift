@@ -38,6 +38,8 @@ struct ServiceMiddleware: ClientMiddleware {
         while true {
             let wait: Duration
             do {
+                // A cancelled sync asks nothing more: its caller may have been told already (`StickerSync.leave`).
+                try Task.checkCancellation()
                 try SyncDeadline.check()
                 if signed, let credentials {
                     // Asked before every try; with `refresh` only once, after the first 401. Nil signs out.

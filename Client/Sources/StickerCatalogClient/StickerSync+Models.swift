@@ -13,7 +13,7 @@ extension StickerSync {
         then show: @escaping @MainActor @Sendable (SyncedCatalog?) -> Void
     ) -> Task<Void, Never> {
         Task.detached(priority: .userInitiated) { [self] in
-            let catalog = snapshot
+            let catalog = await snapshot
             await show(catalog)
         }
     }

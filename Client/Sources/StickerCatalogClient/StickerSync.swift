@@ -101,10 +101,15 @@ public actor StickerSync {
     /// This library's version, sent in `User-Agent`.
     public static let version = "0.3.0"
 
-    /// The catalog as last synced, held in memory (read from disk once, at the first ask); nil before a first sync.
-    public nonisolated var snapshot: SyncedCatalog? { shown.value }
+    /// The catalog as last synced, held in memory; nil before a first sync. The first ask reads it from disk off the
+    /// caller's thread (at 10,000 stickers a decode of about 14 MB of JSON), once however many ask at once; later asks
+    /// return it from memory.
+    public nonisolated var snapshot: SyncedCatalog? {
+        get async { await shown.load() }
+    }
 
-    /// Every new catalog a sync commits, starting with the current one.
+    /// Every new catalog a sync commits, starting with the current one (read from disk off the caller's thread, when
+    /// it is not held yet).
     public nonisolated var snapshots: AsyncStream<SyncedCatalog?> { shown.stream() }
 
     /// Up to date, syncing (with progress) or offline (with the error).

@@ -67,7 +67,7 @@ import Testing
         // Setup
         let sync = StickerSync.testing(MemoryService())
         _ = try await sync.sync()
-        let groups = try #require(sync.snapshot?.groups)
+        let groups = try #require((await sync.snapshot)?.groups)
         // Action
         func ids<Item: Identifiable>(_ items: [Item]) -> [Item.ID] { items.map(\.id) }
         // Check

@@ -67,7 +67,26 @@ import Testing
         let manifest = try #require(service.requests.first { $0.path?.hasPrefix("/v1/manifest") == true })
         #expect(manifest.headerFields[Self.platform] == nil && manifest.headerFields[Self.version] == nil)
         #expect(manifest.headerFields[Self.installation] != nil)
-        // The defaults: the platform built for, and no version when the bundle has none to give.
-        #expect(SyncOptions().platform == ClientFacts.currentPlatform)
+    }
+
+    @Test("By default the platform sent is the one built for, by the name the service's audiences use")
+    func defaultPlatform() async throws {
+        // Setup: the name each platform's audience rule uses (docs/audiences.md), written out, not derived.
+        #if os(Linux)
+            let expected = "linux"
+        #elseif os(macOS)
+            let expected = "macos"
+        #elseif os(iOS)
+            let expected = "ios"
+        #else
+            let expected = ClientFacts.currentPlatform
+        #endif
+        let service = MemoryService()
+        // Action: a sync with the default options.
+        _ = try await StickerSync.testing(service).sync()
+        // Check: stated on the manifest's request; no version where the bundle has none (a test runner has none).
+        let manifest = try #require(service.requests.first { $0.path?.hasPrefix("/v1/manifest") == true })
+        #expect(manifest.headerFields[Self.platform] == expected)
+        #expect(manifest.headerFields[Self.version] == ClientFacts.bundleVersion)
     }
 }

@@ -16,7 +16,7 @@ import Testing
         let folder = StickerSync.temporaryFolder()
         _ = try await StickerSync.testing(service, folder: folder).sync()
         let old = try #require(
-            StickerSync.testing(service, folder: folder).snapshot?.groups.first?.stickers.first?.asset.sha256)
+            (await StickerSync.testing(service, folder: folder).snapshot)?.groups.first?.stickers.first?.asset.sha256)
         let (broken, fine) = (Data("sticker 0, new".utf8), Data("sticker 1, new".utf8))
         service.replace(sticker: 0, with: broken, served: false)
         service.replace(sticker: 1, with: fine)
@@ -28,7 +28,7 @@ import Testing
         // Action
         let report = try await sync.sync()
         // Check: reported; sticker 0 shows its old picture, sticker 1 its new one, at the new revision.
-        let shown = try #require(sync.snapshot)
+        let shown = try #require(await sync.snapshot)
         #expect(report.failedFiles.keys.sorted() == [MemoryService.hex(broken)] && report.filesDownloaded == 1)
         if case .refused(404, _, _) = report.failedFiles.values.first {} else { Issue.record("\(report.failedFiles)") }
         #expect(shown.revision == 3 && shown.pendingFiles == 1)
@@ -42,7 +42,7 @@ import Testing
         service.serve(broken)
         let retried = try await StickerSync.testing(service, folder: folder).sync()
         // Check: fetched and shown; nothing pending.
-        let after = try #require(StickerSync.testing(service, folder: folder).snapshot)
+        let after = try #require(await StickerSync.testing(service, folder: folder).snapshot)
         #expect(retried.filesDownloaded == 1 && retried.failedFiles.isEmpty && after.pendingFiles == 0)
         #expect(after.groups[0].stickers[0].asset.sha256 == MemoryService.hex(broken))
 
@@ -65,14 +65,16 @@ import Testing
         // Action
         let report = try await sync.sync()
         // Check: all reported; the group is not shown; nothing but the catalog written.
-        #expect(report.failedFiles.count == 3 && sync.snapshot?.groups.isEmpty == true)
+        let held = await sync.snapshot
+        #expect(report.failedFiles.count == 3 && held?.groups.isEmpty == true)
         #expect(sync.folder.storedDigests().isEmpty)
 
         // Action: the files can be had.
         service.handler = { _, _ in nil }
         let arrived = try await sync.sync()
         // Check: fetched and shown.
-        #expect(arrived.filesDownloaded == 3 && sync.snapshot?.groups.first?.stickers.count == 3)
+        let shown = await sync.snapshot
+        #expect(arrived.filesDownloaded == 3 && shown?.groups.first?.stickers.count == 3)
     }
 
     @Test("Losing the network in the middle of a sync ends it, offline, instead of failing each of its files in turn")
@@ -123,18 +125,18 @@ import Testing
         let sync = StickerSync.testing(service)
         let following = Task { await sync.follow() }
         defer { following.cancel() }
-        try await Self.until { sync.snapshot?.pendingFiles == 1 }
+        try await Self.until { (await sync.snapshot)?.pendingFiles == 1 }
         // Action: the file can be had now.
         service.serve(late)
         // Check: fetched and shown without any change event.
-        try await Self.until { sync.snapshot?.pendingFiles == 0 }
-        #expect(sync.snapshot?.groups.first?.stickers.first?.asset.sha256 == MemoryService.hex(late))
+        try await Self.until { (await sync.snapshot)?.pendingFiles == 0 }
+        #expect((await sync.snapshot)?.groups.first?.stickers.first?.asset.sha256 == MemoryService.hex(late))
     }
 
     /// Waits until `condition` holds, for at most 20 seconds.
-    static func until(_ condition: () -> Bool) async throws {
+    static func until(_ condition: () async -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(20)
-        while !condition() {
+        while await !condition() {
             guard ContinuousClock.now < deadline else {
                 Issue.record("waited 20 s in vain")
                 return

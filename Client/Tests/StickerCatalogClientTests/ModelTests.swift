@@ -3,8 +3,9 @@ import Testing
 
 @testable import StickerCatalogClient
 
-/// The SwiftUI models block the main actor for no decode: at 10,000 stickers, creating one and receiving its first
-/// catalog each take under 5 ms of the main actor.
+/// The SwiftUI models block the main actor for no decode: creating one reads nothing from disk (the catalog held in
+/// memory stays unmade until a task of its own makes it), and the catalog arrives after. How long the main actor is
+/// held is a benchmark's figure (`scripts/bench.sh client`), not a test's.
 @Suite struct ModelTests {
     /// A folder holding a synced catalog of `stickers` stickers, written directly (no sync).
     static func syncedFolder(stickers: Int) throws -> LocalCatalog {
@@ -16,31 +17,33 @@ import Testing
         return folder
     }
 
+    /// Waits on the main actor, in real time, until `condition` holds, at most 20 s: whether it did (a test that waits
+    /// for good hangs the suite instead of failing).
+    @MainActor
+    static func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
+        let end = ContinuousClock.now + .seconds(20)
+        while !condition() {
+            guard ContinuousClock.now < end else { return false }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return true
+    }
+
     #if canImport(Observation)
         @available(macOS 14, iOS 17, *)
         @MainActor
-        @Test("At 10,000 stickers creating the model takes the main actor under 5 ms; the catalog arrives after")
+        @Test("At 10,000 stickers creating the model reads nothing on the main actor; the catalog arrives after")
         func mainActorStaysFree() async throws {
-            // Setup
+            // Setup: a sync that holds nothing in memory yet.
             let folder = try Self.syncedFolder(stickers: 10_000)
-            var durations: [Duration] = []
-            // Action: five models, each of a sync that holds nothing in memory yet, each made on the main actor (the
-            // best of five, so that a busy machine's preemption of the main thread is not counted as the model's; a
-            // probe of the main actor's gaps counted exactly that, as the other suites' tests ran on both cores).
-            for _ in 0..<5 {
-                let sync = StickerSync(service: URL(string: "http://stickers.test")!, folder: folder)
-                let start = ContinuousClock.now
-                let model = StickerCatalogModel(sync: sync)
-                durations.append(ContinuousClock.now - start)
-                // Check: nothing was read on the main actor while the model was made; the catalog comes after, decoded
-                // off it (its arrival on the main actor is one assignment).
-                #expect(sync.heldSnapshot == nil)
-                while model.catalog == nil { try await Task.sleep(for: .milliseconds(1)) }
-                #expect(model.catalog?.groups.first?.stickers.count == 10_000)
-            }
-            // Check
-            let best = durations.min() ?? .zero
-            #expect(best < .milliseconds(5), "making a model took \(durations)")
+            let sync = StickerSync(service: URL(string: "http://stickers.test")!, folder: folder)
+            // Action
+            let model = StickerCatalogModel(sync: sync)
+            // Check: nothing was made while the model was (a decode on the main actor would have left it held); the
+            // catalog comes after, made elsewhere.
+            #expect(sync.heldSnapshot == nil && model.catalog == nil)
+            #expect(await Self.eventually { model.catalog != nil })
+            #expect(model.catalog?.groups.first?.stickers.count == 10_000)
         }
     #endif
 
@@ -56,8 +59,8 @@ import Testing
             // Action
             let model = StickerCatalogObject(sync: sync)
             // Check
-            #expect(sync.heldSnapshot == nil)
-            while model.catalog == nil { try await Task.sleep(for: .milliseconds(1)) }
+            #expect(sync.heldSnapshot == nil && model.catalog == nil)
+            #expect(await Self.eventually { model.catalog != nil })
             #expect(model.catalog?.groups.first?.stickers.count == 10_000)
         }
     #endif

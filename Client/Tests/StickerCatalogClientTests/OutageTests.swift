@@ -79,6 +79,9 @@ final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
 
+    /// The count so far.
+    var count: Int { lock.withLock { value } }
+
     /// One more; the new count.
     func next() -> Int {
         lock.withLock {
