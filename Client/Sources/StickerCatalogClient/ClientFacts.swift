@@ -9,9 +9,13 @@ import HTTPTypes
 final class ClientFacts: @unchecked Sendable {
     let platform: String?
     let appVersion: String?
+    /// Whether the installation id is sent (`SyncOptions.sendsInstallationID`).
+    let sendsInstallation: Bool
     private let folder: URL
     private let lock = NSLock()
     private var installation: String?
+    /// Whether the folder's id was removed (`forgetInstallation`).
+    private var forgotten = false
 
     /// Operations that answer with the catalog as this client sees it. The HEADs too: their ETags must be the GETs'.
     static let operations: Set<String> = [
@@ -26,8 +30,8 @@ final class ClientFacts: @unchecked Sendable {
 
     /// `platform` and `appVersion` as the options give them; either is left out when malformed (the service would
     /// refuse the request over it).
-    init(folder: URL, platform: String?, appVersion: String?) {
-        self.folder = folder
+    init(folder: URL, platform: String?, appVersion: String?, sendsInstallation: Bool = true) {
+        (self.folder, self.sendsInstallation) = (folder, sendsInstallation)
         self.platform = platform.flatMap { Self.isPlatform($0) ? $0 : nil }
         self.appVersion = appVersion.flatMap { Self.isVersion($0) ? $0 : nil }
     }
@@ -37,7 +41,16 @@ final class ClientFacts: @unchecked Sendable {
         guard Self.operations.contains(operationID) else { return }
         request.headerFields[Self.platformHeader] = platform
         request.headerFields[Self.versionHeader] = appVersion
-        request.headerFields[Self.installationHeader] = installationID()
+        request.headerFields[Self.installationHeader] = sendsInstallation ? installationID() : forgetInstallation()
+    }
+
+    /// Removes the folder's installation id, once: an app that turned it off keeps none. Nil, the header to send.
+    private func forgetInstallation() -> String? {
+        lock.withLock {
+            if !forgotten { unlink(folder.appending(path: Self.fileName).path) }
+            forgotten = true
+            return nil
+        }
     }
 
     /// The folder's installation id: read once, made (a random UUID) and kept when there is none or it is not one.
@@ -54,7 +67,8 @@ final class ClientFacts: @unchecked Sendable {
             }
             let made = UUID().uuidString.lowercased()
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try? LocalCatalog.replace(folder.path, Self.fileName, with: Data(made.utf8))
+            // Ordered, not flushed fully: a power loss that takes it back only makes another.
+            try? LocalCatalog.replace(folder.path, Self.fileName, with: Data(made.utf8), durability: .ordered)
             installation = made
             return made
         }

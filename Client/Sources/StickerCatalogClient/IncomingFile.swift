@@ -60,13 +60,14 @@ final class IncomingFile {
         }
     }
 
-    /// Keeps the file under its name when it is whole and its digest matches (synced first, so a file under its final
-    /// name is always whole); false, and the file gone, when it does not match.
+    /// Keeps the file under its name when it is whole and its digest matches (handed to the drive first where that
+    /// is cheap: `Durable.handOver`; the commit's barrier makes it durable before a catalog names it); false, and the
+    /// file gone, when it does not match.
     func keep() throws -> Bool {
         guard count == asset.bytes, Downloads.hex(hash.finalize()) == asset.sha256 else {
             return false  // `deinit` removes it
         }
-        var failure: Int32 = fsync(fd) == 0 ? 0 : errno
+        var failure = Durable.handOver(fd)
         close(fd)
         fd = -1
         if failure == 0 {

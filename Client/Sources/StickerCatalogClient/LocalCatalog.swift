@@ -91,14 +91,18 @@ public struct LocalCatalog: Sendable {
         text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
-    /// Replaces `catalog.json` in one rename, its bytes and the folder flushed to stable storage first (`Durable`:
-    /// `F_FULLFSYNC` on Apple platforms), so a power loss leaves the old catalog or the new one.
+    /// Replaces `catalog.json` in one rename, the images it names, its bytes and the folder flushed to stable storage
+    /// first (`Durable`), so a power loss leaves the old catalog or the new one, and never one naming a lost image.
     func save(_ state: State) throws {
         let encoder = JSONEncoder()
         (encoder.dateEncodingStrategy, encoder.outputFormatting) = (.iso8601, [.sortedKeys])
         try Self.makeFolder(directory)
-        // The files this catalog names were renamed into place without syncing their folder, each: once, here, first.
-        Self.syncFolder(filesDirectory.path)
+        // The images this catalog names were written and renamed into place without a flush of their own: one barrier
+        // makes them and their names durable, here, first (`Durable`).
+        let failure = Durable.barrier(filesDirectory.path)
+        guard failure == 0 || failure == ENOENT else {
+            throw StickerClientError.storage("flushing the files", errno: POSIXErrorCode(rawValue: failure))
+        }
         let bookmark = try encoder.encode(
             Bookmark(
                 view: state.view, cursor: state.manifest.cursor, revision: state.manifest.revision,
@@ -121,106 +125,5 @@ public struct LocalCatalog: Sendable {
             return nil
         }
         return mark
-    }
-
-    /// How far a replaced file is flushed before its rename.
-    enum Durability {
-        /// To stable storage, the folder too (`Durable`): a power loss leaves the old file or the new one.
-        case durable
-        /// Its bytes handed to the drive (`fsync`, which on Apple platforms does not flush the drive's cache), the
-        /// folder not flushed: a crash of the process leaves one whole file, a power loss may take back the newest.
-        case ordered
-    }
-
-    /// Writes `data` to a new temporary file in `folder` (never following a link, never reusing a name), flushes it
-    /// (`durability`), renames it to `name` and, when durable, flushes the folder. (Images are written as they
-    /// arrive: `IncomingFile`.)
-    static func replace(_ folder: String, _ name: String, with data: Data, durability: Durability = .durable) throws {
-        let part = "\(folder)/.\(name).\(UInt32.random(in: 0...UInt32.max)).part"
-        let fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw StickerClientError.storage("creating \(name)", errno: POSIXErrorCode(rawValue: errno))
-        }
-        var failure: Int32 = 0
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else {
-                    failure = written < 0 ? errno : EIO
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == 0 {
-            switch durability {
-            case .durable: failure = Durable.flush(fd, name)
-            case .ordered: failure = fsync(fd) == 0 ? 0 : errno
-            }
-        }
-        close(fd)
-        if failure == 0, rename(part, "\(folder)/\(name)") != 0 { failure = errno }
-        guard failure == 0 else {
-            unlink(part)
-            // ENOSPC stays ENOSPC: the cause is kept, not turned into "permission".
-            throw StickerClientError.storage("writing \(name)", errno: POSIXErrorCode(rawValue: failure))
-        }
-        if durability == .durable { Self.syncFolder(folder) }
-    }
-
-    /// Creates `folder` and those above it, the system's reason kept when it cannot (`ENOSPC`, `EACCES`).
-    static func makeFolder(_ folder: URL) throws {
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            let code = ((error as? CocoaError)?.underlying as? POSIXError)?.code
-            throw StickerClientError.storage("creating \(folder.lastPathComponent)", errno: code)
-        }
-    }
-
-    /// Makes the names created or renamed in `folder` durable (`Durable`).
-    static func syncFolder(_ folder: String) {
-        let directory = open(folder, O_RDONLY | O_DIRECTORY)
-        if directory >= 0 {
-            _ = Durable.flush(directory, (folder as NSString).lastPathComponent + "/")
-            close(directory)
-        }
-    }
-
-    /// Whether the file of `asset` is kept with its byte count (its digest was checked when it was kept).
-    func has(_ asset: AssetLink) -> Bool {
-        var info = stat()
-        return Self.isDigest(asset.sha256) && lstat(fileURL(for: asset).path, &info) == 0
-            && (info.st_mode & S_IFMT) == S_IFREG
-            && info.st_size == off_t(asset.bytes)  // not Int(st_size): it traps past 2 GiB where Int is 32-bit
-    }
-
-    /// Digests of the files kept; with `partsBefore`, leftovers of downloads a killed process never finished, last
-    /// written before then, are removed (a newer one may be another process's download under way).
-    func storedDigests(removingPartsBefore partsBefore: Date? = nil) -> Set<String> {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: filesDirectory.path)) ?? []
-        var digests = Set<String>()
-        // Only names this library writes: a file or link planted under another name is left alone.
-        for name in names {
-            if name.hasPrefix("."), name.hasSuffix(".part"), Self.isDigest(String(name.dropFirst().prefix(64))) {
-                let path = filesDirectory.appending(path: name).path
-                let written = try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
-                if let partsBefore, let written, written < partsBefore { unlink(path) }
-            } else if let dot = name.lastIndex(of: "."),
-                Self.fileExtensions.contains(String(name[name.index(after: dot)...])),
-                Self.isDigest(String(name[..<dot]))
-            {
-                digests.insert(String(name[..<dot]))
-            }
-        }
-        return digests
-    }
-
-    /// Removes the kept file of `sha256` (unlink: a link is removed, never what it points to).
-    func remove(sha256: String) {
-        guard Self.isDigest(sha256) else { return }
-        for ext in Self.fileExtensions { unlink(filesDirectory.appending(path: "\(sha256).\(ext)").path) }
     }
 }
