@@ -76,9 +76,9 @@ extension Downloads {
     ) async throws -> BundleResult {
         var result = BundleResult()
         var answered = 0
+        // Each image written to disk and hashed as its frame arrives, as a single fetch is.
+        var incoming: IncomingFile?
         do {
-            // Each image written to disk and hashed as its frame arrives, as a single fetch is.
-            var incoming: IncomingFile?
             try await BundleFrames.read(try await bundle(batch), for: batch, largest: largestFile) { index, frame in
                 switch frame {
                 case .begins: incoming = try IncomingFile(batch[index], in: catalog)
@@ -100,6 +100,9 @@ extension Downloads {
                 }
             }
         } catch {
+            // An image cut in the middle is fetched again, alone: its bytes so far are not progress.
+            counter.add(bytes: -(incoming?.count ?? 0))
+            incoming = nil
             try Task.checkCancellation()
             if error is CancellationError { throw error }
             let failure =

@@ -38,19 +38,18 @@ struct Downloads: Sendable {
         }
     }
 
-    /// Downloads every asset in `assets`. One file that fails (a 404, a 500, a digest that never matches) is
+    /// Where downloading `assets` starts: none of their files or bytes yet. Byte counts are the server's: clamped, so a
+    /// sum of absurd ones cannot overflow (such a file is refused when its turn comes).
+    func start(_ assets: [AssetLink]) -> SyncProgress {
+        SyncProgress(totalFiles: assets.count, totalBytes: assets.reduce(0) { $0 + min(max($1.bytes, 0), largestFile) })
+    }
+
+    /// Downloads every asset in `assets`, in order (as many at once as `concurrency`), counted on `counter`. One file
+    /// that fails (a 404, a 500, a digest that never matches) is
     /// reported in the outcome and the others are kept; a full disk, a lost network, a service or CDN that answers
     /// 503 or 429, or a cancellation ends the run (the files kept so far stay kept).
-    func run(
-        _ assets: [AssetLink], progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
-    ) async throws -> Outcome {
+    func run(_ assets: [AssetLink], counter: ProgressCounter) async throws -> Outcome {
         var outcome = Outcome()
-        // Byte counts are the server's: clamped, so a sum of absurd ones cannot overflow (such a file is refused
-        // below).
-        let counter = ProgressCounter(
-            SyncProgress(
-                totalFiles: assets.count, totalBytes: assets.reduce(0) { $0 + min(max($1.bytes, 0), largestFile) }),
-            report: progress)
         try LocalCatalog.makeFolder(catalog.filesDirectory)
         var pending = assets[...]
         if let bundle, assets.count >= Self.bundledFrom {

@@ -36,18 +36,26 @@ extension StickerSync {
             // After a 410 the ETag held is of the expired catalog: a 304 to it would keep that cursor forever.
             update = try await wholeManifest(previous: nil, against: sameView, notBefore: previous?.manifest.revision)
         }
-        var missing = missingFiles(update.manifest)
+        // Files the catalog held names are durable (a barrier came before it); any other file already here was written
+        // by a sync that did not reach its commit, and is believed only once its bytes hash to its digest.
+        let confirmed =
+            previous.map { state in
+                Set(state.manifest.assets.keys).union(state.shown.map { Array($0.assets.keys) } ?? [])
+                    .subtracting(state.failed ?? [])
+            } ?? []
+        var missing = missingFiles(update.manifest, confirmed: confirmed)
         logger.debug(
             "catalog read", metadata: ["revision": "\(update.manifest.revision)", "missing": "\(missing.count)"])
-        var outcome = try await downloads.run(missing, progress: showing)
+        var outcome = try await download(
+            missing, of: update.manifest, etag: update.etag, firstSync: sameView == nil)
         var fetched = missing.count - outcome.failed.count
         let signed = Set(missing.filter { $0.url.contains("sig=") }.map(\.sha256))
         if !outcome.refused.isDisjoint(with: signed) {
             // Signed URLs expired while we held them: a fresh manifest signs them again (once; a 403 for a URL that
             // carries no signature is that file's failure, not a reason to read the whole manifest again).
             update = try await wholeManifest(previous: nil, against: sameView, notBefore: previous?.manifest.revision)
-            (missing, incremental) = (missingFiles(update.manifest), false)
-            let again = try await downloads.run(missing, progress: showing)
+            (missing, incremental) = (missingFiles(update.manifest, confirmed: confirmed), false)
+            let again = try await download(missing, of: update.manifest, etag: update.etag, firstSync: false)
             (outcome.bytes, outcome.failed) = (outcome.bytes + again.bytes, again.failed)
             fetched += missing.count - again.failed.count
         }
@@ -73,17 +81,10 @@ extension StickerSync {
             filesRemoved: removed, failedFiles: outcome.failed)
     }
 
-    /// Where a download stands, for `status` and `progress` alike (so a status line and a `ProgressView` agree).
-    private nonisolated var showing: @Sendable (SyncProgress) -> Void {
-        { [statusCell, progress] counted in
-            statusCell.set(.syncing(counted))
-            progress.show(counted)
-        }
-    }
-
-    /// Files `manifest` names that are not on disk, in digest order.
-    private func missingFiles(_ manifest: Manifest) -> [AssetLink] {
-        manifest.assets.values.filter { !folder.has($0) }.sorted { $0.sha256 < $1.sha256 }
+    /// Files `manifest` names that are not on disk, in the order a screen needs them (`Manifest.downloadOrder`); a
+    /// file not `confirmed` counts as on disk only when its bytes hash to its digest (`LocalCatalog.verified`).
+    private func missingFiles(_ manifest: Manifest, confirmed: Set<String>) -> [AssetLink] {
+        manifest.downloadOrder.filter { confirmed.contains($0.sha256) ? !folder.has($0) : !folder.verified($0) }
     }
 
     /// Pages of the change feed applied to `manifest`; nil when the cursor expired (410) or the feed would take more

@@ -37,6 +37,6 @@ public struct SyncProgress: Sendable, Equatable {
         (self.files, self.totalFiles, self.bytes, self.totalBytes) = (files, totalFiles, bytes, totalBytes)
     }
 
-    /// 0 to 1, by bytes (1 when nothing is to fetch).
-    public var fraction: Double { totalBytes == 0 ? 1 : Double(bytes) / Double(totalBytes) }
+    /// 0 to 1, by bytes (1 when nothing is to fetch), never outside it whatever the counts say.
+    public var fraction: Double { totalBytes <= 0 ? 1 : min(max(Double(bytes) / Double(totalBytes), 0), 1) }
 }

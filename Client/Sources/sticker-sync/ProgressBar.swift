@@ -34,7 +34,8 @@ final class ProgressBar: @unchecked Sendable {
 
     /// `[#######.............]  35%  3,512 of 10,059 files  12.4 of 35.2 MB`
     static func line(_ progress: SyncProgress, width: Int = 24) -> String {
-        let filled = Int((progress.fraction * Double(width)).rounded(.down))
+        // `fraction` is within 0 and 1; clamped again, as a negative repeat count traps.
+        let filled = min(max(Int((progress.fraction * Double(width)).rounded(.down)), 0), width)
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         let percent = Int((progress.fraction * 100).rounded(.down))
         return "[\(bar)] \(String(percent).leftPadded(to: 3))%  \(progress.files) of \(progress.totalFiles) files  "

@@ -22,7 +22,7 @@ import Testing
 
     @Test("An image trickled a byte every 50 s ends a first sync at its deadline as timedOut; the others stay kept")
     func trickledImage() async throws {
-        // Setup: three stickers, one of them 2,000 bytes sent a byte at a time; one download at a time, in digest order.
+        // Setup: three stickers, the first 2,000 bytes sent a byte at a time; one download at a time, in display order.
         let service = MemoryService(stickers: 3)
         let slow = Data((0..<2000).map { UInt8(truncatingIfNeeded: $0 * 7) })
         service.replace(sticker: 0, with: slow)
@@ -34,14 +34,11 @@ import Testing
         let sync = StickerSync.testing(service, clock: clock) { $0.concurrency = 1 }
         // Action
         let failure = await #expect(throws: StickerClientError.self) { try await sync.sync() }
-        // Check: ended within the deadline and one trickle step; nothing committed; the other two files kept.
+        // Check: ended within the deadline and one trickle step; nothing committed, as no sticker arrived whole (the
+        // first file never did, and the others wait behind it).
         #expect(failure == .timedOut(after: .seconds(300)))
         #expect(clock.now <= .seconds(350), "ended at \(clock.now)")
-        #expect(sync.folder.load() == nil)
-        let before = [1, 2].map { MemoryService.hex(Data("sticker \($0)".utf8)) }.filter {
-            $0 < MemoryService.hex(slow)
-        }
-        #expect(sync.folder.storedDigests() == Set(before))
+        #expect(sync.folder.load() == nil && sync.folder.storedDigests().isEmpty)
         guard case .offline(let shown, _) = sync.status else {
             Issue.record("status \(sync.status)")
             return

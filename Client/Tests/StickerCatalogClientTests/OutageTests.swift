@@ -65,6 +65,8 @@ import Testing
         let folder = StickerSync.temporaryFolder()
         let first = StickerSync.testing(service, folder: folder) { $0.concurrency = 1 }
         await #expect(throws: StickerClientError.self) { try await first.sync() }
+        // What arrived is shown: the first ten stickers (each one file, its picture and thumbnail alike).
+        #expect(first.folder.load()?.groups.first?.stickers.count == 10)
         service.handler = { _, _ in nil }
         // Action
         let report = try await StickerSync.testing(service, folder: folder).sync()

@@ -18,3 +18,18 @@ import Testing
                 "[########################] 100%"))
     }
 }
+
+extension ProgressBarTests {
+    @Test("Counts past their total (a bundle cut, a server that lies) draw a full bar; none traps")
+    func pastTheTotal() {
+        for progress in [
+            SyncProgress(files: 5, totalFiles: 3, bytes: 900, totalBytes: 100),
+            SyncProgress(files: 1, totalFiles: 3, bytes: -50, totalBytes: 100),
+            SyncProgress(files: 0, totalFiles: 0, bytes: 10, totalBytes: 0),
+        ] {
+            let line = ProgressBar.line(progress)
+            #expect(line.hasPrefix("[") && line.count > 30, "\(line)")
+        }
+        #expect(ProgressBar.line(SyncProgress(files: 5, totalFiles: 3, bytes: 900, totalBytes: 100)).contains("100%"))
+    }
+}
