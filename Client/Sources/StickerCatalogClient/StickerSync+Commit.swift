@@ -29,6 +29,7 @@ extension StickerSync {
         // A `.part` older than any sync may last is a leftover of a killed one.
         let longest = max(options.deadline, options.firstSyncDeadline).seconds
         let stored = folder.storedDigests(removingPartsBefore: now - longest - 3600)
+        folder.removeLeftovers(before: now - longest - 3600)
         let failed = failed.union(manifest.assets.keys.filter { !stored.contains($0) })
         let showing =
             failed.isEmpty
