@@ -78,7 +78,9 @@ public actor StickerSync {
         let middleware = ServiceMiddleware(
             credentials: credentials, attempts: max(options.attempts, 1), backoff: options.backoff,
             sleep: sleep, userAgent: "StickerCatalogClient/\(StickerSync.version)",
-            facts: ClientFacts(folder: folder.directory, platform: options.platform, appVersion: options.appVersion))
+            facts: ClientFacts(
+                folder: folder.directory, platform: options.platform, appVersion: options.appVersion,
+                sendsInstallation: options.sendsInstallationID))
         let service = CatalogService(
             base: service, transport: transports.sync, streamTransport: transports.streams, middleware: middleware,
             middlewares: middlewares)
@@ -99,7 +101,7 @@ public actor StickerSync {
     deinit { usage.stop() }
 
     /// This library's version, sent in `User-Agent`.
-    public static let version = "0.3.0"
+    public static let version = "0.4.0"
 
     /// The catalog as last synced, held in memory; nil before a first sync. The first ask reads it from disk off the
     /// caller's thread (at 10,000 stickers a decode of about 14 MB of JSON), once however many ask at once; later asks

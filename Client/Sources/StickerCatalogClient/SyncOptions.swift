@@ -38,6 +38,11 @@ public struct SyncOptions: Sendable {
     /// The app's version sent as `Sticker-App-Version` (`major[.minor[.patch]]`), for groups shown to some versions
     /// only: by default the app's `CFBundleShortVersionString` when it is such a version. A malformed one is not sent.
     public var appVersion: String? = ClientFacts.bundleVersion
+    /// Sends `Sticker-Installation`, a random id made once per folder (`installation-id`), so the service can show a
+    /// group to a stable share of installations (a rollout of 10%). Off, none is sent and the folder's id is removed:
+    /// partial rollouts then show such an app nothing until they reach 100%. The id is never a user's or a device's
+    /// identity (the package's `PrivacyInfo.xcprivacy` declares it as not linked, not tracking).
+    public var sendsInstallationID = true
     /// Notifications that say the app came to the foreground (`AppLifecycle.foreground`: UIKit's, an extension
     /// host's, WatchKit's or AppKit's, by name): a sync that follows the catalog (`follow()`) syncs at each, and stickers
     /// seen count anew. Empty on Linux.
