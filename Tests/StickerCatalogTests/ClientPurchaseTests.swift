@@ -31,7 +31,8 @@ import Testing
             let following = Task { await sync.follow() }
             defer { following.cancel() }
             for await snapshot in sync.snapshots where snapshot != nil { break }
-            #expect(sync.snapshot?.groups.first { $0.id == "chocolate" }?.locked == true)
+            let before = await sync.snapshot
+            #expect(before?.groups.first { $0.id == "chocolate" }?.locked == true)
             // Action: StoreKit buys with the token the service gave, and the app hands over the signed transaction.
             let accountToken = try await sync.appAccountToken()
             let now = Date()

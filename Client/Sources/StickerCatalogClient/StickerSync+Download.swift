@@ -21,7 +21,8 @@ extension StickerSync {
                 rest = rest.dropFirst(Self.checkpointFiles)
                 try Task.checkCancellation()
                 let (revision, _) = try await commit(manifest, failed: Set(outcome.failed.keys), etag: etag)
-                logger.debug("first groups committed", metadata: ["revision": "\(revision)", "pending": "\(rest.count)"])
+                logger.debug(
+                    "first groups committed", metadata: ["revision": "\(revision)", "pending": "\(rest.count)"])
             }
             let more = try await downloads.run(Array(rest), counter: counter)
             outcome.bytes += more.bytes
@@ -34,10 +35,13 @@ extension StickerSync {
             }
             // The deadline has passed (or the network went): this commit is quick disk work, not held to it.
             do {
-                _ = try await SyncDeadline.$current.withValue(nil) { try await commit(manifest, failed: [], etag: etag) }
+                _ = try await SyncDeadline.$current.withValue(nil) {
+                    try await commit(manifest, failed: [], etag: etag)
+                }
                 logger.info("kept what arrived", metadata: ["error": "\(Redaction.describe(error))"])
             } catch {
-                logger.notice("what arrived could not be committed", metadata: ["error": "\(Redaction.describe(error))"])
+                logger.notice(
+                    "what arrived could not be committed", metadata: ["error": "\(Redaction.describe(error))"])
             }
             throw error
         }

@@ -30,7 +30,9 @@ extension UsageRecorder {
             do {
                 batch = try await queue.claim(upTo: Self.batch)
             } catch {
-                logger.notice("the usage queue could not be read; trying later", metadata: ["error": "\(Redaction.describe(error))"])
+                logger.notice(
+                    "the usage queue could not be read; trying later",
+                    metadata: ["error": "\(Redaction.describe(error))"])
                 break
             }
             guard !batch.isEmpty else { break }
@@ -62,7 +64,8 @@ extension UsageRecorder {
             delivery = UsageDelivery(error)
             if delivery != .stopped {
                 logger.notice(
-                    "usage events not sent", metadata: ["events": "\(batch.count)", "error": "\(Redaction.describe(error))"])
+                    "usage events not sent",
+                    metadata: ["events": "\(batch.count)", "error": "\(Redaction.describe(error))"])
             }
         }
         let ids = Set(batch.map(\.id))

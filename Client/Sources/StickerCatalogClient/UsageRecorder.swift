@@ -115,7 +115,10 @@ final class UsageRecorder: @unchecked Sendable {
     func write() async {
         let next = lock.withLock { () -> Task<Void, Never> in
             let previous = lastWrite
-            let next = Task { await previous?.value; await self.writeRecorded() }
+            let next = Task {
+                await previous?.value
+                await self.writeRecorded()
+            }
             lastWrite = next
             return next
         }

@@ -77,7 +77,10 @@ import Testing
             $0.path?.hasPrefix("/v1/trending") == true || $0.path?.hasPrefix("/v1/groups/") == true
         }
         #expect(catalogReads.allSatisfy { $0.headerFields[AudienceFactsTests.platform] == "ios" })
-        #expect(catalogReads.allSatisfy { $0.path?.contains("size=small") == true && $0.path?.contains("scale=2") == true })
-        #expect(service.requests.first { $0.path?.hasPrefix("/v1/trending") == true }?.path?.contains("filter=chocoholic") == true)
+        #expect(
+            catalogReads.allSatisfy { $0.path?.contains("size=small") == true && $0.path?.contains("scale=2") == true })
+        #expect(
+            service.requests.first { $0.path?.hasPrefix("/v1/trending") == true }?.path?.contains("filter=chocoholic")
+                == true)
     }
 }

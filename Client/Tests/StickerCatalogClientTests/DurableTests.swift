@@ -15,7 +15,8 @@ import Testing
         func add(_ flush: Durable.Flush) { lock.withLock { seen.append(flush) } }
     }
 
-    @Test("A first sync of 40 images: one barrier for them, before catalog.json; no flush per image", arguments: [3, 40])
+    @Test(
+        "A first sync of 40 images: one barrier for them, before catalog.json; no flush per image", arguments: [3, 40])
     func oneBarrier(stickers: Int) async throws {
         // Setup
         let flushes = Flushes()
@@ -25,7 +26,8 @@ import Testing
         // Check: the barrier, then the catalog and its bookmark, then their folder, each flushed fully once.
         let folder = sync.folder.directory.lastPathComponent + "/"
         let commit = flushes.all.filter { $0 != .handOver }
-        #expect(commit == [.barrier("files/"), .full("catalog.json"), .full(folder), .full("cursor.json"), .full(folder)])
+        #expect(
+            commit == [.barrier("files/"), .full("catalog.json"), .full(folder), .full("cursor.json"), .full(folder)])
         // Images are handed to the drive one by one only where that flushes no cache (Apple platforms).
         let handedOver = flushes.all.filter { $0 == .handOver }.count
         #if canImport(Darwin)

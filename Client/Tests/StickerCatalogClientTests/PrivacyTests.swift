@@ -49,7 +49,8 @@ import Testing
         let collected = (manifest["NSPrivacyCollectedDataTypes"] as? [[String: Any]] ?? []).compactMap {
             $0["NSPrivacyCollectedDataType"] as? String
         }
-        #expect(Set(collected) == ["NSPrivacyCollectedDataTypeDeviceID", "NSPrivacyCollectedDataTypeProductInteraction"])
+        #expect(
+            Set(collected) == ["NSPrivacyCollectedDataTypeDeviceID", "NSPrivacyCollectedDataTypeProductInteraction"])
     }
 
     @Test("Off, no installation id is sent and the folder's is removed; the platform still is")

@@ -18,7 +18,9 @@ import Testing
             service.serve(cover)
             var members: [[String: Any]] = []
             for index in 0..<stickers {
-                let (picture, thumbnail) = (Data("sticker \(group).\(index)".utf8), Data("thumb \(group).\(index)".utf8))
+                let (picture, thumbnail) = (
+                    Data("sticker \(group).\(index)".utf8), Data("thumb \(group).\(index)".utf8)
+                )
                 service.serve(picture)
                 service.serve(thumbnail)
                 members.append([
@@ -44,8 +46,10 @@ import Testing
         try await StickerSync.testing(service) { $0.concurrency = 1 }.sync()
         // Check
         let asked = service.requests.compactMap(\.path).filter { $0.hasPrefix("/v1/assets/") }
-        let expected = ["cover 0", "cover 1", "thumb 0.0", "sticker 0.0", "thumb 0.1", "sticker 0.1", "thumb 1.0",
-                        "sticker 1.0", "thumb 1.1", "sticker 1.1"].map { "/v1/assets/\(MemoryService.hex(Data($0.utf8))).png" }
+        let expected = [
+            "cover 0", "cover 1", "thumb 0.0", "sticker 0.0", "thumb 0.1", "sticker 0.1", "thumb 1.0",
+            "sticker 1.0", "thumb 1.1", "sticker 1.1",
+        ].map { "/v1/assets/\(MemoryService.hex(Data($0.utf8))).png" }
         #expect(asked == expected)
     }
 

@@ -60,7 +60,11 @@ import Testing
         let sync = StickerSync(
             service: URL(string: "http://stickers.test")!,
             folder: LocalCatalog(directory: StickerSync.temporaryFolder()),
-            options: { var options = SyncOptions(); options.attempts = 1; return options }(),
+            options: {
+                var options = SyncOptions()
+                options.attempts = 1
+                return options
+            }(),
             logger: Logger(label: "test") { _ in logs }, transport: transport, sleep: { _ in })
         // Action
         let report = try await sync.sync()
