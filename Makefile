@@ -11,11 +11,13 @@ CONFORMANCE_SECONDS ?= 120
 # Swift Testing's time limits do not end a test stuck on a continuation, so the suite has an outer bound.
 TEST_MINUTES ?= 20
 # The test targets that need no database: what `make check` runs.
+# What the client package's debug build indexed: scripts/check-availability.py reads it.
+CLIENT_INDEX := Client/.build/debug/index/store
 PURE_TESTS := StickerImageTests|PurchasesTests|FormDataTests|StickerPacksTests|CatalogCoreTests|CatalogSearchTests|CatalogServicesTests
 
 help:
 	@echo "make run    install what is missing, build, start stickerd on http://127.0.0.1:$(PORT) with the demo catalog"
-	@echo "make check  build, then the tests that need no database, swift-format's lint and the docs' links (under a minute after a build)"
+	@echo "make check  build, then the client's availability check, the tests that need no database, swift-format's lint and the docs' links (under a minute after a build)"
 	@echo "make test   install what is missing, build, run every test on a throwaway PostgreSQL"
 	@echo "make test-browser  drive the admin console in headless Chromium (selenium) against a live stickerd; part of make test"
 	@echo "make conformance  run schemathesis against openapi.yaml and a live stickerd for CONFORMANCE_SECONDS (default 120); part of make test"
@@ -36,6 +38,9 @@ run: build
 
 check: deps
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --package-path Client
+	@scripts/check-availability.py --self-test >/dev/null
+	@scripts/check-availability.py --store $(CLIENT_INDEX)
 	$(SWIFT) test --skip-build --filter '^($(PURE_TESTS))\.'
 	@scripts/format.sh --lint
 	@scripts/check_links.py
@@ -50,6 +55,8 @@ test: deps
 	@scripts/check-openapi.sh
 	@scripts/generate-client.sh --check
 	$(SWIFT) test --package-path Client
+	@scripts/check-availability.py --self-test >/dev/null
+	@scripts/check-availability.py --store $(CLIENT_INDEX)
 	@scripts/check-deploy.sh
 	@scripts/conformance.sh .build/debug/stickerd $(CONFORMANCE_SECONDS)
 	@scripts/install-deps.sh --browser
@@ -68,6 +75,7 @@ bench: build
 	@scripts/install-deps.sh --bench
 	$(SWIFT) build -c release --product baseline-server
 	$(SWIFT) build -c release --product sticker-sync
+	$(SWIFT) build -c release --product client-bench
 	@scripts/bench.sh all $(RELEASE_BIN) .build/release/baseline-server .build/release/sticker-sync
 
 # One benchmark case: make bench-manifest, bench-client, bench-search, ... (scripts/bench.sh lists them).
@@ -80,6 +88,7 @@ bench-manifest: build
 bench-client: build
 	@scripts/install-deps.sh --bench
 	$(SWIFT) build -c release --product sticker-sync
+	$(SWIFT) build -c release --product client-bench
 	@scripts/bench.sh client $(RELEASE_BIN) .build/release/sticker-sync
 $(addprefix bench-,$(BENCH_CASES)): bench-%: build
 	@scripts/install-deps.sh --bench
