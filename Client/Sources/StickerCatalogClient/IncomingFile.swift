@@ -18,7 +18,7 @@ final class IncomingFile {
         guard LocalCatalog.isDigest(asset.sha256) else {
             throw StickerClientError.invalidAnswer("an image digest that is not one")
         }
-        (self.asset, folder) = (asset, catalog.filesDirectory.path)
+        (self.asset, folder) = (asset, catalog.filesPath)
         let part = "\(folder)/.\(LocalCatalog.fileName(asset)).\(UInt32.random(in: 0...UInt32.max)).part"
         // Never following a link, never reusing a name; `creating` because concurrent creates in one folder spun on
         // its lock in the kernel.

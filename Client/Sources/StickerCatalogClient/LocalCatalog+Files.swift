@@ -6,7 +6,7 @@ extension LocalCatalog {
     /// Whether the file of `asset` is kept with its byte count (its digest was checked when it was kept).
     func has(_ asset: AssetLink) -> Bool {
         var info = stat()
-        return Self.isDigest(asset.sha256) && lstat(fileURL(for: asset).path, &info) == 0
+        return Self.isDigest(asset.sha256) && lstat(filePath(for: asset), &info) == 0
             && (info.st_mode & S_IFMT) == S_IFREG
             && info.st_size == off_t(asset.bytes)  // not Int(st_size): it traps past 2 GiB where Int is 32-bit
     }
@@ -16,7 +16,7 @@ extension LocalCatalog {
     /// barrier that makes them durable): their name alone does not vouch for their bytes.
     func verified(_ asset: AssetLink) -> Bool {
         guard has(asset) else { return false }
-        let path = fileURL(for: asset).path
+        let path = filePath(for: asset)
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -35,6 +35,11 @@ extension LocalCatalog {
             return false
         }
         return true
+    }
+
+    /// The names in the files folder (one directory read: a first sync asks about thousands of files, most absent).
+    func fileNames() -> Set<String> {
+        Set((try? FileManager.default.contentsOfDirectory(atPath: filesPath)) ?? [])
     }
 
     /// Digests of the files kept; with `partsBefore`, leftovers of downloads a killed process never finished, last

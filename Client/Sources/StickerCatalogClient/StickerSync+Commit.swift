@@ -17,9 +17,10 @@ extension StickerSync {
     private func commitHolding(
         _ manifest: Manifest, failed: Set<String>, etag: String?
     ) throws -> (revision: Int, removed: Int) {
-        let previous = folder.state()
+        let previous = folder.state(unlessStill: known)
         let sameView = previous?.view == view.key ? previous : nil
         if let sameView, sameView.manifest.revision > manifest.revision {
+            known = sameView
             logger.info(
                 "another process committed a newer catalog", metadata: ["revision": "\(sameView.manifest.revision)"])
             shown.set(folder.snapshot(sameView))
@@ -47,7 +48,7 @@ extension StickerSync {
             view: view.key, etag: etag, manifest: manifest, shown: showing,
             failed: failed.isEmpty ? nil : failed.sorted(),
             unreferencedSince: unreferenced, syncedAt: now)
-        try folder.save(state)
+        known = try folder.save(state)
         shown.set(folder.snapshot(state))
         // Only once the catalog that no longer names them is in place.
         for digest in doomed { folder.remove(sha256: digest) }

@@ -2,7 +2,8 @@ import Foundation
 
 extension StickerSync {
     /// A first sync of at least twice this many files commits once the first this many (covers, then the first groups
-    /// whole) have arrived, so the app shows them while the rest comes.
+    /// whole) have arrived, when that took `SyncOptions.checkpointAfter` or longer, so the app shows them while the rest
+    /// comes over a slow link (on a fast one the whole sync ends about as soon, and one commit is cheaper than two).
     static let checkpointFiles = 512
 
     /// Downloads `missing` (in `Manifest.downloadOrder`), the files of `manifest` not on disk. With `firstSync` and
@@ -13,6 +14,7 @@ extension StickerSync {
         _ missing: [AssetLink], of manifest: Manifest, etag: String?, firstSync: Bool
     ) async throws -> Downloads.Outcome {
         let counter = ProgressCounter(downloads.start(missing), now: now, report: showing)
+        let started = now()
         do {
             var outcome = Downloads.Outcome()
             var rest = missing[...]
@@ -20,9 +22,11 @@ extension StickerSync {
                 outcome = try await downloads.run(Array(rest.prefix(Self.checkpointFiles)), counter: counter)
                 rest = rest.dropFirst(Self.checkpointFiles)
                 try Task.checkCancellation()
-                let (revision, _) = try await commit(manifest, failed: Set(outcome.failed.keys), etag: etag)
-                logger.debug(
-                    "first groups committed", metadata: ["revision": "\(revision)", "pending": "\(rest.count)"])
+                if now() - started >= options.checkpointAfter {
+                    let (revision, _) = try await commit(manifest, failed: Set(outcome.failed.keys), etag: etag)
+                    logger.debug(
+                        "first groups committed", metadata: ["revision": "\(revision)", "pending": "\(rest.count)"])
+                }
             }
             let more = try await downloads.run(Array(rest), counter: counter)
             outcome.bytes += more.bytes

@@ -23,7 +23,8 @@ extension StickerSync {
                 first = (mark.cursor, page)
             } catch StickerClientError.refused(410, _, _) {}
         }
-        let previous = folder.state()
+        let previous = folder.state(unlessStill: known)
+        known = previous
         var incremental = false
         var update: (manifest: Manifest, etag: String?, changed: Set<String>, removed: Set<String>)
         let sameView = previous?.view == key ? previous : nil
@@ -84,7 +85,11 @@ extension StickerSync {
     /// Files `manifest` names that are not on disk, in the order a screen needs them (`Manifest.downloadOrder`); a
     /// file not `confirmed` counts as on disk only when its bytes hash to its digest (`LocalCatalog.verified`).
     private func missingFiles(_ manifest: Manifest, confirmed: Set<String>) -> [AssetLink] {
-        manifest.downloadOrder.filter { confirmed.contains($0.sha256) ? !folder.has($0) : !folder.verified($0) }
+        let present = folder.fileNames()
+        return manifest.downloadOrder.filter { asset in
+            guard present.contains(LocalCatalog.fileName(asset)) else { return true }
+            return confirmed.contains(asset.sha256) ? !folder.has(asset) : !folder.verified(asset)
+        }
     }
 
     /// Pages of the change feed applied to `manifest`; nil when the cursor expired (410) or the feed would take more

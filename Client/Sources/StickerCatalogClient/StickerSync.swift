@@ -42,6 +42,8 @@ public actor StickerSync {
     let lifecycle = LifecycleObservers()
     /// `follow()` calls running: the app's return to the foreground syncs only while one does.
     var following = 0
+    /// The catalog's state as this sync last committed or read it: read again only when another process committed.
+    var known: LocalCatalog.State?
     /// The running sync's downloads by bytes, counted within files as they arrive: `ProgressView(sync.progress)`. Its
     /// numbers are `SyncStatus.syncing`'s; it starts again at zero with each sync that downloads.
     public nonisolated let progress = Progress(totalUnitCount: 0)

@@ -13,6 +13,9 @@ public struct SyncOptions: Sendable {
     public var deadline: Duration = .seconds(60)
     /// How long a first sync (a folder never synced: the whole catalog to fetch) may take.
     public var firstSyncDeadline: Duration = .seconds(300)
+    /// A first sync of a large catalog that has run this long when its first groups are in commits them then, so they
+    /// show while the rest comes (a faster one commits once, at the end).
+    public var checkpointAfter: Duration = .seconds(2)
     /// How long a sync ready to commit waits for another process (an app's extension) committing to the same folder;
     /// past it the sync ends as `StickerClientError.busy`. The lock is held only while a commit writes.
     public var lockWait: Duration = .seconds(5)

@@ -56,3 +56,34 @@ import Testing
         #expect(!service.requests.contains { $0.path == "/v1/assets/\(MemoryService.hex(whole)).png" })
     }
 }
+
+extension DurableTests {
+    @Test("A sync reads catalog.json again only when another process committed since it last did")
+    func catalogReadOnlyWhenChanged() async throws {
+        // Setup: a first sync; then catalog.json made unreadable behind its back (its bookmark unchanged), and a change
+        // on the service.
+        let service = MemoryService()
+        let sync = StickerSync.testing(service)
+        try await sync.sync()
+        let catalog = sync.folder.directory.appending(path: "catalog.json")
+        try Data("{".utf8).write(to: catalog)
+        service.replace(sticker: 0, with: Data("new".utf8))
+        let page: [String: Any] = [
+            "revision": 2, "cursor": "c2", "moreComing": false,
+            "groups": service.manifest["groups"] as! [[String: Any]], "removedGroups": [], "removedStickers": [],
+            "order": ["g"],
+        ]
+        let answer = MemoryService.json(page)
+        service.handler = { request, _ in request.path?.hasPrefix("/v1/manifest/changes") == true ? answer : nil }
+        // Action
+        let report = try await sync.sync()
+        // Check: the change page applied to the state held in memory (decoding the file would have found no catalog,
+        // and read the whole manifest instead); the file is whole again.
+        #expect(report.incremental && report.filesDownloaded == 1 && service.count("/v1/manifest") == 1)
+        #expect(sync.folder.load()?.revision == 2)
+        // Another process's commit (a new bookmark) is read from disk: one that did not make it decodes it.
+        try Data("{".utf8).write(to: catalog)
+        let other = try await StickerSync.testing(service, folder: sync.folder.directory).sync()
+        #expect(!other.incremental && service.count("/v1/manifest") == 2)
+    }
+}

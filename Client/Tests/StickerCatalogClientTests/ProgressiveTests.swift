@@ -83,16 +83,18 @@ import Testing
         #expect(report.filesDownloaded == 1 && report.failedFiles.isEmpty)
     }
 
-    @Test("A first sync of 1,100 images commits after its first 512, then after the rest")
-    func checkpoint() async throws {
-        // Setup: 1,100 stickers, 1,100 files, in bundles.
+    @Test(
+        "A slow first sync of 1,100 images commits after its first 512, then after the rest; a fast one once",
+        arguments: [true, false])
+    func checkpoint(slow: Bool) async throws {
+        // Setup: 1,100 stickers, 1,100 files, in bundles; the head takes checkpointAfter, or no time.
         let service = MemoryService(stickers: 1100)
         let flushes = DurableTests.Flushes()
-        let sync = StickerSync.testing(service)
+        let sync = StickerSync.testing(service) { $0.checkpointAfter = slow ? .zero : .seconds(3600) }
         // Action
         let report = try await Durable.$observer.withValue({ flushes.add($0) }) { try await sync.sync() }
-        // Check: two commits; the catalog whole at the end.
-        #expect(flushes.all.filter { $0 == .full("catalog.json") }.count == 2)
+        // Check: two commits, or one; the catalog whole at the end.
+        #expect(flushes.all.filter { $0 == .full("catalog.json") }.count == (slow ? 2 : 1))
         #expect(report.filesDownloaded == 1100 && sync.folder.load()?.groups.first?.stickers.count == 1100)
     }
 
