@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "stickerd", targets: ["stickerd"]),
         .executable(name: "baseline-server", targets: ["baseline-server"]),
+        .executable(name: "client-bench", targets: ["client-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -216,6 +217,13 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Benchmarks/BaselineServer"
+        ),
+        /// `client-bench snapshot FOLDER`: the main actor's longest stall while an app reads a synced catalog
+        /// (scripts/bench/client.sh).
+        .executableTarget(
+            name: "client-bench",
+            dependencies: [.product(name: "StickerCatalogClient", package: "Client")],
+            path: "Benchmarks/ClientBench"
         ),
         /// Turns the migrations (`sql/NNNN_*.sql`) and `console/*` into Swift string literals so the binary carries its
         /// migrations and its console.

@@ -12,6 +12,8 @@
       groups it lists and its moreComing.
   client.py curl-config CATALOG_JSON BASE_URL        prints a curl -K config fetching what a sticker-sync first sync
       fetched (its catalog.json): the manifest, then every distinct asset and thumbnail, each once.
+  client.py first-group MANIFEST_JSON FOLDER START   waits until every thumbnail of the manifest's first group is in
+      FOLDER/files (a sticker-sync first sync under way) and prints the time since START (seconds since the epoch).
 """
 import http.client, json, os, random, socket, struct, sys, time, urllib.parse, zlib
 
@@ -146,6 +148,21 @@ def curl_config(catalog, base):
                     print(f'url = "{base}{link["url"]}"\noutput = "{link["sha256"]}.png"')
 
 
+def first_group(manifest, folder, start):
+    group = json.load(open(manifest))["groups"][0]
+    wanted = {s["thumbnail"]["sha256"] + ".png" for s in group["stickers"]}
+    files = os.path.join(folder, "files")
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        present = set(os.listdir(files)) if os.path.isdir(files) else set()
+        if wanted <= present:
+            print(f"the first group ({group['id']}, {len(wanted)} thumbnails) on disk {time.time() - start:.2f} s "
+                  f"after sticker-sync started (target under 2 s)")
+            return
+        time.sleep(0.005)
+    sys.exit("the first group's thumbnails never all arrived")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "latency":
         latency(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
@@ -157,5 +174,7 @@ if __name__ == "__main__":
         changes_page()
     elif sys.argv[1] == "curl-config":
         curl_config(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "first-group":
+        first_group(sys.argv[2], sys.argv[3], float(sys.argv[4]))
     else:
         sys.exit(__doc__)
