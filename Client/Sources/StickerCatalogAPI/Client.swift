@@ -53,11 +53,11 @@ import HTTPTypes
 /// A sticker description is at most 150 characters; flags, keywords and emoji at most 20 each.
 ///
 /// Evolution: within `/v1`, answers only grow. A later version may add fields to any object, values to any value the
-/// service chooses (a size class, a scale, a trending window, a transaction's source or environment, a problem's
-/// `code`: the schemas of answers say so with an `anyOf` of the known values and any value of the type), and routes;
-/// it never removes or renames a field, changes a type, or makes an optional field required. Clients ignore fields
-/// they do not know, treat a value they do not know as "other" (never as an error), and act on a refusal by its
-/// status when its `code` is new. What a client sends stays closed: a request with a value this document does not list
+/// service chooses (a size class, a scale, a trending window, a transaction's source or environment: the schemas of
+/// answers say so with an `anyOf` of the known values and any value of the type; and a problem's `code`, whose list
+/// in `Problem` is today's), and routes; it never removes or renames a field, changes a type, or makes an optional
+/// field required. Clients ignore fields they do not know, treat a value they do not know as "other" (never as an
+/// error), and act on a refusal by its status when its `code` is new. What a client sends stays closed: a request with a value this document does not list
 /// is refused with 400. Anything else is a new version (`/v2`), served beside this one.
 ///
 public struct Client: APIProtocol {
