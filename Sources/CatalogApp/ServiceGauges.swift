@@ -37,12 +37,14 @@ package struct ServiceGauges: Sendable {
         )
         var gauges: [String: Gauge] = [:]
         for (name, help) in Self.described {
-            gauges[name] = registry.makeGauge(name: name, help: help)
+            // A gauge's name carries its unit where it has one (`_bytes`); the descriptor joins the parts back.
+            gauges[name] = registry.makeGauge(descriptor: .init(metricName: name, unitName: "", helpText: help))
         }
         self.gauges = gauges
         droppedLines = registry.makeCounter(
-            name: "log_lines_dropped_total",
-            help: "Log lines dropped because the log's buffer was full (its reader is slow or stuck).")
+            descriptor: .init(
+                metricName: "log_lines_dropped", unitName: "total",
+                helpText: "Log lines dropped because the log's buffer was full (its reader is slow or stuck)."))
     }
 
     package static let described: [(String, String)] = [

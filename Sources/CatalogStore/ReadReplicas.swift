@@ -14,13 +14,15 @@ package final class ReadReplicas: Sendable {
     package init(pools: [DatabasePool], registry: PrometheusCollectorRegistry?) {
         self.pools = pools
         var counters: [String: Prometheus.Counter] = [:]
+        let reads = MetricNameDescriptor(
+            metricName: "standby_reads", unitName: "total",
+            helpText:
+                "Reads sent to a standby: used, or passed to the primary because it was behind, lacked the row or failed."
+        )
         for read in ["snapshot", "asset"] {
             for result in Result.allCases {
                 counters[read + "." + result.rawValue] = registry?.makeCounter(
-                    name: "standby_reads_total", labels: [("read", read), ("result", result.rawValue)],
-                    help:
-                        "Reads sent to a standby: used, or passed to the primary because it was behind, lacked the row or failed."
-                )
+                    descriptor: reads, labels: [("read", read), ("result", result.rawValue)])
             }
         }
         self.counters = counters

@@ -41,8 +41,11 @@ package struct AcceptFailures: Sendable {
     @discardableResult
     private func counter(_ errno: String) -> Prometheus.Counter {
         registry.makeCounter(
-            name: "accept_failures_total", labels: [("errno", errno)],
-            help: "Connections the listening socket could not accept, by errno (EMFILE: out of file descriptors).")
+            descriptor: .init(
+                metricName: "accept_failures", unitName: "total",
+                helpText:
+                    "Connections the listening socket could not accept, by errno (EMFILE: out of file descriptors)."),
+            labels: [("errno", errno)])
     }
 
     package static func errnoName(_ code: CInt) -> String {

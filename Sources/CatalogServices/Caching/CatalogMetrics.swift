@@ -15,10 +15,9 @@ package struct CacheCounters: Sendable {
 
     package init(registry: PrometheusCollectorRegistry, cache: String) {
         let help = "Lookups of a cache: answered from memory (hit) or built or read from the database (miss)."
-        hits = registry.makeCounter(
-            name: "cache_requests_total", labels: [("cache", cache), ("result", "hit")], help: help)
-        misses = registry.makeCounter(
-            name: "cache_requests_total", labels: [("cache", cache), ("result", "miss")], help: help)
+        let requests = MetricNameDescriptor(metricName: "cache_requests", unitName: "total", helpText: help)
+        hits = registry.makeCounter(descriptor: requests, labels: [("cache", cache), ("result", "hit")])
+        misses = registry.makeCounter(descriptor: requests, labels: [("cache", cache), ("result", "miss")])
     }
 
     package func hit() { hits?.increment() }
@@ -33,12 +32,13 @@ package struct CatalogMetrics: Sendable {
     package init(registry: PrometheusCollectorRegistry) {
         self.registry = registry
         renditionSeconds = registry.makeDurationHistogram(
-            name: "rendition_build_seconds",
+            descriptor: .init(
+                metricName: "rendition_build", unitName: "seconds",
+                helpText: "Time to validate an upload and make its renditions, off the event loop."),
             buckets: [
                 .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
                 .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
-            ],
-            help: "Time to validate an upload and make its renditions, off the event loop.")
+            ])
         // Served from the start, at 0, so that rates and alerts see them before the first upload or delivery.
         for verdict in ["accepted", "internal_error"] { counter(uploads: verdict) }
         for reason in ["user", "address", "replica"] { counter(streamsRefused: reason) }
@@ -47,8 +47,11 @@ package struct CatalogMetrics: Sendable {
     @discardableResult
     private func counter(streamsRefused reason: String) -> Prometheus.Counter {
         registry.makeCounter(
-            name: "event_streams_refused_total", labels: [("reason", reason)],
-            help: "Event streams refused: past a user's or an address's share (429), or the replica's bound (503).")
+            descriptor: .init(
+                metricName: "event_streams_refused", unitName: "total",
+                helpText:
+                    "Event streams refused: past a user's or an address's share (429), or the replica's bound (503)."),
+            labels: [("reason", reason)])
     }
 
     /// One event stream refused, by the bound it reached: `user`, `address` or `replica`.
@@ -59,8 +62,10 @@ package struct CatalogMetrics: Sendable {
     @discardableResult
     private func counter(uploads verdict: String) -> Prometheus.Counter {
         registry.makeCounter(
-            name: "sticker_uploads_total", labels: [("verdict", verdict)],
-            help: "Uploads by verdict: accepted, or the problem code they were refused with.")
+            descriptor: .init(
+                metricName: "sticker_uploads", unitName: "total",
+                helpText: "Uploads by verdict: accepted, or the problem code they were refused with."),
+            labels: [("verdict", verdict)])
     }
 
     /// One upload's verdict: `accepted`, or the problem code it was refused with.
@@ -71,8 +76,10 @@ package struct CatalogMetrics: Sendable {
     /// One webhook delivery by source and outcome (a delivery status, `duplicate`, `conflict` or `quarantined`).
     package func delivery(source: String, outcome: String) {
         registry.makeCounter(
-            name: "webhook_deliveries_total", labels: [("source", source), ("outcome", outcome)],
-            help: "Purchase webhook deliveries by source and outcome."
+            descriptor: .init(
+                metricName: "webhook_deliveries", unitName: "total",
+                helpText: "Purchase webhook deliveries by source and outcome."),
+            labels: [("source", source), ("outcome", outcome)]
         ).increment()
     }
 }

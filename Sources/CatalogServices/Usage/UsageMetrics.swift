@@ -17,17 +17,23 @@ package struct UsageMetrics: Sendable {
         let help =
             "Usage events received: counted, ignored (unknown, not visible, or out of time) or dropped by a bound."
         func events(_ outcome: String) -> Prometheus.Counter? {
-            registry?.makeCounter(name: "usage_events_total", labels: [("outcome", outcome)], help: help)
+            registry?.makeCounter(
+                descriptor: .init(metricName: "usage_events", unitName: "total", helpText: help),
+                labels: [("outcome", outcome)])
         }
         (counted, ignored, dropped) = (events("counted"), events("ignored"), events("dropped"))
         flushedRows = registry?.makeCounter(
-            name: "usage_flushed_rows_total", help: "Hourly usage buckets written to PostgreSQL.")
+            descriptor: .init(
+                metricName: "usage_flushed_rows", unitName: "total",
+                helpText: "Hourly usage buckets written to PostgreSQL."))
         flushFailures = registry?.makeCounter(
-            name: "usage_flush_failures_total", help: "Flushes that failed; their counts wait for the next one.")
+            descriptor: .init(
+                metricName: "usage_flush_failures", unitName: "total",
+                helpText: "Flushes that failed; their counts wait for the next one."))
         flushSeconds = registry?.makeDurationHistogram(
-            name: "usage_flush_seconds",
-            buckets: [.milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500), .seconds(2)],
-            help: "Time to write one flush of usage buckets.")
+            descriptor: .init(
+                metricName: "usage_flush", unitName: "seconds", helpText: "Time to write one flush of usage buckets."),
+            buckets: [.milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500), .seconds(2)])
     }
 
     package func events(counted: Int, ignored: Int, dropped: Int) {
