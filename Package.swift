@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -313,3 +313,10 @@ let package = Package(
         ),
     ]
 )
+
+// A warning in this package's own code fails its build: the compiler holds the rule that it builds clean. Only here,
+// never in the client package, whose users build it as a dependency (where SwiftPM and Xcode suppress warnings, and
+// `-warnings-as-errors` conflicts with that). Dependencies' warnings are theirs.
+for target in package.targets where target.type != .system && target.type != .plugin {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+}

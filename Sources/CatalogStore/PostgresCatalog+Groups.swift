@@ -171,8 +171,9 @@ extension PostgresCatalog: GroupRepository {
 
 extension PostgresConnection {
     /// The first column of the first row of `query`, if any.
-    package func first<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> T?
-    {
+    package func first<T: PostgresDecodable & Sendable>(
+        _ query: PostgresQuery, as type: T.Type, logger: Logger
+    ) async throws -> T? {
         try await self.query(query, logger: logger).decode(T.self).first { _ in true }
     }
 

@@ -14,7 +14,7 @@ extension PostgresUsage: UsageRepository {
         let stickers = sorted.map(\.key.sticker)
         let groups = sorted.map(\.group)
         let numbers = sorted.map(\.count)
-        try await transaction { connection in
+        _ = try await transaction { connection in
             try await connection.query(
                 """
                 INSERT INTO sticker_usage (hour, action, sticker_id, group_id, count)

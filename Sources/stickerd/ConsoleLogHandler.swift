@@ -27,20 +27,17 @@ struct ConsoleLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String,
-        file: String, function: String, line: UInt
-    ) {
+    func log(event: LogEvent) {
         var all = metadata
         if let provided = metadataProvider?.get() { all.merge(provided) { _, new in new } }
-        if let explicit { all.merge(explicit) { _, new in new } }
+        if let explicit = event.metadata { all.merge(explicit) { _, new in new } }
         if let id = all.removeValue(forKey: "hb.request.id") { all["request_id"] = id }
-        var text = LogLine(format: format, level: level.rawValue, label: label, source: source)
+        var text = LogLine(format: format, level: event.level.rawValue, label: label, source: event.source)
         let reserved: Set = ["ts", "level", "label", "source", "message"]
         for (key, value) in all.sorted(by: { $0.key < $1.key }) where format == .text || !reserved.contains(key) {
             text.field(key, "\(value)")
         }
-        text.end(message: message.description)
+        text.end(message: event.message.description)
         LogSink.standardError.append(text.bytes)
     }
 }

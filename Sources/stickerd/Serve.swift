@@ -85,9 +85,7 @@ struct Serve: AsyncParsableCommand {
         help:
             "Serve /metrics only with 'Authorization: Bearer TOKEN' (Prometheus' authorization credentials); at least 16 characters (env STICKER_METRICS_TOKEN). Unset: /metrics only on a loopback --host (beyond it, a 401)."
     )
-    var metricsToken: String? = ProcessInfo.processInfo.environment["STICKER_METRICS_TOKEN"].flatMap {
-        $0.isEmpty ? nil : $0
-    }
+    var metricsToken: String?
 
     @Option(
         help:
@@ -159,6 +157,8 @@ struct Serve: AsyncParsableCommand {
             (maxEventStreams, .seconds(eventHeartbeat), .seconds(eventStreamLifetime))
         options.logging.requestDurations = requestDurations
         options.server.maxConnections = connections
+        // The flag, else the environment (an empty variable is unset).
+        let metricsToken = metricsToken ?? environment["STICKER_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if let token = metricsToken, token.count < ServiceOptions.minimumTokenLength {
             throw ValidationError("--metrics-token must be at least \(ServiceOptions.minimumTokenLength) characters")
         }

@@ -52,7 +52,7 @@ final class LiveService: @unchecked Sendable {
         ]
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let log = folder.appending(path: "stickerd.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        try Data().write(to: log)  // created empty, or the failure thrown
         let output = try FileHandle(forWritingTo: log)
         output.seekToEndOfFile()
         (process.standardOutput, process.standardError) = (output, output)

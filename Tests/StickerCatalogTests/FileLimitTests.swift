@@ -27,7 +27,7 @@ struct FileLimitTests {
                 ["-c", "ulimit \(ulimit) && exec \"$0\" \"$@\"", StickerdProcess.binary, "serve", "--port", "\(port)"]
                 + arguments
             process.environment = ["PATH": "/usr/bin:/bin", "LOG_LEVEL": "info", "DATABASE_URL": database.url]
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            try Data().write(to: log)  // created empty, or the failure thrown
             let output = try FileHandle(forWritingTo: log)
             (process.standardOutput, process.standardError) = (output, output)
             try process.run()

@@ -32,7 +32,7 @@ final class StickerdProcess: @unchecked Sendable {
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LOG_LEVEL": "info",
         ]
         .merging(environment) { $1 }
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        try Data().write(to: logFile)  // created empty, or the failure thrown
         let output = try given ?? FileHandle(forWritingTo: logFile)
         process.standardOutput = output
         process.standardError = output
