@@ -47,10 +47,12 @@ extension PostgresRepository {
     }
 
     /// A stored `audience` (its API form, validated when saved). One that no longer reads shows the group to no one
-    /// rather than to everyone.
+    /// rather than to everyone. `{}`, which names no condition (accepted before it was refused), is everyone: no
+    /// audience, its images unsigned.
     package static func audience(_ text: String?) -> Audience? {
         guard let text else { return nil }
         guard let form = try? JSONDecoder().decode(AudienceForm.self, from: Data(text.utf8)) else { return .nobody }
+        guard form != AudienceForm() else { return nil }
         return Audience(stored: form) ?? .nobody
     }
 

@@ -34,6 +34,11 @@ extension Audience {
     /// The audience `form` names, or nil with each bad field recorded in `errors` under `field` (`audience`).
     package init?(form: AudienceForm, field: String = "audience", errors: inout FieldErrors) {
         let before = errors.issues.count
+        // `{}` would restrict the group to everyone, yet sign all its image URLs and keep it from shared caches: an
+        // audience names a condition, and `null` is everyone.
+        errors.check(
+            form.countries != nil || form.platforms != nil || form.appVersions != nil || form.percentage != nil, field,
+            "must give at least one condition (countries, platforms, appVersions or percentage); null for everyone")
         var audience = Audience()
         if let countries = form.countries {
             errors.check(

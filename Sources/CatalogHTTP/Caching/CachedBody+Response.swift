@@ -13,7 +13,7 @@ extension CachedBody {
         let notModified = ETag.matches(request.headers[.ifNoneMatch], representation.etag)
         var headers = notModified ? representation.notModified : representation.ok
         if stale { headers[.cacheStatus] = "stickerd; hit; detail=stale-if-error" }
-        if personal { headers[.cacheControl] = "private, " + cacheControl }
+        if personal && !cacheControl.hasPrefix("private") { headers[.cacheControl] = "private, " + cacheControl }
         return notModified
             ? Response(status: .notModified, headers: headers)
             : Response(status: .ok, headers: headers, body: Self.body(representation))

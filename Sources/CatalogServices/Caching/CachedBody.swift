@@ -77,22 +77,27 @@ package final class CachedBody: Sendable {
 
     /// `json` named by its digest. `personal`: the answer depends on who asks (locked or unlocked groups, signed URLs),
     /// so it varies by `Authorization` and a shared cache must not hand one user's answer to another. `maxAge`: seconds
-    /// a client may reuse it without asking; nil has it revalidate every time.
-    package convenience init(json: [UInt8], personal: Bool = false, maxAge: Int? = nil) {
+    /// a client may reuse it without asking; nil has it revalidate every time. `audienceBound`: the answer depends on
+    /// the caller's audience facts (the catalog has restricted groups) and may be reused for `maxAge` without asking,
+    /// so it is `private`: a shared cache would key it on none of the facts' headers (docs/scale.md).
+    package convenience init(json: [UInt8], personal: Bool = false, audienceBound: Bool = false, maxAge: Int? = nil) {
         self.init(
-            parts: [ByteBuffer(bytes: json)], shared: 0, personal: personal, maxAge: maxAge, digest: sha256Hex(json))
+            parts: [ByteBuffer(bytes: json)], shared: 0, personal: personal, audienceBound: audienceBound,
+            maxAge: maxAge, digest: sha256Hex(json))
     }
 
     /// A body written as `parts` in order, of which `shared` bytes are held by another cache too (the group fragments
     /// a manifest is made of): one cached body per audience then costs its own bytes, not a copy of every group.
     package convenience init(parts: [ByteBuffer], shared: Int, personal: Bool = false, maxAge: Int? = nil) {
         let joined = Self.joined(parts)
-        self.init(parts: parts, shared: shared, personal: personal, maxAge: maxAge, digest: sha256Hex(joined))
+        self.init(
+            parts: parts, shared: shared, personal: personal, audienceBound: false, maxAge: maxAge,
+            digest: sha256Hex(joined))
     }
 
-    private init(parts: [ByteBuffer], shared: Int, personal: Bool, maxAge: Int?, digest: String) {
+    private init(parts: [ByteBuffer], shared: Int, personal: Bool, audienceBound: Bool, maxAge: Int?, digest: String) {
         (self.parts, self.shared) = (parts, shared)
-        cacheControl = maxAge.map { "max-age=\($0)" } ?? "no-cache"
+        cacheControl = (audienceBound ? "private, " : "") + (maxAge.map { "max-age=\($0)" } ?? "no-cache")
         self.digest = String(digest.prefix(32))
         let length = parts.reduce(0) { $0 + $1.readableBytes }
         compressible = length >= 256

@@ -69,7 +69,12 @@ package final class SearchService: Sendable {
         // Results vary by who asks (one body may answer an anonymous client and a user holding nothing that matters):
         // always `Vary: Authorization`, whoever asked first.
         let popular = popularity?(index)
-        return try body(.results(normalized, popularity: popular?.generation ?? 0), index: index, personal: true) {
+        // Results leave out groups outside the caller's audience (suggestions are everyone's: no restricted word is
+        // in them): with restricted groups in the catalog, they are for no shared cache.
+        return try body(
+            .results(normalized, popularity: popular?.generation ?? 0), index: index, personal: true,
+            audienceBound: !index.snapshot.restricted.isEmpty
+        ) {
             [linker = manifests.linker] in
             try SearchPage.build(
                 normalized, index: index, linker: linker, popularity: popular,
@@ -121,20 +126,22 @@ package final class SearchService: Sendable {
     /// The cached body for `key`, else `encode`d now (a query is a fraction of a millisecond: it runs where it is
     /// asked).
     private func body(
-        _ key: Key, index: SearchIndex, personal: Bool, _ encode: () throws -> [UInt8]
+        _ key: Key, index: SearchIndex, personal: Bool, audienceBound bound: Bool = false,
+        _ encode: () throws -> [UInt8]
     ) throws -> CachedBody {
         let point = index.snapshot.point
         if let boundary = boundary.value {
             let remaining = Int(boundary.timeIntervalSince(clock.now()).rounded(.down))
             // A boundary is nearer than an answer's max-age: none is kept or reused past it.
             if remaining < Self.maxAge {
-                return CachedBody(json: try encode(), personal: personal, maxAge: max(0, remaining))
+                return CachedBody(
+                    json: try encode(), personal: personal, audienceBound: bound, maxAge: max(0, remaining))
             }
         }
         if let hit = state.withLock({ $0.index?.snapshot.point == point ? $0.bodies.value(for: key) : nil }) {
             return hit
         }
-        let body = CachedBody(json: try encode(), personal: personal, maxAge: Self.maxAge)
+        let body = CachedBody(json: try encode(), personal: personal, audienceBound: bound, maxAge: Self.maxAge)
         state.withLock { state in
             if state.index?.snapshot.point == point { state.bodies.insert(body, for: key, cost: body.cost + 256) }
         }

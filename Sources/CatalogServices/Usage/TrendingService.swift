@@ -51,7 +51,8 @@ package final class TrendingService: Sendable {
         let json = try TrendingPage.build(
             normalized, snapshot: snapshot, ranked: ranked, linker: manifests.linker
         ).json
-        let body = CachedBody(json: json, personal: true, maxAge: Self.maxAge)
+        let body = CachedBody(
+            json: json, personal: true, audienceBound: !snapshot.restricted.isEmpty, maxAge: Self.maxAge)
         state.withLock { state in
             if state.point == point { state.bodies.insert(body, for: normalized, cost: body.cost + 256) }
         }
