@@ -26,12 +26,11 @@ package func buildApplication(
     let listener = RevisionListener(
         endpoint: pool.endpoint, revision: revision, logger: logger, entitlementChanges: changes)
     let scheduler = CatalogScheduler(endpoint: pool.endpoint, clock: options.database.scheduleClock, logger: logger)
-    let (_, manifests, responder, usage) = buildRouter(
+    let (_, manifests, responder, usage, intake) = buildRouter(
         repositories: repositories, listener: listener, options: options, registry: registry, draining: draining,
         boundary: scheduler.nextBoundary)
     let sweeper = DeliverySweeper(
-        intake: PurchaseIntake(repository: repositories.purchases, configuration: options.purchases), logger: logger,
-        interval: options.database.deliverySweepInterval)
+        intake: intake, logger: logger, interval: options.database.deliverySweepInterval)
     var app = Application(
         responder: responder(),
         server: .http1(configuration: .init(idleTimeout: TimeAmount(options.server.idleTimeout))),
@@ -64,7 +63,8 @@ package func buildApplication(
 /// Every route of the API, in one place, the manifest service behind them (warmed before the server starts), and what
 /// makes the `ServiceResponder` in front of the router (called once, by the application: making the router's responder
 /// adds its HEAD routes); `methodNotAllowed` adds 405 answers for the methods a path does not serve; `boundary` is the
-/// next schedule boundary as this replica's `CatalogScheduler` knows it.
+/// next schedule boundary as this replica's `CatalogScheduler` knows it. The usage flusher and the purchase intake are
+/// handed back for the services that run beside the routes (one intake: the webhook routes and the sweeper share it).
 package func buildRouter(
     repositories: PostgresRepositories, listener: RevisionListener, options: ServiceOptions,
     registry: PrometheusCollectorRegistry,
@@ -72,7 +72,7 @@ package func buildRouter(
 )
     -> (
         router: Router<AppRequestContext>, manifests: ManifestService, responder: () -> ServiceResponder,
-        usage: UsageFlusher
+        usage: UsageFlusher, intake: PurchaseIntake
     )
 {
     let (store, catalog, purchases) = (repositories.store, repositories.catalog, repositories.purchases)
@@ -184,6 +184,6 @@ package func buildRouter(
     return (
         router, manifests,
         { ServiceResponder(router: router.buildResponder(), hot: hot, observation: observation, problems: problems) },
-        usage.flusher
+        usage.flusher, intake
     )
 }
