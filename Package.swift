@@ -277,10 +277,10 @@ let package = Package(
         .testTarget(
             name: "StickerCatalogLiveClientTests",
             dependencies: [
+                "TestSupport",
                 .product(name: "StickerCatalogClient", package: "Client"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            path: "Tests/StickerCatalogClientTests"
+            ]
         ),
         .testTarget(
             name: "StickerCatalogTests",
@@ -291,21 +291,19 @@ let package = Package(
                 "CatalogServices",
                 "CatalogHTTP",
                 "CatalogApp",
-                "StickerPacks",
                 "TestSupport",
                 .product(name: "StickerCatalogClient", package: "Client"),
                 .product(name: "StickerCatalogAPI", package: "Client"),
                 "StickerImage",
-                "CLCMS2",
-                "FormData",
                 "CCompression",
                 "Purchases",
                 .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
