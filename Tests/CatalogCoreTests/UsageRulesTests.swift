@@ -96,18 +96,4 @@ import Testing
         #expect(UsageDay(Date(timeIntervalSince1970: 20_785 * 86_400 + 86_399)).text == "2026-11-28")
         #expect(UsageDay("2026-11-28")!.advanced(by: 3).text == "2026-12-01")
     }
-
-    @Test func decayForgetsLastMonthAndWeighsTheHourNow() {
-        let (old, hot, yesterday) = (UUID(), UUID(), UUID())
-        let now = 500_000.0
-        let scores = StickerScores(
-            sends: [(old, 500_000 - 480, 200), (hot, 500_000 - 2, 30), (yesterday, 500_000 - 30, 100)], now: now)
-        #expect(scores.day[old] == nil)  // past the day's 72 hours
-        #expect(scores.day[hot]! > scores.day[yesterday]!)
-        #expect(scores.week[yesterday]! > scores.week[hot]! && scores.week[hot]! > scores.week[old]!)
-        // Half as much a half-life later.
-        #expect(abs(TrendWindow.day.weight(hour: 99, now: 105.5) - 0.5) < 1e-12)
-        #expect(abs(TrendWindow.week.weight(hour: 0, now: 48.5) - 0.5) < 1e-12)
-        #expect(TrendWindow.day.weight(hour: 10, now: 5) == 1)  // an hour ahead counts whole
-    }
 }

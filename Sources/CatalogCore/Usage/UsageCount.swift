@@ -47,17 +47,12 @@ extension UUID {
     }
 }
 
-/// How far back trending looks and how fast it forgets: an hour's sends count half as much `halfLife` hours later.
+/// How far back trending looks and how fast it forgets: an hour's sends count half as much `halfLife` hours later,
+/// their age taken from the middle of the hour (the store's SQL applies it; `UsageStoreTests` checks it).
 package enum TrendWindow: String, CaseIterable, Sendable, Hashable {
     case day, week
 
     package var halfLifeHours: Double { self == .day ? 6 : 48 }
     /// Sends older than this are not read: at eight half-lives they weigh under half a percent.
     package var lookbackHours: Int64 { self == .day ? 72 : 672 }
-
-    /// The weight of sends in `hour` seen at `now` (both in hours since 1970): the middle of the hour, decayed.
-    package func weight(hour: Int64, now: Double) -> Double {
-        let age = max(0, now - (Double(hour) + 0.5))
-        return exp2(-age / halfLifeHours)
-    }
 }

@@ -60,8 +60,7 @@ import Testing
             try await usage.add(counts)
             let moment = Date().timeIntervalSince1970 / 3600
             let sql = try await usage.scores()
-            let swift = StickerScores(
-                sends: counts.map { ($0.key.sticker, $0.key.hour, $0.count) }, now: moment)
+            let swift = Self.expected(counts.map { ($0.key.sticker, $0.key.hour, $0.count) }, now: moment)
             for window in TrendWindow.allCases {
                 #expect(Set(sql[window].keys) == Set(swift[window].keys), "\(window)")
                 for (sticker, score) in swift[window] {
@@ -71,6 +70,46 @@ import Testing
                 }
             }
         }
+    }
+
+    @Test("A send counts half as much a half-life later, in each window; past the day's lookback, only in the week")
+    func halfLives() async throws {
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: false)
+        defer { Task { await drop() } }
+        try await TestDatabase.withPool(endpoint) { db in
+            // Setup: the same count 6 hours apart (the day's half-life), 48 apart (the week's) and 100 hours back.
+            let now = UsageCount.hour(of: Date())
+            let (recent, sixEarlier, twoDaysEarlier, old) = (UUID(), UUID(), UUID(), UUID())
+            try await Self.usage(db).add(
+                [(recent, 1), (sixEarlier, 7), (twoDaysEarlier, 49), (old, 100)].map { sticker, hoursAgo in
+                    UsageCount(key: .init(hour: now - hoursAgo, action: .sent, sticker: sticker), group: "g", count: 40)
+                })
+            // Action
+            let scores = try await Self.usage(db).scores()
+            // Check: ratios do not depend on the minute the scores were read.
+            let (day, week) = (scores[.day], scores[.week])
+            #expect(abs(try #require(day[sixEarlier]) / #require(day[recent]) - 0.5) < 1e-9)
+            #expect(abs(try #require(week[twoDaysEarlier]) / #require(week[recent]) - 0.5) < 1e-9)
+            #expect(day[old] == nil && week[old] != nil)
+        }
+    }
+
+    /// The rule `TrendWindow` states, written again here as the oracle of the store's SQL: each window's sum over its
+    /// lookback of sends halved every half-life, their age from the middle of their hour (`now` in hours since 1970).
+    static func expected(_ sends: [(sticker: UUID, hour: Int64, count: Int64)], now: Double) -> StickerScores {
+        var scores = StickerScores()
+        for (sticker, hour, count) in sends {
+            for window in TrendWindow.allCases where Double(hour) >= now - Double(window.lookbackHours) {
+                let age = max(0, now - (Double(hour) + 0.5))
+                let score = Double(count) * exp2(-age / window.halfLifeHours)
+                if window == .day {
+                    scores.day[sticker, default: 0] += score
+                } else {
+                    scores.week[sticker, default: 0] += score
+                }
+            }
+        }
+        return scores
     }
 
     @Test func gcForgetsHoursPastTheRetention() async throws {
