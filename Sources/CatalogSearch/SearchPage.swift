@@ -18,15 +18,25 @@ package struct SearchPage: Sendable {
 
     /// The answer's bytes (`SearchJSON`).
     package var json: [UInt8] {
+        Self.json(locale: locale, next: next, query: query, results: results, revision: revision, total: total)
+    }
+
+    /// A page of results as search and trending answer it, keys sorted: the page's own field (search's `query`,
+    /// trending's `window`) in its place among the shared ones.
+    package static func json(
+        locale: String?, next: String?, query: String? = nil, results: [[UInt8]], revision: Int64, total: Int,
+        window: String? = nil
+    ) -> [UInt8] {
         var writer = SearchJSON(capacity: 1024 + results.count * 1024)
         writer.object { page in
             page.field("locale", locale)
             page.field("next", next)
-            page.field("query", query)
+            if let query { page.field("query", query) }
             page.key("results")
             page.array(results) { $0.raw($1) }
             page.field("revision", revision)
             page.field("total", total)
+            if let window { page.field("window", window) }
         }
         return writer.bytes
     }

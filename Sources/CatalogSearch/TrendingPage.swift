@@ -32,17 +32,8 @@ package struct TrendingPage: Sendable {
     package var next: String?
 
     package var json: [UInt8] {
-        var writer = SearchJSON(capacity: 1024 + results.count * 1024)
-        writer.object { page in
-            page.field("locale", locale)
-            page.field("next", next)
-            page.key("results")
-            page.array(results) { $0.raw($1) }
-            page.field("revision", revision)
-            page.field("total", total)
-            page.field("window", window.rawValue)
-        }
-        return writer.bytes
+        SearchPage.json(
+            locale: locale, next: next, results: results, revision: revision, total: total, window: window.rawValue)
     }
 
     /// The page `request` asks for of `ranked` (visible stickers of `snapshot`, hottest first): those the view's filter
