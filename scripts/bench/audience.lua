@@ -1,11 +1,7 @@
 -- wrk: GET /v1/manifest as callers spread over 50 countries (the CDN's header), 3 platforms, 20 app versions and 100
 -- installation ids, a different caller each request (a fixed pseudo-random sequence, each thread starting elsewhere).
 -- Usage: wrk ... -s audience.lua URL -- COUNTRY-HEADER
-local counter = 0
-function setup(thread)
-  thread:set("id", counter)
-  counter = counter + 1
-end
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "threads.lua")
 
 function init(args)
   local header = args[1] or "CloudFront-Viewer-Country"

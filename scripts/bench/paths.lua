@@ -1,10 +1,6 @@
 -- wrk: GETs each path of a file (one per line) in turn, each thread starting at its own place; counts non-2xx answers.
 -- Usage: wrk ... -s paths.lua URL -- FILE
-local counter = 0
-function setup(thread)
-  thread:set("id", counter)
-  counter = counter + 1
-end
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "threads.lua")
 
 function init(args)
   paths = {}

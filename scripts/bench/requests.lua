@@ -2,11 +2,7 @@
 -- forged Sticker-Signature, sent over and over (forged), or as bearer tokens (GET; an empty file sends no Authorization). Bodies are split between threads and each is sent once: a thread stops
 -- when its share runs out. Prints "p50_ms p99_ms requests non2xx" at the end for the driver script.
 -- Usage: wrk ... -s requests.lua URL -- FILE post|forged|get THREADS
-local counter = 0
-function setup(thread)
-  thread:set("id", counter)
-  counter = counter + 1
-end
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "threads.lua")
 
 function init(args)
   local file, mode, threads = args[1], args[2], tonumber(args[3])

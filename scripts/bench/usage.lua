@@ -2,11 +2,7 @@
 -- with a rate (requests a second per connection) it paces each connection, else sends as fast as it can; with
 -- `spread`, each request names one of 1,000 client addresses in X-Forwarded-For (stickerd must trust 127.0.0.1).
 -- Usage: wrk ... -s usage.lua URL -- IDS-FILE [RATE] [spread]
-local counter = 0
-function setup(thread)
-  thread:set("id", counter)
-  counter = counter + 1
-end
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "threads.lua")
 
 function init(args)
   local ids = {}
