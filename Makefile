@@ -42,6 +42,8 @@ check: deps
 	@scripts/check-availability.py --self-test >/dev/null
 	@scripts/check-availability.py --store $(CLIENT_INDEX)
 	$(SWIFT) test --skip-build --filter '^($(PURE_TESTS))\.'
+	@scripts/check-modules.py --self-test >/dev/null
+	@scripts/check-modules.py
 	@scripts/format.sh --lint
 	@scripts/check_links.py
 
@@ -49,6 +51,8 @@ test: deps
 	$(SWIFT) build --build-tests
 	@timeout -k 30 $(TEST_MINUTES)m $(SWIFT) test --skip-build || { rc=$$?; \
 		[ $$rc -ne 124 ] || echo "swift test did not finish within $(TEST_MINUTES) minutes: a test is stuck"; exit $$rc; }
+	@scripts/check-modules.py --self-test >/dev/null
+	@scripts/check-modules.py
 	@scripts/format.sh --lint
 	@scripts/check_links.py
 	@scripts/schema.sh --check

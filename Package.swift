@@ -255,7 +255,6 @@ let package = Package(
             dependencies: [
                 "Purchases",
                 "TestSupport",
-                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -279,6 +278,7 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 .product(name: "StickerCatalogClient", package: "Client"),
+                .product(name: "StickerCatalogExport", package: "Client"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
