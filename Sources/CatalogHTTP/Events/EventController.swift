@@ -48,12 +48,7 @@ package struct EventController {
         if let given = resumed ?? queried {
             cursor = given
         } else {
-            let snapshot = try await feed.manifests.currentSnapshot()
-            let access = ManifestService.Access(
-                held: held, snapshot: snapshot, signer: feed.manifests.linker.signer, now: Date(), facts: facts)
-            cursor = ChangeCursor(
-                revision: snapshot.revision, stamp: snapshot.stamp,
-                query: view.unlocking(access).normalized(for: snapshot))
+            cursor = try await feed.startCursor(view: view, held: held, facts: facts)
         }
         // A cursor of another view, or too old, is refused now rather than as the first event.
         _ = try await feed.next(view: view, held: held, facts: facts, cursor: cursor)
