@@ -25,8 +25,8 @@ package struct ManifestPreviewController {
         return try await Self.render(snapshot, parameters: parameters, manifests: manifests, entitlements: entitlements)
     }
 
-    /// A manifest for an admin's eyes: `snapshot` in the view `parameters` ask for, as anyone or as their `user` sees
-    /// it, every link signed (what it shows may not be free to fetch), never cached.
+    /// A manifest for an admin's eyes (`ManifestService.preview`): `snapshot` in the view `parameters` ask for, as
+    /// anyone or as their `user` sees it, never cached.
     package static func render(
         _ snapshot: CatalogSnapshot, parameters: [String: String], manifests: ManifestService,
         entitlements: EntitlementCache
@@ -38,16 +38,7 @@ package struct ManifestPreviewController {
         }
         let facts = try AudienceFacts(parameters: parameters)
         let query = try ManifestQuery(parameters: parameters)
-        var signing = manifests.linker
-        signing.signingEverythingUntil = signing.signer?.expiry(at: Date())
-        let linker = signing
-        let access = ManifestService.Access(
-            held: held, snapshot: snapshot, signer: linker.signer, now: nil, facts: facts)
-        let view = query.unlocking(access).normalized(for: snapshot)
-        let json = try await ManifestWorkers.shared.build {
-            try ManifestService.encode(
-                .manifest(view), from: snapshot, linker: linker, fragments: GroupFragments(capacity: 0))
-        }
+        let json = try await manifests.preview(snapshot, view: query, held: held, facts: facts)
         return Response(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: json)))
