@@ -8,9 +8,10 @@ extension Manifest {
     ) throws(CatalogError) -> Manifest {
         let required = try requiredFlags(snapshot, query)
         var manifest = empty(snapshot, query, cursorKey: linker.cursorKey)
-        manifest.groups = snapshot.groups.filter(query.shows).compactMap { group in
+        manifest.groups = query.shownGroups(in: snapshot).compactMap { group, position in
             ManifestGroup(
-                group, stickers: snapshot.stickers[group.id] ?? [], required: required, query: query, linker: linker)
+                group, position: position, stickers: snapshot.stickers[group.id] ?? [], required: required,
+                query: query, linker: linker)
         }
         return manifest
     }
@@ -40,9 +41,11 @@ extension Manifest {
 }
 
 extension ManifestGroup {
-    /// One group as the client sees it, or nil when none of its stickers is selected.
+    /// One group as the client sees it, or nil when none of its stickers is selected. `position` is its place among
+    /// the groups the caller sees (`ManifestQuery.position(of:in:)`), never among all: a gap would show where a
+    /// restricted group is.
     package init?(
-        _ group: StickerGroup, stickers: [Sticker], required: Set<String> = [], query: ManifestQuery,
+        _ group: StickerGroup, position: Int, stickers: [Sticker], required: Set<String> = [], query: ManifestQuery,
         linker: AssetLinker
     ) {
         let selected = stickers.filter {
@@ -59,7 +62,7 @@ extension ManifestGroup {
             name: localized(group.localizedNames, locale: query.locale, fallback: group.name),
             sizeClass: group.sizeClass,
             flags: group.flags,
-            position: group.position,
+            position: position,
             locked: locked,
             productId: group.productId,
             cover: cover.map {

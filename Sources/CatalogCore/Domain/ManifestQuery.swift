@@ -123,4 +123,17 @@ package struct ManifestQuery: Sendable, Hashable {
     package func shows(_ group: StickerGroup) -> Bool {
         group.audience == nil || admitted.contains(group.id)
     }
+
+    /// `group`'s place among the groups this view shows in `snapshot`: its stored place when no group is restricted,
+    /// else the number of shown groups before it, so that no gap tells an outsider a restricted group is there.
+    package func position(of group: StickerGroup, in snapshot: CatalogSnapshot) -> Int {
+        guard !snapshot.restricted.isEmpty else { return group.position }
+        return snapshot.groups.lazy.prefix { $0.id != group.id }.filter(shows).count
+    }
+
+    /// The groups this view shows in `snapshot`, in order, each with its place among them (`position(of:in:)`).
+    package func shownGroups(in snapshot: CatalogSnapshot) -> [(group: StickerGroup, position: Int)] {
+        guard !snapshot.restricted.isEmpty else { return snapshot.groups.map { ($0, $0.position) } }
+        return snapshot.groups.filter(shows).enumerated().map { ($1, $0) }
+    }
 }

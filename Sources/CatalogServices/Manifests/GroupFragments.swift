@@ -9,6 +9,8 @@ import Synchronization
 package final class GroupFragments: Sendable {
     package struct Key: Hashable, Sendable {
         package let group: String
+        /// Its place among the groups the caller sees, which restricted groups before it move.
+        package let position: Int
         package let query: ManifestQuery
         package let required: [String]
     }
@@ -34,10 +36,10 @@ package final class GroupFragments: Sendable {
         var json = Array(head[..<at])
         json.reserveCapacity(head.count + snapshot.stickers.count * 4096)
         var first = true
-        for group in snapshot.groups where query.shows(group) {
+        for (group, position) in query.shownGroups(in: snapshot) {
             guard
                 let fragment = try self.fragment(
-                    of: group, stickers: snapshot.stickers[group.id] ?? [], required: required,
+                    of: group, position: position, stickers: snapshot.stickers[group.id] ?? [], required: required,
                     query: query, linker: linker)
             else { continue }
             if !first { json.append(UInt8(ascii: ",")) }
@@ -60,11 +62,11 @@ package final class GroupFragments: Sendable {
         let whole = ByteBuffer(bytes: head)
         var parts = [whole.getSlice(at: 0, length: at) ?? ByteBuffer()]
         var shared = 0
-        for group in snapshot.groups where query.shows(group) {
+        for (group, position) in query.shownGroups(in: snapshot) {
             guard
                 let fragment = try self.fragment(
-                    of: group, stickers: snapshot.stickers[group.id] ?? [], required: required, query: query,
-                    linker: linker)
+                    of: group, position: position, stickers: snapshot.stickers[group.id] ?? [], required: required,
+                    query: query, linker: linker)
             else { continue }
             if parts.count > 1 { parts.append(Self.comma) }
             parts.append(fragment)
@@ -87,35 +89,40 @@ package final class GroupFragments: Sendable {
         return (head, at)
     }
 
-    /// The JSON of `group` as `query` shows it, or nil when none of its stickers is selected.
+    /// The JSON of `group` as `query` shows it at `position`, or nil when none of its stickers is selected.
     package func json(
-        of group: StickerGroup, stickers: [Sticker], required: Set<String>, query: ManifestQuery,
+        of group: StickerGroup, position: Int, stickers: [Sticker], required: Set<String>, query: ManifestQuery,
         linker: AssetLinker
     ) throws -> [UInt8]? {
-        try fragment(of: group, stickers: stickers, required: required, query: query, linker: linker).map {
+        try fragment(
+            of: group, position: position, stickers: stickers, required: required, query: query, linker: linker
+        ).map {
             Array($0.readableBytesView)
         }
     }
 
     /// `json(of:…)` as the buffer kept.
     private func fragment(
-        of group: StickerGroup, stickers: [Sticker], required: Set<String>, query: ManifestQuery,
+        of group: StickerGroup, position: Int, stickers: [Sticker], required: Set<String>, query: ManifestQuery,
         linker: AssetLinker
     ) throws -> ByteBuffer? {
-        let key = Key(group: group.id, query: Self.shared(query, for: group), required: required.sorted())
+        let key = Key(
+            group: group.id, position: position, query: Self.shared(query, for: group), required: required.sorted())
         if let kept = cache.withLock({ $0.value(for: key) }), kept.group == group, kept.stickers == stickers {
             return kept.json
         }
-        let json = try ManifestGroup(group, stickers: stickers, required: required, query: query, linker: linker)
+        let json = try ManifestGroup(
+            group, position: position, stickers: stickers, required: required, query: query, linker: linker
+        )
             .map { ByteBuffer(bytes: try JSONEncoder.catalog.encode($0)) }
         let cost = (json?.readableBytes ?? 0) + 256 + stickers.count * 64
         cache.withLock { $0.insert(Fragment(group: group, stickers: stickers, json: json), for: key, cost: cost) }
         return json
     }
 
-    /// What of `query` the JSON of `group` depends on: whichever restricted groups admitted the caller (that decides
-    /// whether a group shows, before its JSON is asked for), and for a free group open to everyone neither products
-    /// nor signed URLs; so callers of every audience share one fragment of it.
+    /// What of `query` the JSON of `group` depends on: not which restricted groups admitted the caller (that decides
+    /// whether a group shows, before its JSON is asked for, and its place, which is in the key), and for a free group
+    /// open to everyone neither products nor signed URLs; so callers who see it at one place share one fragment.
     private static func shared(_ query: ManifestQuery, for group: StickerGroup) -> ManifestQuery {
         var shared = query
         shared.admitted = []

@@ -305,7 +305,8 @@ package final class ManifestService: Sendable {
         case .group(let id, let query):
             guard let group = snapshot.group(id: id), query.shows(group),
                 let json = try fragments.json(
-                    of: group, stickers: snapshot.stickers[id] ?? [], required: [], query: query, linker: linker)
+                    of: group, position: query.position(of: group, in: snapshot), stickers: snapshot.stickers[id] ?? [],
+                    required: [], query: query, linker: linker)
             else {
                 throw CatalogError.notFound("Group '\(id)'")
             }
