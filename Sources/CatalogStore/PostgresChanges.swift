@@ -1,4 +1,5 @@
 import CatalogCore
+import Logging
 import PostgresNIO
 
 extension PostgresChanges: ChangeLogReader {
@@ -23,15 +24,41 @@ extension PostgresChanges: ChangeLogReader {
                 """
                 SELECT DISTINCT kind, id FROM catalog_changes WHERE revision > \(since) AND revision <= \(through)
                 """, logger: logger)
+            var deleted: [String] = []
             for try await (kind, id) in rows.decode((String, String).self) {
                 switch kind {
                 case "group": changes.groups.insert(id)
-                case "sticker": changes.deletedStickers.insert(id)
+                case "sticker": deleted.append(id)
                 default: changes.filters.insert(id)
                 }
             }
+            try await Self.readSeen(into: &changes, deleted: deleted, since: since, on: connection, logger: logger)
             return changes
         }
+    }
+
+    /// What a client at `since` could have seen of the changes: where each deleted sticker was shown then, and which
+    /// of the groups named were open to everyone then (from the row versions `sticker_groups_at` and `stickers_at`,
+    /// kept back to the change horizon: `pruneReleases` raises it as it forgets versions).
+    private static func readSeen(
+        into changes: inout CatalogChanges, deleted: [String], since: Int64, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
+        if !deleted.isEmpty {
+            let rows = try await connection.query(
+                """
+                SELECT c.id, s.group_id FROM unnest(\(deleted)::text[]) c(id)
+                JOIN stickers_at(\(since)) s ON s.id::text = c.id WHERE s.visible
+                """, logger: logger)
+            for try await (id, group) in rows.decode((String, String).self) { changes.deletedStickers[id] = group }
+        }
+        let named = Array(changes.groups.union(changes.deletedStickers.values))
+        guard !named.isEmpty else { return }
+        let open = try await connection.query(
+            """
+            SELECT id FROM sticker_groups_at(\(since)) WHERE published AND audience IS NULL AND id = ANY(\(named))
+            """, logger: logger)
+        for try await id in open.decode(String.self) { changes.openBefore.insert(id) }
     }
 
     /// Forgets changes older than `age`, raising the horizon to the newest revision forgotten; the rows removed.

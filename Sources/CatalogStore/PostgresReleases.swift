@@ -122,6 +122,13 @@ extension PostgresReleases: ReleaseRepository {
                 WITH oldest AS (SELECT min(revision) AS r FROM catalog_releases)
                 DELETE FROM filters_history USING oldest WHERE valid_to <= oldest.r
                 """, logger: logger)
+            // The change feed reads what a cursor saw from these versions: a cursor older than the oldest kept
+            // expires (the client fetches the manifest again) rather than being answered from versions now gone.
+            try await connection.query(
+                """
+                UPDATE catalog_change_horizon
+                SET revision = greatest(revision, (SELECT min(revision) FROM catalog_releases))
+                """, logger: logger)
             return removed
         }
     }

@@ -25,6 +25,7 @@ import Testing
             guard since >= horizon, since <= current else { return nil }
             var changes = CatalogChanges()
             for revision in stride(from: since + 1, through: through, by: 1) { changes.groups.insert("g\(revision)") }
+            changes.openBefore = changes.groups  // every group here is open to everyone
             return changes
         }
     }

@@ -203,6 +203,7 @@ import Testing
         try await withApp(demo: true) { client, db in
             // Setup: a sticker with an image of its own, shown by one release, then deleted.
             let catalog = PostgresCatalog(pool: db, revision: CatalogRevision(), logger: TestDatabase.logger)
+            let early = try await ChangeFeedTests.manifest(client).cursor
             let id = try await DraftPrivacyTests.upload(client, into: "crunchy", name: "Fleeting")
             let shown = try await ChangeFeedTests.manifest(client).revision
             let sha = try #require(try await db.strings("SELECT asset_sha256 FROM stickers WHERE id = '\(id)'").first)
@@ -237,6 +238,9 @@ import Testing
                 uri: "/v1/admin/releases/\(shown)/manifest", method: .get, headers: admin)
             #expect(forgotten.status == .notFound)
             #expect(try await ChangeFeedTests.manifest(client).groups.count == 3)
+            // A cursor from before the versions kept expires: what it saw can no longer be told (issue 46).
+            let stale = try await ChangeFeedTests.changes(client, since: early)
+            #expect(stale.status == .gone && stale.problemCode == "cursor_expired")
         }
     }
 

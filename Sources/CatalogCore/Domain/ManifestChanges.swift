@@ -35,9 +35,12 @@ package struct ManifestChanges: Codable, Sendable, Equatable {
         for group in snapshot.groups where group.productId.map(moved.contains) == true { changed.insert(group.id) }
         // So does a restricted group the caller came into or fell out of (its audience or the caller's facts changed).
         changed.formUnion(Set(cursor.admitted).symmetricDifference(query.admitted))
-        // A restricted group the caller neither sees nor saw is not named at all, not even as removed.
+        // A group the caller neither sees now nor could see at the cursor's point is not named at all, not even as
+        // removed: "saw it" is judged from the group as it was then (a public group that became restricted was seen;
+        // a restricted group never admitted, since unpublished, was not).
         changed = changed.filter { id in
-            snapshot.group(id: id).map { query.shows($0) || cursor.admitted.contains(id) } ?? true
+            let now = snapshot.group(id: id)
+            return now.map(query.shows) == true || changes.sawGroup(id, admitted: cursor.admitted, now: now)
         }
         var ids = changed.sorted()
         if let after = cursor.after { ids.removeAll { $0 <= after } }
@@ -48,7 +51,8 @@ package struct ManifestChanges: Codable, Sendable, Equatable {
         for id in page {
             if let group = snapshot.group(id: id), query.shows(group),
                 let shown = ManifestGroup(
-                    group, stickers: snapshot.stickers[id] ?? [], required: required, query: query, linker: linker)
+                    group, position: query.position(of: group, in: snapshot), stickers: snapshot.stickers[id] ?? [],
+                    required: required, query: query, linker: linker)
             {
                 groups.append(shown)
             } else {
@@ -74,8 +78,17 @@ package struct ManifestChanges: Codable, Sendable, Equatable {
             }
         return ManifestChanges(
             revision: snapshot.revision, cursor: next.encoded(with: linker.cursorKey), moreComing: more,
-            groups: groups, removedGroups: removed, removedStickers: more ? [] : changes.deletedStickers.sorted(),
+            groups: groups, removedGroups: removed, removedStickers: more ? [] : removedStickers(changes, cursor, snapshot),
             order: order)
+    }
+
+    /// The stickers deleted since the cursor from groups the caller could see then.
+    private static func removedStickers(
+        _ changes: CatalogChanges, _ cursor: ChangeCursor, _ snapshot: CatalogSnapshot
+    ) -> [String] {
+        changes.deletedStickers.filter { _, group in
+            changes.sawGroup(group, admitted: cursor.admitted, now: snapshot.group(id: group))
+        }.keys.sorted()
     }
 
     package init(

@@ -120,7 +120,13 @@ package final class ChangeFeed: Sendable {
             throw Self.expired
         }
         let redefined = query.filter.map(changes.filters.contains) ?? false
-        return (next, moved || redefined || !changes.groups.isEmpty || !changes.deletedStickers.isEmpty)
+        // Only what the caller sees now or could see at the cursor: a change to a restricted group outside its
+        // audience wakes no outsider's stream (its timing would say the group is there).
+        let seen = changes.groups.union(changes.deletedStickers.values).contains { id in
+            let now = snapshot.group(id: id)
+            return now.map(query.shows) == true || changes.sawGroup(id, admitted: cursor.admitted, now: now)
+        }
+        return (next, moved || redefined || seen)
     }
 
     /// Whether `cursor` is at the revision this replica knows with the products the user holds, judged from memory

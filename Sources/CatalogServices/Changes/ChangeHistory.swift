@@ -46,7 +46,7 @@ package final class ChangeHistory: Sendable {
                 refusals.withLock { $0.insert(true, for: refusal, cost: 64) }
                 return nil
             }
-            let cost = 64 + (changes.groups.count + changes.deletedStickers.count + changes.filters.count) * 64
+            let cost = 64 + (changes.groups.count + changes.deletedStickers.count * 2 + changes.filters.count) * 64
             spans.withLock { $0.insert(changes, for: span, cost: cost) }
             return changes
         }

@@ -29,9 +29,10 @@ import Testing
             let unknown = try await client.execute(uri: "/v1/groups/no-such-group", method: .get, headers: Self.outside)
             #expect(route.status == .notFound && route.problemCode == unknown.problemCode)
             #expect(try await client.execute(uri: "/v1/groups/chewy", method: .get, headers: Self.inside).status == .ok)
-            // Change feed: the audience change is no change in the outside view, and names nothing.
+            // Change feed: the outsider saw chewy when it was public, so it is told to remove it, and nothing more.
             let page = try await ChangeFeedTests.changes(client, since: before.cursor, headers: Self.outside)
-            #expect(!String(buffer: page.body).contains("chewy"))
+            #expect(page.json["removedGroups"] as? [String] == ["chewy"])
+            #expect((page.json["groups"] as? [Any])?.isEmpty == true && !String(buffer: page.body).contains(caramel))
             let gained = try await ChangeFeedTests.changes(client, since: before.cursor, headers: Self.inside)
             #expect(String(buffer: gained.body).contains("\"id\":\"chewy\""))
             // Search, its total and suggestions.
