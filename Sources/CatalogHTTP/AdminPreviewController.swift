@@ -15,9 +15,8 @@ package struct AdminPreviewController {
 
     @Sendable package func manifest(_ request: Request, context: AdminRequestContext) async throws -> Response {
         let user = try AdminEntitlementController.user(context)
-        let facts = try AudienceFacts(parameters: ManifestController.parameters(request))
-        return try await ManifestController.manifest(
-            request, held: try await entitlements.products(of: user), facts: facts, personal: true, from: service)
+        let viewer = try await entitlements.viewer(user: user, parameters: ManifestController.parameters(request))
+        return try await ManifestController.manifest(request, viewer: viewer, personal: true, from: service)
     }
 
     package init(service: ManifestService, entitlements: EntitlementCache) {

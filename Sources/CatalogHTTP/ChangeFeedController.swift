@@ -31,7 +31,7 @@ package struct ChangeFeedController {
         // a cursor the service did not sign is a 410 that costs no query.
         let cursor = try ChangeCursor(encoded: since, key: feed.cursorKey)
         switch try await feed.page(
-            view: view, held: try await entitlements.held(by: context), facts: context.facts, cursor: cursor,
+            view: view, viewer: try await entitlements.viewer(of: context), cursor: cursor,
             limit: limit)
         {
         case .notModified:

@@ -16,17 +16,14 @@ package struct ManifestController {
 
     @Sendable package func manifest(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await Self.manifest(
-            request, held: try await entitlements.held(by: context), facts: context.facts,
-            personal: context.user != nil,
-            from: service)
+            request, viewer: try await entitlements.viewer(of: context), personal: context.user != nil, from: service)
     }
 
-    /// The manifest `request` asks for, as one holding `held` sees it: a user's own request, and the admin's preview of
-    /// it.
+    /// The manifest `request` asks for, as `viewer` sees it: a user's own request, and the admin's preview of it.
     package static func manifest(
-        _ request: Request, held: [String], facts: AudienceFacts = .none, personal: Bool, from service: ManifestService
+        _ request: Request, viewer: Viewer, personal: Bool, from service: ManifestService
     ) async throws -> Response {
-        let served = try await service.body(route: "manifest", query: request.uri.query, held: held, facts: facts) {
+        let served = try await service.body(route: "manifest", query: request.uri.query, viewer: viewer) {
             .manifest(request.uri.query == nil ? ManifestQuery() : try ManifestQuery(parameters: parameters(request)))
         }
         return try await service.response(served, for: request, personal: personal)
@@ -36,8 +33,7 @@ package struct ManifestController {
         let id = try context.parameters.require("id")
         guard Validate.isSlug(id) else { throw CatalogError.notFound("Group '\(id.prefix(64))'") }
         let served = try await service.body(
-            route: "group/" + id, query: request.uri.query, held: try await entitlements.held(by: context),
-            facts: context.facts
+            route: "group/" + id, query: request.uri.query, viewer: try await entitlements.viewer(of: context)
         ) {
             var parameters = Self.parameters(request)
             parameters["filter"] = nil

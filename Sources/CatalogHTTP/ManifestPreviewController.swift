@@ -32,13 +32,10 @@ package struct ManifestPreviewController {
         entitlements: EntitlementCache
     ) async throws -> Response {
         var parameters = parameters
-        var held: [String] = []
-        if let user = try Self.user(parameters.removeValue(forKey: "user")) {
-            held = try await entitlements.products(of: user)
-        }
-        let facts = try AudienceFacts(parameters: parameters)
+        let user = try Self.user(parameters.removeValue(forKey: "user"))
+        let viewer = try await entitlements.viewer(user: user, parameters: parameters)
         let query = try ManifestQuery(parameters: parameters)
-        let json = try await manifests.preview(snapshot, view: query, held: held, facts: facts)
+        let json = try await manifests.preview(snapshot, view: query, viewer: viewer)
         return Response(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: json)))

@@ -41,7 +41,7 @@ import Testing
 
     /// A cursor of the default view, as an anonymous client's.
     static func cursor(since: Int64, through: Int64? = nil) -> ChangeCursor {
-        let view = ManifestQuery().unlocking([], signedUntil: nil).normalized(
+        let view = ManifestQuery().unlocking([], signedUntil: nil, facts: .none).normalized(
             for: ManifestBuildTests.catalog(revision: 4))
         return ChangeCursor(
             since: since, stamp: 0, through: through, view: ChangeCursor.fingerprint(view), products: [])
@@ -55,7 +55,7 @@ import Testing
         for through in Int64(5)...24 {
             guard
                 case .page(let page) = try await feed.page(
-                    view: ManifestQuery(), held: [], cursor: Self.cursor(since: 3, through: through),
+                    view: ManifestQuery(), viewer: .anyone, cursor: Self.cursor(since: 3, through: through),
                     limit: 50)
             else {
                 Issue.record("not a page")
@@ -77,7 +77,7 @@ import Testing
         // Setup
         let (feed, log) = Self.feed()
         func page(_ cursor: ChangeCursor) async throws -> ChangeFeed.Answer {
-            try await feed.page(view: ManifestQuery(), held: [], cursor: cursor, limit: 50)
+            try await feed.page(view: ManifestQuery(), viewer: .anyone, cursor: cursor, limit: 50)
         }
         for _ in 0..<10 {
             // Action: ahead of the database (a future a restore took away).
@@ -113,7 +113,7 @@ import Testing
         let (feed, _) = Self.feed()
         guard
             case .page(let page) = try await feed.page(
-                view: ManifestQuery(), held: [], cursor: Self.cursor(since: 3), limit: 50)
+                view: ManifestQuery(), viewer: .anyone, cursor: Self.cursor(since: 3), limit: 50)
         else {
             Issue.record("not a page")
             return
@@ -122,7 +122,7 @@ import Testing
         let (tight, _) = Self.feed(capacity: plain + 64)
         guard
             case .page(let tightPage) = try await tight.page(
-                view: ManifestQuery(), held: [], cursor: Self.cursor(since: 3), limit: 50)
+                view: ManifestQuery(), viewer: .anyone, cursor: Self.cursor(since: 3), limit: 50)
         else {
             Issue.record("not a page")
             return

@@ -53,7 +53,7 @@ import Testing
         let queries = [
             ManifestQuery(), ManifestQuery(filter: "chocoholic"),
             ManifestQuery(size: .small, scale: 2, format: .png, locale: "fr"),
-            ManifestQuery().unlocking(["com.example.premium"], signedUntil: 1_800_003_600),
+            ManifestQuery().unlocking(["com.example.premium"], signedUntil: 1_800_003_600, facts: .none),
             ManifestQuery(flags: ["none"]),
         ]
         for (revision, renamed) in [(Int64(1), nil), (2, "g7"), (3, "g7")] {

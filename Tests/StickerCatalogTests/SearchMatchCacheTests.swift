@@ -18,7 +18,7 @@ import Testing
         // Action
         var totals: [Int] = []
         for (q, limit) in [("Crème", "20"), ("creme", "20"), ("CRE\u{300}ME", "21"), ("crème", "50"), ("creme ", "7")] {
-            let body = try await search.results(SearchRequest(parameters: ["q": q, "limit": limit]), held: [])
+            let body = try await search.results(SearchRequest(parameters: ["q": q, "limit": limit]), viewer: .anyone)
             let json =
                 try JSONSerialization.jsonObject(with: Data(body.identity.bytes.readableBytesView)) as? [String: Any]
             totals.append(json?["total"] as? Int ?? -1)
@@ -26,7 +26,7 @@ import Testing
         // Check
         #expect(search.matchesMade == 1)
         #expect(Set(totals).count == 1)
-        _ = try await search.results(SearchRequest(parameters: ["q": "caramel"]), held: [])
+        _ = try await search.results(SearchRequest(parameters: ["q": "caramel"]), viewer: .anyone)
         #expect(search.matchesMade == 2)
     }
 }

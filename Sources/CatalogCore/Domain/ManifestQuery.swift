@@ -109,7 +109,7 @@ package struct ManifestQuery: Sendable, Hashable {
     /// The query for a user holding `products` (sorted) and stating `facts`, with image URLs signed until
     /// `signedUntil` (kept only if something is unlocked or admitted once normalised).
     package func unlocking(
-        _ products: [String], signedUntil: Int64?, facts: AudienceFacts = .none
+        _ products: [String], signedUntil: Int64?, facts: AudienceFacts
     ) -> ManifestQuery {
         var query = self
         query.unlocked = products

@@ -43,15 +43,15 @@ package struct EventController {
         let resumed = try request.headers[.lastEventID].map { text throws(CatalogError) in
             try ChangeCursor(encoded: text, key: key, parameter: "Last-Event-ID")
         }
-        let (held, facts) = (try await entitlements.held(by: context), context.facts)
+        let viewer = try await entitlements.viewer(of: context)
         let cursor: ChangeCursor
         if let given = resumed ?? queried {
             cursor = given
         } else {
-            cursor = try await feed.startCursor(view: view, held: held, facts: facts)
+            cursor = try await feed.startCursor(view: view, viewer: viewer)
         }
         // A cursor of another view, or too old, is refused now rather than as the first event.
-        _ = try await feed.next(view: view, held: held, facts: facts, cursor: cursor)
+        _ = try await feed.next(view: view, viewer: viewer, cursor: cursor)
         let subscription: EventHub.Subscription
         do {
             subscription = try hub.subscribe(
@@ -94,9 +94,10 @@ package struct EventController {
                     for await _ in subscription.wakeUps {
                         var text: String?
                         do {
-                            let held = if let user { try await entitlements.products(of: user) } else { [String]() }
+                            // What the user holds may change while the stream lasts; its facts do not.
+                            let now = if let user { try await entitlements.products(of: user) } else { [String]() }
                             if let (next, changed) = try await feed.next(
-                                view: view, held: held, facts: facts, cursor: cursor)
+                                view: view, viewer: Viewer(held: now, facts: viewer.facts), cursor: cursor)
                             {
                                 if changed {
                                     text =

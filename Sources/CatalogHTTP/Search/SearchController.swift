@@ -18,7 +18,7 @@ package struct SearchController {
         let parsed = try SearchRequest(parameters: ManifestController.parameters(request))
         let personal = context.user != nil
         let body = try await service.results(
-            parsed, held: try await entitlements.held(by: context), facts: context.facts)
+            parsed, viewer: try await entitlements.viewer(of: context))
         return try await Self.respond(body, to: request, personal: personal)
     }
 

@@ -16,7 +16,7 @@ package struct TrendingController {
     @Sendable package func trending(_ request: Request, context: AppRequestContext) async throws -> Response {
         let parsed = try TrendingRequest(parameters: ManifestController.parameters(request))
         let body = try await service.page(
-            parsed, held: try await entitlements.held(by: context), facts: context.facts)
+            parsed, viewer: try await entitlements.viewer(of: context))
         return try await SearchController.respond(body, to: request, personal: context.user != nil)
     }
 

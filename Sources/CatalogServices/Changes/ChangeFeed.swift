@@ -40,17 +40,17 @@ package final class ChangeFeed: Sendable {
     /// The key cursors are signed with.
     package var cursorKey: CursorKey { manifests.linker.cursorKey }
 
-    /// The page after `cursor` for `view` as a user holding `held` sees it, or `notModified` when nothing changed.
+    /// The page after `cursor` for `view` as `viewer` sees it, or `notModified` when nothing changed.
     package func page(
-        view: ManifestQuery, held: [String], facts: AudienceFacts = .none, cursor: ChangeCursor, limit: Int,
+        view: ManifestQuery, viewer: Viewer, cursor: ChangeCursor, limit: Int,
         now: Date = Date()
     ) async throws -> Answer {
         let settled = cursor.through == nil && cursor.after == nil
-        if settled, try isCurrent(view: view, held: held, facts: facts, cursor: cursor, now: now) {
+        if settled, try isCurrent(view: view, viewer: viewer, cursor: cursor, now: now) {
             return .notModified
         }
         let snapshot = try await manifests.currentSnapshot()
-        let query = try query(view, held: held, facts: facts, cursor: cursor, snapshot: snapshot, now: now)
+        let query = try query(view, viewer: viewer, cursor: cursor, snapshot: snapshot, now: now)
         try Self.checkStamp(of: cursor, at: snapshot)
         if settled, cursor.since >= snapshot.revision, cursor.sees(as: query) {
             // A cursor ahead of this replica: fine if the database has it (this replica catches up within a second),
@@ -103,11 +103,11 @@ package final class ChangeFeed: Sendable {
     /// nil when nothing is newer. Conservative: a group changed and no longer shown counts, as the client may have had
     /// it.
     package func next(
-        view: ManifestQuery, held: [String], facts: AudienceFacts = .none, cursor: ChangeCursor, now: Date = Date()
+        view: ManifestQuery, viewer: Viewer, cursor: ChangeCursor, now: Date = Date()
     ) async throws -> (cursor: ChangeCursor, changed: Bool)? {
-        if try isCurrent(view: view, held: held, facts: facts, cursor: cursor, now: now) { return nil }
+        if try isCurrent(view: view, viewer: viewer, cursor: cursor, now: now) { return nil }
         let snapshot = try await manifests.currentSnapshot()
-        let query = try query(view, held: held, facts: facts, cursor: cursor, snapshot: snapshot, now: now)
+        let query = try query(view, viewer: viewer, cursor: cursor, snapshot: snapshot, now: now)
         try Self.checkStamp(of: cursor, at: snapshot)
         let moved = !cursor.sees(as: query)
         guard snapshot.revision > cursor.since || moved else { return nil }
@@ -129,17 +129,17 @@ package final class ChangeFeed: Sendable {
         return (next, moved || redefined || seen)
     }
 
-    /// Whether `cursor` is at the revision this replica knows with the products the user holds, judged from memory
+    /// Whether `cursor` is at the revision this replica knows with what `viewer` sees, judged from memory
     /// alone (no read, no build); false when that cannot be told without reading.
     private func isCurrent(
-        view: ManifestQuery, held: [String], facts: AudienceFacts, cursor: ChangeCursor, now: Date
+        view: ManifestQuery, viewer: Viewer, cursor: ChangeCursor, now: Date
     ) throws(CatalogError) -> Bool {
         guard cursor.since == manifests.revision.current, let snapshot = manifests.snapshotInMemory(),
             snapshot.revision == cursor.since, snapshot.stamp == cursor.sinceStamp
         else {
             return false
         }
-        return try cursor.sees(as: query(view, held: held, facts: facts, cursor: cursor, snapshot: snapshot, now: now))
+        return try cursor.sees(as: query(view, viewer: viewer, cursor: cursor, snapshot: snapshot, now: now))
     }
 
     /// The change log between two revisions as this replica stands at `snapshot`.
@@ -161,14 +161,12 @@ package final class ChangeFeed: Sendable {
         "This cursor is older than the change history kept (or from a catalog since restored); fetch the manifest again."
     )
 
-    /// The view normalised against `snapshot` for what the user holds now; a view other than the cursor's expires it.
+    /// The view normalised against `snapshot` for what `viewer` sees now; a view other than the cursor's expires it.
     private func query(
-        _ view: ManifestQuery, held: [String], facts: AudienceFacts, cursor: ChangeCursor, snapshot: CatalogSnapshot,
+        _ view: ManifestQuery, viewer: Viewer, cursor: ChangeCursor, snapshot: CatalogSnapshot,
         now: Date
     ) throws(CatalogError) -> ManifestQuery {
-        let access = ManifestService.Access(
-            held: held, snapshot: snapshot, signer: manifests.linker.signer, now: now, facts: facts)
-        let query = view.unlocking(access).normalized(for: snapshot)
+        let query = viewer.view(view, in: snapshot, signer: manifests.linker.signer, now: now)
         guard ChangeCursor.fingerprint(query) == cursor.view else {
             throw .cursorExpired(
                 "This cursor belongs to another view (filter, flags, size, scale, format or locale); fetch the manifest again."

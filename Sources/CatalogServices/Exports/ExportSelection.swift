@@ -2,22 +2,21 @@ import CatalogCore
 import StickerImage
 
 /// Which part of the catalog an export takes: the groups a view shows (with a filter, or one group), with its texts in
-/// a language, as a caller with `facts` sees it (none: everyone's view, without restricted groups). Premium groups stay
-/// out: a pack on another platform is free for whoever has it.
+/// a language, as a `viewer` stating facts sees it (`Viewer.anyone`: everyone's view, without restricted groups).
+/// Premium groups stay out: a pack on another platform is free for whoever has it, so the viewer holds no product.
 package struct ExportSelection: Sendable, Hashable {
     package var filter: String?
     package var group: String?
     package var locale: String?
     /// The size class of an iMessage export's grid and pictures; each group's own by default.
     package var size: SizeClass?
-    /// Whose view of restricted groups it is (`AudienceFacts`).
-    package var facts = AudienceFacts.none
+    /// Whose view of restricted groups it is.
+    package var viewer: Viewer
 
     package init(
-        filter: String? = nil, group: String? = nil, locale: String? = nil, size: SizeClass? = nil,
-        facts: AudienceFacts = .none
+        filter: String? = nil, group: String? = nil, locale: String? = nil, size: SizeClass? = nil, viewer: Viewer
     ) {
-        (self.filter, self.group, self.locale, self.size, self.facts) = (filter, group, locale, size, facts)
+        (self.filter, self.group, self.locale, self.size, self.viewer) = (filter, group, locale, size, viewer)
     }
 
     /// From query parameters or command options, each checked as the manifest's are.
@@ -30,13 +29,12 @@ package struct ExportSelection: Sendable, Hashable {
             self.group = group
         }
         (filter, locale, size) = (query.filter, query.locale, query.size)
-        facts = try AudienceFacts(parameters: parameters)
+        viewer = Viewer(held: [], facts: try AudienceFacts(parameters: parameters))
     }
 
     /// The view an export reads: @3x pictures, texts in its language.
     package var query: ManifestQuery {
-        ManifestQuery(filter: filter, size: size, scale: 3, locale: locale).unlocking(
-            [], signedUntil: nil, facts: facts)
+        ManifestQuery(filter: filter, size: size, scale: 3, locale: locale)
     }
 
     /// The groups of `snapshot` this selection takes, as its view shows them, and what it leaves out and why.
@@ -44,7 +42,8 @@ package struct ExportSelection: Sendable, Hashable {
     package func groups(
         in snapshot: CatalogSnapshot, linker: AssetLinker
     ) throws(CatalogError) -> (manifest: Manifest, groups: [ManifestGroup], notes: [String]) {
-        let manifest = try Manifest.build(from: snapshot, query: query.normalized(for: snapshot), linker: linker)
+        let view = viewer.view(query, in: snapshot, signer: nil, now: nil)
+        let manifest = try Manifest.build(from: snapshot, query: view, linker: linker)
         var shown = manifest.groups
         if let group {
             shown = shown.filter { $0.id == group }
@@ -52,7 +51,7 @@ package struct ExportSelection: Sendable, Hashable {
                 throw .notFound("Group '\(group)'" + (filter.map { " in filter '\($0)'" } ?? ""))
             }
         }
-        let premium = shown.filter(\.locked)
+        let premium = shown.filter { $0.productId != nil }  // held or not: a pack is free for whoever has it
         if group != nil, !premium.isEmpty {
             throw .invalid(
                 "group",
@@ -61,6 +60,6 @@ package struct ExportSelection: Sendable, Hashable {
         let notes = premium.map {
             "\($0.id): left out, premium (a pack on another platform is free for whoever has it)"
         }
-        return (manifest, shown.filter { !$0.locked }, notes)
+        return (manifest, shown.filter { $0.productId == nil }, notes)
     }
 }

@@ -27,7 +27,7 @@ package final class ManifestService: Sendable {
         }
 
         /// The key for a client with `access`.
-        package func unlocking(_ access: Access) -> Key {
+        package func unlocking(_ access: Viewer.Access) -> Key {
             switch self {
             case .manifest(let query): .manifest(query.unlocking(access))
             case .group(let id, let query): .group(id, query.unlocking(access))
@@ -62,7 +62,7 @@ package final class ManifestService: Sendable {
     package struct RawQuery: Hashable, Sendable {
         package let route: String
         package let query: String
-        package let access: Access
+        package let access: Viewer.Access
     }
 
     private struct BuildKey: Hashable, Sendable {
@@ -97,18 +97,17 @@ package final class ManifestService: Sendable {
 
     /// The cached body for a request: a query string seen before against this snapshot is neither parsed nor
     /// validated again (`parse` runs only on a miss, and a query it refuses is not remembered).
-    /// `held`: the products the signed-in user holds (sorted), which unlock premium groups with URLs signed at `now`.
-    /// `facts`: what the caller stated of itself, for restricted groups (`Audience`).
+    /// `viewer`: who asks (the products it holds unlock premium groups, its facts admit it to restricted ones), with
+    /// URLs signed at `now`.
     package func body(
-        route: String, query: String?, held: [String] = [], facts: AudienceFacts = .none, now: Date? = nil,
-        parse: () throws -> Key
+        route: String, query: String?, viewer: Viewer, now: Date? = nil, parse: () throws -> Key
     ) async throws -> Served {
         let (wanted, epoch) = (revision.current, revision.epoch)
         let hit = state.withLock { state -> Served? in
             guard let snapshot = state.snapshot, state.epoch == epoch, snapshot.revision >= wanted else { return nil }
             let raw = RawQuery(
                 route: route, query: query ?? "",
-                access: Access(held: held, snapshot: snapshot, signer: linker.signer, now: now, facts: facts))
+                access: viewer.access(in: snapshot, signer: linker.signer, now: now))
             guard let key = state.queries.value(for: raw), let body = state.bodies.value(for: key) else { return nil }
             return Served(body: body, stale: false, key: key, revision: snapshot.revision)
         }
@@ -116,13 +115,13 @@ package final class ManifestService: Sendable {
             counters.hit()
             return hit
         }
-        let access = Access(held: held, snapshot: nil, signer: linker.signer, now: now, facts: facts)
+        let access = viewer.access(in: nil, signer: linker.signer, now: now)
         let (served, normalized, revision) = try await serve(try parse().unlocking(access))
         state.withLock { state in
             guard let snapshot = state.snapshot, snapshot.revision == revision else { return }
             let raw = RawQuery(
                 route: route, query: query ?? "",
-                access: Access(held: held, snapshot: snapshot, signer: linker.signer, now: now, facts: facts))
+                access: viewer.access(in: snapshot, signer: linker.signer, now: now))
             let cost =
                 raw.query.utf8.count + raw.route.utf8.count
                 + (raw.access.products + raw.access.admitted).reduce(128) { $0 + $1.utf8.count + 16 }

@@ -56,16 +56,11 @@ package final class SearchService: Sendable {
         matched = Mutex((nil, ByteLRU(capacity: min(4 << 20, capacity))))
     }
 
-    /// The answer to `request` for a user holding `held` (sorted).
-    package func results(
-        _ request: SearchRequest, held: [String], facts: AudienceFacts = .none
-    ) async throws -> CachedBody {
+    /// The answer to `request` as `viewer` sees it.
+    package func results(_ request: SearchRequest, viewer: Viewer) async throws -> CachedBody {
         let index = try await currentIndex()
-        let access = ManifestService.Access(
-            held: held, snapshot: index.snapshot, signer: manifests.linker.signer, now: nil, facts: facts)
         var normalized = request
-        normalized.view = request.view.unlocking(access).normalized(
-            for: index.snapshot)
+        normalized.view = viewer.view(request.view, in: index.snapshot, signer: manifests.linker.signer, now: nil)
         // Results vary by who asks (one body may answer an anonymous client and a user holding nothing that matters):
         // always `Vary: Authorization`, whoever asked first.
         let popular = popularity?(index)

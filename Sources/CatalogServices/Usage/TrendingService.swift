@@ -33,19 +33,14 @@ package final class TrendingService: Sendable {
         state = Mutex(State(bodies: ByteLRU(capacity: capacity)))
     }
 
-    /// The page `request` asks for, for a user holding `held` (sorted).
-    package func page(
-        _ request: TrendingRequest, held: [String], facts: AudienceFacts = .none
-    ) async throws -> CachedBody {
+    /// The page `request` asks for, as `viewer` sees it.
+    package func page(_ request: TrendingRequest, viewer: Viewer) async throws -> CachedBody {
         let reading = try await scores.current()
         let directory = try await directories.current()
         let snapshot = directory.snapshot
         let point = Point(snapshot: snapshot.point, generation: reading.generation)
-        let access = ManifestService.Access(
-            held: held, snapshot: snapshot, signer: manifests.linker.signer, now: nil, facts: facts)
         var normalized = request
-        normalized.view = request.view.unlocking(access).normalized(
-            for: snapshot)
+        normalized.view = viewer.view(request.view, in: snapshot, signer: manifests.linker.signer, now: nil)
         if let hit = state.withLock({ $0.point == point ? $0.bodies.value(for: normalized) : nil }) { return hit }
         let ranked = ranking(request.window, reading: reading, directory: directory, point: point)
         let json = try TrendingPage.build(
