@@ -239,6 +239,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
+                "CatalogCore",
                 "StickerImage",
                 "CLibPNG",
                 "Purchases",

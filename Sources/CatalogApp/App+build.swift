@@ -27,8 +27,8 @@ package func buildApplication(
         endpoint: pool.endpoint, revision: revision, logger: logger, entitlementChanges: changes)
     let scheduler = CatalogScheduler(endpoint: pool.endpoint, clock: options.database.scheduleClock, logger: logger)
     let (_, manifests, responder, usage, intake) = buildRouter(
-        repositories: repositories, listener: listener, options: options, registry: registry, draining: draining,
-        boundary: scheduler.nextBoundary)
+        ports: repositories.ports(listener: listener), options: options, registry: registry, logger: logger,
+        draining: draining, boundary: scheduler.nextBoundary)
     let sweeper = DeliverySweeper(
         intake: intake, logger: logger, interval: options.database.deliverySweepInterval)
     var app = Application(
@@ -65,9 +65,9 @@ package func buildApplication(
 /// adds its HEAD routes); `methodNotAllowed` adds 405 answers for the methods a path does not serve; `boundary` is the
 /// next schedule boundary as this replica's `CatalogScheduler` knows it. The usage flusher and the purchase intake are
 /// handed back for the services that run beside the routes (one intake: the webhook routes and the sweeper share it).
+/// It reaches the outside only through `ports`, so routes are tested without a database (`CatalogHTTPTests`).
 package func buildRouter(
-    repositories: PostgresRepositories, listener: RevisionListener, options: ServiceOptions,
-    registry: PrometheusCollectorRegistry,
+    ports: CatalogPorts, options: ServiceOptions, registry: PrometheusCollectorRegistry, logger: Logger,
     draining: Draining = Draining(), methodNotAllowed: Bool = true, boundary: NextBoundary = NextBoundary()
 )
     -> (
@@ -75,7 +75,7 @@ package func buildRouter(
         usage: UsageFlusher, intake: PurchaseIntake
     )
 {
-    let (store, catalog, purchases) = (repositories.store, repositories.catalog, repositories.purchases)
+    let purchases = ports.purchases
     let signer = AssetSigner(
         key: options.access.assetSigningKey ?? (0..<32).map { _ in UInt8.random(in: 0...255) },
         lifetime: options.access.assetURLLifetime)
@@ -90,10 +90,10 @@ package func buildRouter(
     let deadline = BodyDeadlineMiddleware<AppRequestContext>(timeout: options.server.bodyTimeout)
     ConsoleController(publicBaseURL: options.server.publicBaseURL).addRoutes(to: router)
     let manifests = ManifestService(
-        reader: catalog, revision: store.revision, linker: linker, capacity: options.caches.manifestBytes,
-        logger: store.logger, counters: CacheCounters(registry: registry, cache: "manifest"))
+        reader: ports.reader, revision: ports.revision, linker: linker, capacity: options.caches.manifestBytes,
+        logger: logger, counters: CacheCounters(registry: registry, cache: "manifest"))
     let entitlements = EntitlementCache(
-        repository: purchases, changes: store.entitlementChanges, sandbox: options.purchases.sandbox,
+        repository: purchases, changes: ports.entitlementChanges, sandbox: options.purchases.sandbox,
         capacity: options.caches.entitlementBytes)
     let users = UserAuthMiddleware(tokens: options.access.userTokens)
     let facts = ClientFactsMiddleware(countryHeader: options.server.countryHeader)
@@ -101,24 +101,24 @@ package func buildRouter(
     let manifestController = ManifestController(service: manifests, entitlements: entitlements)
     manifestController.addRoutes(to: client)
     let usage = UsageRoutes(
-        repository: repositories.usage, manifests: manifests, entitlements: entitlements, options: options,
-        registry: registry, logger: store.logger)
+        repository: ports.usage, manifests: manifests, entitlements: entitlements, options: options,
+        registry: registry, logger: logger)
     usage.addRoutes(to: client, deadline: deadline)
     let search = SearchService(
         manifests: manifests, capacity: options.caches.searchBytes, clock: options.database.scheduleClock,
-        boundary: boundary, logger: store.logger,
+        boundary: boundary, logger: logger,
         popularity: { [trending = usage.trending] in trending.popularity(for: $0) })
     SearchController(service: search, entitlements: entitlements).addRoutes(to: client)
-    let feed = ChangeFeed(manifests: manifests, log: repositories.changes)
+    let feed = ChangeFeed(manifests: manifests, log: ports.changes)
     ChangeFeedController(feed: feed, entitlements: entitlements).addRoutes(to: client)
     let hub = EventHub(
-        limits: options.streams.limits, revision: store.revision, entitlements: store.entitlementChanges)
+        limits: options.streams.limits, revision: ports.revision, entitlements: ports.entitlementChanges)
     EventController(
         hub: hub, feed: feed, entitlements: entitlements, heartbeat: options.streams.heartbeat,
         lifetime: options.streams.lifetime, proxies: options.server.trustedProxies, metrics: metrics
     ).addRoutes(to: client)
     let assets = AssetStore(
-        reader: catalog, revision: store.revision, capacity: options.caches.assetBytes,
+        reader: ports.reader, revision: ports.revision, capacity: options.caches.assetBytes,
         counters: CacheCounters(registry: registry, cache: "asset"))
     let assetController = AssetController(
         store: assets, manifests: manifests, signer: signer,
@@ -128,13 +128,13 @@ package func buildRouter(
         to: router.group("v1/assets"), bodies: router.group("v1/assets").add(middleware: deadline))
     let uploads = UploadGate(limit: options.limits.concurrentUploads)
     let gauges = ServiceGauges(
-        registry: registry, revision: store.revision, listener: listener, draining: draining,
-        pool: store.pool, hub: hub, manifests: manifests, search: search, assets: assets, uploads: uploads,
+        registry: registry, revision: ports.revision, draining: draining, database: ports.health, hub: hub,
+        manifests: manifests, search: search, assets: assets, uploads: uploads,
         quarantine: purchases,
         log: options.logging.accessLog?.sink)
     let readiness = Readiness(
-        migrationsApplied: { [pool = store.pool] in try await Migrator().isCurrent(pool, logger: $0) },
-        keepsUp: { listener.isCurrent })
+        migrationsApplied: { [health = ports.health] _ in try await health.migrationsApplied() },
+        keepsUp: { [health = ports.health] in health.keepsUp })
     HealthController(
         readiness: readiness, registry: registry, durations: durations, updateGauges: { await gauges.update() },
         draining: draining, metricsToken: options.access.metricsToken, metricsOpen: options.metricsOpen
@@ -148,36 +148,38 @@ package func buildRouter(
         to: router.group("v1/webhooks").add(middleware: deadline))
 
     let authenticator = AdminAuthenticator(
-        tokens: catalog, bootstrapToken: options.access.bootstrapAdminToken, proxies: options.server.trustedProxies,
+        tokens: ports.adminTokens, bootstrapToken: options.access.bootstrapAdminToken,
+        proxies: options.server.trustedProxies,
         attempts: FailedAttempts(limit: options.limits.adminAuthFailuresPerMinute))
     let authenticated = router.group("v1/admin")
         .add(middleware: deadline)
         .add(middleware: AdminAuthMiddleware(authenticator: authenticator))
         .group(context: AdminRequestContext.self)
     let idempotency = IdempotencyMiddleware(
-        repository: repositories.idempotency, maxBodyBytes: options.limits.rules.maxBytes + UploadReader.formOverhead)
+        repository: ports.idempotency, maxBodyBytes: options.limits.rules.maxBytes + UploadReader.formOverhead)
     let admin = authenticated.group().add(middleware: idempotency)
     let groups = admin.group("groups")
-    GroupController(repository: catalog, linker: linker).addRoutes(to: groups)
+    GroupController(repository: ports.groups, linker: linker).addRoutes(to: groups)
     StickerController(
-        repository: catalog, validator: StickerValidator(rules: options.limits.rules), linker: linker,
+        repository: ports.stickers, validator: StickerValidator(rules: options.limits.rules), linker: linker,
         uploads: uploads, metrics: metrics
     )
     .addRoutes(authenticated: authenticated, idempotency: idempotency, stickers: admin.group("stickers"))
-    FilterController(repository: catalog).addRoutes(to: admin.group("filters"))
+    FilterController(repository: ports.filters).addRoutes(to: admin.group("filters"))
     AdminEntitlementController(repository: purchases, sandbox: options.purchases.sandbox).addRoutes(
         to: admin.group("users"))
     AdminPreviewController(service: manifests, entitlements: entitlements).addRoutes(to: admin.group("users"))
     ManifestPreviewController(
-        schedule: catalog, manifests: manifests, entitlements: entitlements, clock: options.database.scheduleClock
+        schedule: ports.schedule, manifests: manifests, entitlements: entitlements,
+        clock: options.database.scheduleClock
     )
     .addRoutes(to: admin)
-    ReleaseController(repository: repositories.releases, manifests: manifests, entitlements: entitlements).addRoutes(
+    ReleaseController(repository: ports.releases, manifests: manifests, entitlements: entitlements).addRoutes(
         to: admin.group("releases"))
     AdminWebhookController(intake: intake).addRoutes(to: admin.group("webhook-events"))
-    ExportController(manifests: manifests, reader: catalog, rules: options.limits.rules).addRoutes(
+    ExportController(manifests: manifests, reader: ports.reader, rules: options.limits.rules).addRoutes(
         to: admin.group("exports"))
-    UsageStatsController(repository: repositories.usage).addRoutes(to: authenticated.group("stats"))
+    UsageStatsController(repository: ports.usage).addRoutes(to: authenticated.group("stats"))
     if methodNotAllowed { router.answerMethodNotAllowed(unknownMethods: unknownMethods, admin: authenticator) }
     let hot = HotRoutes(assets: assetController, manifests: manifestController, users: users, facts: facts)
     let observation = RequestObservation(durations: durations, accessLog: options.logging.accessLog)

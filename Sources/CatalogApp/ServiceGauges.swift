@@ -1,16 +1,14 @@
 import CatalogCore
 import CatalogHTTP
 import CatalogServices
-import CatalogStore
 import Prometheus
 import Synchronization
 
 /// Gauges read from the running service when `/metrics` is scraped: nothing on the request path keeps them.
 package struct ServiceGauges: Sendable {
     package let revision: CatalogRevision
-    package let listener: RevisionListener
     package let draining: Draining
-    package let pool: DatabasePool
+    package let database: any DatabaseHealth
     package let hub: EventHub
     package let manifests: ManifestService
     package let search: SearchService
@@ -25,13 +23,13 @@ package struct ServiceGauges: Sendable {
     private let droppedCounted = Reported()
 
     package init(
-        registry: PrometheusCollectorRegistry, revision: CatalogRevision, listener: RevisionListener,
-        draining: Draining,
-        pool: DatabasePool, hub: EventHub, manifests: ManifestService, search: SearchService, assets: AssetStore,
+        registry: PrometheusCollectorRegistry, revision: CatalogRevision, draining: Draining,
+        database: any DatabaseHealth, hub: EventHub, manifests: ManifestService, search: SearchService,
+        assets: AssetStore,
         uploads: UploadGate,
         quarantine: any QuarantineCounter, log: LogSink? = nil
     ) {
-        (self.revision, self.listener, self.draining, self.pool, self.hub) = (revision, listener, draining, pool, hub)
+        (self.revision, self.draining, self.database, self.hub) = (revision, draining, database, hub)
         (self.manifests, self.search, self.assets, self.uploads, self.quarantine, self.log) = (
             manifests, search, assets, uploads, quarantine, log
         )
@@ -71,7 +69,7 @@ package struct ServiceGauges: Sendable {
     /// Reads every value now; the quarantine size is kept by the store (`QuarantineTally`), and not read while the
     /// database is down.
     package func update() async {
-        let usage = pool.usage.current
+        let usage = database.connections
         set("catalog_revision", Double(revision.current))
         set("event_streams_open", Double(hub.count))
         set("manifest_cache_bytes", Double(manifests.cachedBytes))
@@ -81,9 +79,9 @@ package struct ServiceGauges: Sendable {
         set("uploads_in_progress", Double(uploads.current))
         set("db_pool_connections_in_use", Double(usage.inUse))
         set("db_pool_waiting", Double(usage.waiting))
-        set("db_available", pool.isAvailable ? 1 : 0)
-        set("stickerd_ready", !draining.isDraining && pool.isAvailable && listener.isCurrent ? 1 : 0)
-        let size = pool.isAvailable ? (try? await quarantine.quarantineSize()) : nil
+        set("db_available", database.isAvailable ? 1 : 0)
+        set("stickerd_ready", !draining.isDraining && database.isAvailable && database.keepsUp ? 1 : 0)
+        let size = database.isAvailable ? (try? await quarantine.quarantineSize()) : nil
         set("webhook_quarantine_size", size.map(Double.init) ?? -1)
         if let log {
             let total = log.dropped

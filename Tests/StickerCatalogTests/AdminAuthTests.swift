@@ -97,7 +97,7 @@ struct AdminRouteTests {
 
     @Test("A database failure while checking a token is a 503 with Retry-After, not a 500")
     func databaseDown() async throws {
-        let app = Application(router: offlineRouter())
+        let app = Application(router: offlineRouter(ports: .down))
         try await app.test(.router) { client in
             let response = try await client.execute(
                 uri: "/v1/admin/groups", method: .get, headers: [.authorization: "Bearer stk_some-stored-token"])

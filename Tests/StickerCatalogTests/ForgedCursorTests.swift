@@ -45,7 +45,7 @@ import Testing
             "no key": cursor.encoded(with: CursorKey(signer: nil)),
             "tag cut short": String(signed.dropLast(4)),
         ]
-        try await Application(router: offlineRouter(options: options)).test(.router) { client in
+        try await Application(router: offlineRouter(options: options, ports: .down)).test(.router) { client in
             for (name, text) in forged {
                 // Action
                 let changes = try await client.execute(uri: "/v1/manifest/changes?since=\(text)", method: .get)

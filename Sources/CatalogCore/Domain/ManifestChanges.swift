@@ -78,7 +78,8 @@ package struct ManifestChanges: Codable, Sendable, Equatable {
             }
         return ManifestChanges(
             revision: snapshot.revision, cursor: next.encoded(with: linker.cursorKey), moreComing: more,
-            groups: groups, removedGroups: removed, removedStickers: more ? [] : removedStickers(changes, cursor, snapshot),
+            groups: groups, removedGroups: removed,
+            removedStickers: more ? [] : removedStickers(changes, cursor, snapshot),
             order: order)
     }
 

@@ -114,7 +114,7 @@ package final class GroupFragments: Sendable {
         let json = try ManifestGroup(
             group, position: position, stickers: stickers, required: required, query: query, linker: linker
         )
-            .map { ByteBuffer(bytes: try JSONEncoder.catalog.encode($0)) }
+        .map { ByteBuffer(bytes: try JSONEncoder.catalog.encode($0)) }
         let cost = (json?.readableBytes ?? 0) + 256 + stickers.count * 64
         cache.withLock { $0.insert(Fragment(group: group, stickers: stickers, json: json), for: key, cost: cost) }
         return json

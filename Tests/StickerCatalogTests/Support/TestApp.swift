@@ -12,6 +12,7 @@ import PostgresNIO
 import Prometheus
 import StickerImage
 import Synchronization
+import TestSupport
 import Testing
 
 /// The bootstrap admin token every test app accepts.
@@ -233,19 +234,13 @@ extension DatabasePool {
     }
 }
 
-/// The app's router on a pool that is never started: for checks of the routes themselves.
+/// The app's router over ports that fail any test calling them (`CatalogPorts.unimplemented`, or `ports`): for checks
+/// of the routes themselves.
 func offlineRouter(
-    methodNotAllowed: Bool = true, options: ServiceOptions = ServiceOptions()
+    methodNotAllowed: Bool = true, options: ServiceOptions = ServiceOptions(), ports: CatalogPorts = .unimplemented
 ) -> Router<AppRequestContext> {
-    let logger = Logger(label: "offline")
-    let pool = DatabasePool(
-        endpoint: DatabaseEndpoint(socketPath: "/nonexistent/.s.PGSQL.5432", username: "x", database: nil),
-        logger: logger)
-    let store = PostgresStore(pool: pool, revision: CatalogRevision(), logger: logger)
-    let listener = RevisionListener(endpoint: pool.endpoint, revision: store.revision, logger: logger)
-    return buildRouter(
-        repositories: PostgresRepositories(store: store), listener: listener, options: options,
-        registry: PrometheusCollectorRegistry(),
+    buildRouter(
+        ports: ports, options: options, registry: PrometheusCollectorRegistry(), logger: Logger(label: "offline"),
         methodNotAllowed: methodNotAllowed
     ).router
 }
