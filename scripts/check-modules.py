@@ -26,7 +26,7 @@ IMPORT = re.compile(r"^\s*(?:@[\w]+(?:\([^)]*\))?\s+)*(?:(?:public|package|inter
 PRODUCT_MODULES = {"SwiftPrometheus": "Prometheus"}
 RULES = [
     ("PostgresNIO", {"CatalogStore", "StickerCatalogTests"}),
-    ("Hummingbird", {"CatalogHTTP", "CatalogApp", "StickerCatalogTests", "baseline-server"}),
+    ("Hummingbird", {"CatalogHTTP", "CatalogApp", "StickerCatalogTests", "CatalogHTTPTests", "baseline-server"}),
     ("HummingbirdCore", {"CatalogHTTP", "CatalogApp", "StickerCatalogTests", "baseline-server"}),
 ]
 

@@ -8,42 +8,13 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import StickerImage
+import TestSupport
 import Testing
 
 /// How manifests are built at scale: from per-group fragments kept across revisions, byte for byte what encoding the
 /// whole manifest gives, and compressed lazily (fast first, the best level once a body has earned it).
 @Suite struct ManifestBuildTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
-
-    static func catalog(
-        revision: Int64, groups: Int = 20, perGroup: Int = 10, renamed: String? = nil
-    ) -> CatalogSnapshot {
-        var list: [StickerGroup] = []
-        var stickers: [String: [Sticker]] = [:]
-        for g in 0..<groups {
-            let id = "g\(g)"
-            list.append(
-                StickerGroup(
-                    id: id, name: "Group \(g)", localizedNames: ["fr": "Groupe \(g)"], sizeClass: .medium,
-                    flags: g % 3 == 0 ? ["chocolate"] : [], productId: g == 5 ? "com.example.premium" : nil,
-                    position: g, published: true, coverStickerId: nil, createdAt: now, updatedAt: now))
-            stickers[id] = (0..<perGroup).map { s in
-                let sha = String(repeating: String(format: "%02x", (g * perGroup + s) % 256), count: 32)
-                return Sticker(
-                    id: UUID(uuidString: String(format: "00000000-0000-0000-%04x-%012x", g, s))!, groupId: id,
-                    name: "S\(g)-\(s)", description: id == renamed && s == 0 ? "changed" : "A sticker",
-                    localizedDescriptions: [:],
-                    flags: [], keywords: ["k"], emoji: ["🍬"], position: s,
-                    asset: Asset(
-                        sha256: sha, width: 408, height: 408, bytes: 100, animated: false, frames: 1, durationMs: 0,
-                        loops: 0),
-                    createdAt: now, updatedAt: now)
-            }
-        }
-        return CatalogSnapshot(
-            revision: revision, groups: list, stickers: stickers,
-            filters: ["chocoholic": StickerFilter(name: "chocoholic", title: "Chocoholic", flags: ["chocolate"])])
-    }
 
     @Test func fragmentsGiveTheBytesOfTheWholeManifestAcrossRevisions() throws {
         // Setup
@@ -57,7 +28,7 @@ import Testing
             ManifestQuery(flags: ["none"]),
         ]
         for (revision, renamed) in [(Int64(1), nil), (2, "g7"), (3, "g7")] {
-            let snapshot = Self.catalog(revision: revision, renamed: renamed)
+            let snapshot = SampleCatalog.snapshot(revision: revision, renamed: renamed)
             for query in queries {
                 // Action
                 let assembled = try fragments.manifest(from: snapshot, query: query, linker: linker)
@@ -69,7 +40,7 @@ import Testing
         }
         #expect(throws: CatalogError.unknownFilter("nope")) {
             try fragments.manifest(
-                from: Self.catalog(revision: 4), query: ManifestQuery(filter: "nope"), linker: linker)
+                from: SampleCatalog.snapshot(revision: 4), query: ManifestQuery(filter: "nope"), linker: linker)
         }
     }
 
@@ -78,7 +49,7 @@ import Testing
         let large = Array(
             try JSONEncoder.catalog.encode(
                 try Manifest.build(
-                    from: Self.catalog(revision: 1, groups: 40, perGroup: 50),
+                    from: SampleCatalog.snapshot(revision: 1, groups: 40, perGroup: 50),
                     query: ManifestQuery(), linker: AssetLinker(publicBaseURL: nil))))
         let body = CachedBody(json: large)
         let small = CachedBody(json: Array(large.prefix(4096)))
@@ -144,7 +115,7 @@ import Testing
 
     @Test func warmingLeavesTheDefaultManifestMadeInEveryCodingAndSurvivesAnUnreadableCatalog() async throws {
         // Setup
-        let reader = SnapshotReader(Self.catalog(revision: 4))
+        let reader = SnapshotReader(SampleCatalog.snapshot(revision: 4))
         let service = ManifestService(
             reader: reader, revision: CatalogRevision(), linker: AssetLinker(publicBaseURL: nil))
         let failing = ManifestService(
@@ -155,7 +126,7 @@ import Testing
         let served = try await service.body(for: .manifest(ManifestQuery()))
         // Check: one read; the default manifest cached with brotli and gzip ready, so its first client waits for
         // nothing.
-        #expect(reader.reads.value == 1)
+        #expect(reader.reads == 1)
         #expect(served.revision == 4 && service.isCached(.manifest(ManifestQuery())))
         for coding in ["br", "gzip"] {
             let (chosen, ready, _) = served.body.select(coding)
@@ -163,20 +134,4 @@ import Testing
         }
         #expect(!failing.isCached(.manifest(ManifestQuery())))
     }
-}
-
-/// A reader answering one snapshot from memory, or failing as an unreachable database does when it has none.
-final class SnapshotReader: CatalogReader, Sendable {
-    let snapshot: CatalogSnapshot?
-    let reads = CountingReader.Counter()
-
-    init(_ snapshot: CatalogSnapshot?) { self.snapshot = snapshot }
-
-    func snapshot(reusing previous: CatalogSnapshot?) async throws -> CatalogSnapshot {
-        reads.increment()
-        guard let snapshot else { throw DatabaseUnavailable(reason: "test") }
-        return snapshot
-    }
-
-    func assetBytes(sha256: String) async throws -> [UInt8]? { nil }
 }

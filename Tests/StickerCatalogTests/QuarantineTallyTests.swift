@@ -1,7 +1,6 @@
 import CatalogApp
 import CatalogCore
 import CatalogHTTP
-import CatalogSearch
 import CatalogServices
 import CatalogStore
 import Synchronization

@@ -1,9 +1,7 @@
 import CatalogApp
 import CatalogCore
 import CatalogHTTP
-import CatalogSearch
 import CatalogServices
-import CatalogStore
 import Crypto
 import Foundation
 import JWTKit

@@ -1,12 +1,9 @@
 import CatalogApp
 import CatalogCore
 import CatalogHTTP
-import CatalogSearch
 import CatalogServices
-import CatalogStore
 import Foundation
 import Logging
-import PostgresNIO
 import Prometheus
 import Testing
 
@@ -54,7 +51,7 @@ struct OpenAPITests {
 
     @Test("Every route the router serves is documented, and every documented route is served")
     func routesMatch() throws {
-        let router = offlineRouter(methodNotAllowed: false)
+        let router = Offline.router(methodNotAllowed: false)
         var served = Set(
             router.routes.map { "\($0.method.rawValue) \($0.path.description.hasPrefix("/") ? "" : "/")\($0.path)" })
         // The router answers HEAD wherever it answers GET.

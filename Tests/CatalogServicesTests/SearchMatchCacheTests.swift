@@ -3,6 +3,7 @@ import CatalogSearch
 import CatalogServices
 import Foundation
 import Logging
+import TestSupport
 import Testing
 
 /// Search keeps its matches by the folded query: a query typed with other marks or case, or asked with another page
@@ -12,7 +13,7 @@ import Testing
     func normalisedBeforeCaching() async throws {
         // Setup
         let manifests = ManifestService(
-            reader: SnapshotReader(ManifestBuildTests.catalog(revision: 4)), revision: CatalogRevision(),
+            reader: SnapshotReader(SampleCatalog.snapshot(revision: 4)), revision: CatalogRevision(),
             linker: AssetLinker(publicBaseURL: nil))
         let search = SearchService(manifests: manifests, capacity: 1 << 20, logger: Logger(label: "test"))
         // Action
