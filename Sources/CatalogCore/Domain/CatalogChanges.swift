@@ -20,4 +20,13 @@ package struct CatalogChanges: Sendable, Equatable {
         if admitted.contains(id) { return true }
         return groups.contains(id) ? openBefore.contains(id) : now.map { $0.audience == nil } ?? false
     }
+
+    /// Whether a change to group `id` concerns a caller viewing `query` now, whose cursor admitted it to `admitted`:
+    /// it shows the group now, or could see it at the cursor. Anything else is never named to it.
+    package func concerns(
+        _ id: String, _ query: ManifestQuery, admitted: [String], in snapshot: CatalogSnapshot
+    ) -> Bool {
+        let now = snapshot.group(id: id)
+        return now.map(query.shows) == true || sawGroup(id, admitted: admitted, now: now)
+    }
 }

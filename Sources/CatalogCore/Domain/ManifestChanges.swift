@@ -38,10 +38,7 @@ package struct ManifestChanges: Codable, Sendable, Equatable {
         // A group the caller neither sees now nor could see at the cursor's point is not named at all, not even as
         // removed: "saw it" is judged from the group as it was then (a public group that became restricted was seen;
         // a restricted group never admitted, since unpublished, was not).
-        changed = changed.filter { id in
-            let now = snapshot.group(id: id)
-            return now.map(query.shows) == true || changes.sawGroup(id, admitted: cursor.admitted, now: now)
-        }
+        changed = changed.filter { changes.concerns($0, query, admitted: cursor.admitted, in: snapshot) }
         var ids = changed.sorted()
         if let after = cursor.after { ids.removeAll { $0 <= after } }
         let page = ids.prefix(limit)

@@ -95,9 +95,9 @@ package struct EventController {
                         var text: String?
                         do {
                             // What the user holds may change while the stream lasts; its facts do not.
-                            let now = if let user { try await entitlements.products(of: user) } else { [String]() }
+                            let held = if let user { try await entitlements.products(of: user) } else { [String]() }
                             if let (next, changed) = try await feed.next(
-                                view: view, viewer: Viewer(held: now, facts: viewer.facts), cursor: cursor)
+                                view: view, viewer: Viewer(held: held, facts: viewer.facts), cursor: cursor)
                             {
                                 if changed {
                                     text =

@@ -122,9 +122,8 @@ package final class ChangeFeed: Sendable {
         let redefined = query.filter.map(changes.filters.contains) ?? false
         // Only what the caller sees now or could see at the cursor: a change to a restricted group outside its
         // audience wakes no outsider's stream (its timing would say the group is there).
-        let seen = changes.groups.union(changes.deletedStickers.values).contains { id in
-            let now = snapshot.group(id: id)
-            return now.map(query.shows) == true || changes.sawGroup(id, admitted: cursor.admitted, now: now)
+        let seen = changes.groups.union(changes.deletedStickers.values).contains {
+            changes.concerns($0, query, admitted: cursor.admitted, in: snapshot)
         }
         return (next, moved || redefined || seen)
     }
