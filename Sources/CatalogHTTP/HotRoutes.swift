@@ -4,9 +4,12 @@ import StickerImage
 /// The two answers clients ask for most, a cached image and the manifest, found without the router: its trie (which
 /// matched `{sha256}.png` by Characters) and its middleware frames were a fifth of an image request's CPU, measured
 /// with perf against a bare Hummingbird app. The router keeps both routes (its table, 405s, other methods and paths);
-/// only a GET or HEAD on exactly these paths comes here, and gets the same handler and middleware the router would
-/// give.
-package struct HotRoutes: Sendable {
+/// only a GET or HEAD on exactly these paths comes here, and gets the same handler and the same checks, in the same
+/// order, as the router would give: the user token (`UserAuthMiddleware.user(of:)`), then the stated facts
+/// (`ClientFactsMiddleware.facts(of:)`), asked directly rather than through the middleware, whose context copies and
+/// frames cost a cached manifest 2% (issue 46). A class: the responder calls it on every request, and copying a
+/// struct of controllers retained each of their references.
+package final class HotRoutes: Sendable {
     /// A request this answers, and the route it is counted under (the router's name for it).
     package enum Route: Equatable {
         case asset(hex: Substring, format: ImageFormat)
@@ -49,13 +52,14 @@ package struct HotRoutes: Sendable {
     }
 
     /// `route`'s answer to `request` (`ServiceResponder` drops the body of a HEAD's answer).
-    package func respond(_ route: Route, to request: Request, context: AppRequestContext) async throws -> Response {
+    package func respond(_ route: Route, to request: Request) async throws -> Response {
         switch route {
-        case .asset(let hex, let format): try await assets.asset(hex: hex, format: format, request: request)
+        case .asset(let hex, let format): return try await assets.asset(hex: hex, format: format, request: request)
         case .manifest:
-            try await users.handle(request, context: context) { request, context in
-                try await facts.handle(request, context: context, next: manifests.manifest)
-            }
+            let user = try await users.user(of: request)
+            let viewer = try await manifests.entitlements.viewer(user: user?.user, facts: try facts.facts(of: request))
+            return try await ManifestController.manifest(
+                request, viewer: viewer, personal: user != nil, from: manifests.service)
         }
     }
 

@@ -12,12 +12,14 @@ package struct ServiceResponder: HTTPResponder {
         let start = ContinuousClock.now
         var context = context
         let id = observation.identify(request, context: &context)
+        // Read once: Hummingbird makes the path's String anew at each read (an allocation for an asset's).
+        let path = request.uri.path
         var response: Response
         let route: String
-        if let hotRoute = HotRoutes.route(method: request.method, path: request.uri.path) {
+        if let hotRoute = HotRoutes.route(method: request.method, path: path) {
             route = hotRoute.name
             do {
-                response = try await hot.respond(hotRoute, to: request, context: context)
+                response = try await hot.respond(hotRoute, to: request)
             } catch {
                 response = try await answer(error, request, context, route: route, start: start)
             }
@@ -33,7 +35,7 @@ package struct ServiceResponder: HTTPResponder {
             }
             route = context.endpointPath ?? "unmatched"  // read once: it is behind a lock
         }
-        observation.finish(&response, id: id, route: route, request: request, since: start)
+        observation.finish(&response, id: id, route: route, request: request, path: path, since: start)
         return response
     }
 

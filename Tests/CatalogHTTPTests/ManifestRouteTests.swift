@@ -92,4 +92,34 @@ import Testing
             #expect(hot.headers[name] == routed.headers[name], "\(name)")
         }
     }
+
+    /// The hot path asks the user token before the stated facts, as the router's middleware do: a token that does not
+    /// verify beside a malformed fact is a 401 on both.
+    @Test func theHotPathChecksTheTokenBeforeTheFactsAsTheRouterDoes() async throws {
+        let headers: HTTPFields = [.authorization: "Bearer not.a.jwt", HTTPField.Name("Sticker-Platform")!: "iOS 17"]
+        let hot = try await Offline.app(ports: Self.ports, options: Self.options).test(.router) { client in
+            try await client.execute(uri: "/v1/manifest", method: .get, headers: headers)
+        }
+        let router = Offline.router(ports: Self.ports, options: Self.options)
+        let routed = try await Application(router: router).test(.router) { client in
+            try await client.execute(uri: "/v1/manifest", method: .get, headers: headers)
+        }
+        #expect(hot.status == .unauthorized && routed.status == .unauthorized)
+        #expect(hot.json["code"] as? String == "invalid_token" && routed.json["code"] as? String == "invalid_token")
+    }
+
+    /// `X-Request-Id` is the id Hummingbird gave the request, the one its problem (and every log line) quotes, though
+    /// `RequestIdentity` writes it without `context.id`.
+    @Test func theRequestIdIsTheOneTheProblemAndTheLogQuote() async throws {
+        try await Offline.app(ports: Self.ports, options: Self.options).test(.router) { client in
+            var seen = Set<String>()
+            for _ in 0..<50 {
+                let refused = try await client.execute(uri: "/v1/manifest?scale=9", method: .get)
+                let id = try #require(refused.headers[.requestID])
+                #expect(refused.json["requestId"] as? String == id)
+                seen.insert(id)
+            }
+            #expect(seen.count == 50)
+        }
+    }
 }

@@ -22,6 +22,8 @@ package struct CachedAsset: Sendable {
         ok[.contentType] = format.mediaType
         ok[.acceptRanges] = "bytes"
         ok[.contentLength] = String(bytes.readableBytes)
+        // What every answer carries (`RequestObservation.finish`), made here once rather than set on every request.
+        ok[.xContentTypeOptions] = "nosniff"
         self.ok = ok
     }
 

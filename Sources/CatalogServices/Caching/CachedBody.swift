@@ -35,6 +35,8 @@ package final class CachedBody: Sendable {
             common[.contentType] = "application/json"
             if coding != .identity { common[.contentEncoding] = coding.rawValue }
             common[.contentLength] = String(length)
+            // What every answer carries (`RequestObservation.finish`), made here once rather than on every request.
+            common[.xContentTypeOptions] = "nosniff"
             ok = common
         }
     }
