@@ -13,7 +13,7 @@ TEST_MINUTES ?= 20
 # The test targets that need no database: what `make check` runs.
 # What the client package's debug build indexed: scripts/check-availability.py reads it.
 CLIENT_INDEX := Client/.build/debug/index/store
-PURE_TESTS := StickerImageTests|PurchasesTests|FormDataTests|StickerPacksTests|CatalogCoreTests|CatalogSearchTests|CatalogServicesTests|CatalogHTTPTests
+PURE_TESTS := StickerImageTests|PurchasesTests|FormDataTests|StickerPacksTests|CatalogCoreTests|CatalogSearchTests|CatalogServicesTests|CatalogStoreTests|CatalogHTTPTests
 # Image tests that push the validator to its limits (10,000-frame and oversized animations, hostile WebPs): two thirds
 # of the pure targets' CPU time, so `make check` leaves them to `make test`, which runs every test.
 HEAVY_TESTS := animationLimits|hostile\(|anAnimationTooBigAtASizePlaysAtAFrameRateThatFits|oneChangedPixelPerFrameStaysSmallAtEverySize

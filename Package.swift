@@ -278,15 +278,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        /// The store's parts that need no database: DATABASE_URL and TLS modes, the quarantine tally.
+        .testTarget(
+            name: "CatalogStoreTests",
+            dependencies: ["CatalogStore", "TestSupport"]
+        ),
         /// The routes with no database: every port `CatalogPorts.unimplemented` (TestSupport) but those a test sets.
         .testTarget(
             name: "CatalogHTTPTests",
             dependencies: [
                 "CatalogApp", "CatalogHTTP", "CatalogServices", "CatalogCore", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -319,7 +326,6 @@ let package = Package(
                 "Purchases",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

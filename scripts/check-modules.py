@@ -27,7 +27,7 @@ PRODUCT_MODULES = {"SwiftPrometheus": "Prometheus"}
 RULES = [
     ("PostgresNIO", {"CatalogStore", "StickerCatalogTests"}),
     ("Hummingbird", {"CatalogHTTP", "CatalogApp", "StickerCatalogTests", "CatalogHTTPTests", "baseline-server"}),
-    ("HummingbirdCore", {"CatalogHTTP", "CatalogApp", "StickerCatalogTests", "baseline-server"}),
+    ("HummingbirdCore", {"CatalogHTTP", "CatalogApp", "CatalogHTTPTests", "baseline-server"}),
 ]
 
 

@@ -1,39 +1,11 @@
 import CatalogServices
 import Foundation
+import TestSupport
 import Testing
 
 /// `ZipStream` read back by another implementation (Python's zipfile, which checks every CRC): classic records, and
 /// Zip64 ones once the bounds are passed (lowered here, so a test need not write 4 GiB).
 @Suite struct ZipStreamTests {
-    /// Each entry's name and bytes, as Python's zipfile reads `zip` (and whether it needed Zip64).
-    static func read(_ zip: [UInt8]) throws -> (entries: [String: [UInt8]], zip64: Bool) {
-        let path = FileManager.default.temporaryDirectory.appending(path: "zipstream-\(UUID().uuidString).zip")
-        try Data(zip).write(to: path)
-        defer { try? FileManager.default.removeItem(at: path) }
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = [
-            "python3", "-c",
-            """
-            import base64, json, sys, zipfile
-            with zipfile.ZipFile(sys.argv[1]) as z:
-                assert z.testzip() is None
-                data = open(sys.argv[1], 'rb').read()
-                print(json.dumps({'zip64': b'PK\\x06\\x06' in data,
-                    'entries': {i.filename: base64.b64encode(z.read(i)).decode() for i in z.infolist()}}))
-            """, path.path,
-        ]
-        let out = Pipe()
-        python.standardOutput = out
-        try python.run()
-        let bytes = out.fileHandleForReading.readDataToEndOfFile()
-        python.waitUntilExit()
-        try #require(python.terminationStatus == 0, "zipfile refused the zip")
-        let json = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
-        let entries = try #require(json["entries"] as? [String: String]).mapValues { Array(Data(base64Encoded: $0)!) }
-        return (entries, json["zip64"] as? Bool ?? false)
-    }
-
     static let files: [(String, [UInt8])] = [
         ("contents.json", Array(#"{"packs":[]}"#.utf8)), ("chewy/tray.png", Array(repeating: 7, count: 5000)),
         ("chewy/1.webp", (0..<70_000).map { UInt8($0 % 251) }), ("report.json", []), ("ünïcode/ok.txt", [1]),
@@ -50,7 +22,7 @@ import Testing
 
     @Test("Entries written one after another make a zip another reader takes, byte for byte")
     func classic() throws {
-        let (entries, zip64) = try Self.read(Self.zip())
+        let (entries, zip64) = try ZipReader.read(Self.zip())
         #expect(!zip64)
         #expect(entries == Dictionary(uniqueKeysWithValues: Self.files))
         #expect(Self.zip() == Self.zip())  // the same files, the same bytes
@@ -61,7 +33,7 @@ import Testing
         for limits in [
             ZipStream.Limits(offset: 6000, entries: 0xFFFF), ZipStream.Limits(offset: 0xFFFF_FFFF, entries: 3),
         ] {
-            let (entries, zip64) = try Self.read(Self.zip(limits: limits))
+            let (entries, zip64) = try ZipReader.read(Self.zip(limits: limits))
             #expect(zip64)
             #expect(entries == Dictionary(uniqueKeysWithValues: Self.files))
         }

@@ -18,29 +18,6 @@ import Testing
     "Platform exports through the admin API and the command",
     .enabled(if: Pillow.available, "needs Pillow (make test installs it)"))
 struct ExportAPITests {
-    /// The names and bytes of a zip's entries, as Python's zipfile reads them.
-    static func entries(_ zip: [UInt8]) throws -> [String: [UInt8]] {
-        let path = FileManager.default.temporaryDirectory.appending(path: "export-\(UUID().uuidString).zip")
-        try Data(zip).write(to: path)
-        defer { try? FileManager.default.removeItem(at: path) }
-        let (status, output) = try StickerdProcess.runCommand(
-            "/usr/bin/env",
-            [
-                "python3", "-W", "ignore", "-c",
-                """
-                import base64, json, sys, zipfile
-                with zipfile.ZipFile(sys.argv[1]) as z:
-                    assert z.testzip() is None
-                    print(json.dumps({n: base64.b64encode(z.read(n)).decode() for n in z.namelist()}))
-                """, path.path,
-            ])
-        guard status == 0, let names = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: String]
-        else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: output])
-        }
-        return names.mapValues { Array(Data(base64Encoded: $0) ?? Data()) }
-    }
-
     static func json(_ bytes: [UInt8]?) -> [String: Any] {
         bytes.flatMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] } ?? [:]
     }
@@ -58,7 +35,7 @@ struct ExportAPITests {
             #expect(
                 response.headers[HTTPField.Name("Content-Disposition")!]
                     == "attachment; filename=\"stickers-whatsapp.zip\"")
-            let files = try Self.entries(Array(buffer: response.body))
+            let files = try ZipReader.entries(Array(buffer: response.body))
             let packs = Self.json(files["contents.json"])["sticker_packs"] as? [[String: Any]] ?? []
             #expect(packs.compactMap { $0["identifier"] as? String } == ["chewy", "chocolate", "crunchy"])
             #expect(packs.allSatisfy { $0["publisher"] as? String == "Candy Co" })
@@ -76,20 +53,20 @@ struct ExportAPITests {
         try await withApp(demo: true) { client, _ in
             let chocoholic = try await client.execute(
                 uri: "/v1/admin/exports/signal?filter=chocoholic&author=Me", method: .get, headers: admin)
-            let chocolate = try Self.entries(Array(buffer: chocoholic.body))
+            let chocolate = try ZipReader.entries(Array(buffer: chocoholic.body))
             #expect(Set(chocolate.keys.map { $0.split(separator: "/")[0] }) == ["chocolate", "report.json"])
             #expect(Self.json(chocolate["chocolate/manifest.json"])["author"] as? String == "Me")
             let one = try await client.execute(
                 uri: "/v1/admin/exports/telegram?group=chewy&bot=CandyBot", method: .get, headers: admin)
             #expect(
-                Set(try Self.entries(Array(buffer: one.body)).keys.map { $0.split(separator: "/")[0] }) == [
+                Set(try ZipReader.entries(Array(buffer: one.body)).keys.map { $0.split(separator: "/")[0] }) == [
                     "chewy_by_CandyBot", "report.json",
                 ])
             // A premium group: left out of a whole export with a note, refused by name.
             _ = try await client.execute(
                 uri: "/v1/admin/groups/chewy", method: .patch, headers: admin,
                 body: Body.json(["productId": "com.example.chewy"]))
-            let all = try Self.entries(
+            let all = try ZipReader.entries(
                 Array(
                     buffer: try await client.execute(uri: "/v1/admin/exports/signal", method: .get, headers: admin).body
                 ))
@@ -153,7 +130,7 @@ struct ExportAPITests {
         try await withApp(demo: true) { client, _ in
             let answer = try await client.execute(
                 uri: "/v1/admin/exports/xcstickers?group=crunchy", method: .get, headers: admin)
-            let files = try Self.entries(Array(buffer: answer.body))
+            let files = try ZipReader.entries(Array(buffer: answer.body))
             #expect(files.keys.contains("Stickers.xcstickers/Contents.json"))
             #expect(files.keys.filter { $0.hasSuffix(".png") }.count == 3)
         }
@@ -197,7 +174,7 @@ struct ExportAPITests {
             let answer = try await whole
             // Check: every sticker is in it (it was 422 export_too_large).
             #expect(answer.status == .ok, "\(answer.json)")
-            let files = try Self.entries(Array(buffer: answer.body))
+            let files = try ZipReader.entries(Array(buffer: answer.body))
             #expect(files.keys.filter { $0.hasSuffix(".png") }.count == 2_109)
         }
     }

@@ -8,19 +8,13 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Synchronization
+import TestSupport
 import Testing
 
 /// Wrong admin tokens are throttled per source: past the limit in a window, a source is refused (429 with
 /// Retry-After) before its token is looked up, until its window ends; other sources are untouched; memory is bounded.
 @Suite struct FailedAttemptsTests {
     /// A clock the test moves by hand.
-    final class FakeClock: Sendable {
-        let start = ContinuousClock.now
-        let offset = Mutex<Duration>(.zero)
-        func advance(_ by: Duration) { offset.withLock { $0 += by } }
-        var now: ContinuousClock.Instant { start + offset.withLock { $0 } }
-    }
-
     static func address(_ text: String) -> ClientAddress { ClientAddress(IPAddress(text)!) }
 
     @Test func aSourcePastTheLimitWaitsOutItsWindowAndOthersAreUntouched() {

@@ -1,9 +1,6 @@
-import CatalogApp
-import CatalogCore
-import CatalogHTTP
-import CatalogServices
 import CatalogStore
 import Synchronization
+import TestSupport
 import Testing
 
 /// `/metrics` used to count the quarantine on the primary at every scrape; the tally counts at most once a minute and
@@ -11,7 +8,7 @@ import Testing
 @Suite struct QuarantineTallyTests {
     @Test func scrapesWithinAMinuteCountOnceAndFollowLocalChanges() async throws {
         // Setup
-        let clock = FailedAttemptsTests.FakeClock()
+        let clock = FakeClock()
         let tally = QuarantineTally(recount: .seconds(60), now: { clock.now })
         let counts = Mutex(0)
         let stored = Mutex(5)

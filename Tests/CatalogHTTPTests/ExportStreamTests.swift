@@ -6,6 +6,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import Synchronization
+import TestSupport
 import Testing
 
 /// An export's answer streams and holds its replica's one export slot until its last byte; dropped unwritten (a client
@@ -62,7 +63,7 @@ import Testing
         let seen = collector.seen.value.withLock { $0 }
         #expect(seen.finished && seen.held.count == 4 && seen.held.allSatisfy { $0 == 1 })
         #expect(gate.current == 0)
-        let entries = try ExportAPITests.entries(seen.bytes)
+        let entries = try ZipReader.entries(seen.bytes)
         #expect(entries.keys.sorted() == written.paths.sorted() && entries["b/c.png"]?.count == 20_000)
         #expect(!FileManager.default.fileExists(atPath: written.folder.path))
         // Action: an answer dropped unwritten.

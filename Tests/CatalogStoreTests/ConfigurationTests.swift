@@ -1,10 +1,4 @@
-import CatalogApp
-import CatalogCore
-import CatalogHTTP
-import CatalogSearch
-import CatalogServices
 import CatalogStore
-import Foundation
 import Testing
 
 @Suite("Configuration")
