@@ -233,7 +233,7 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["EmbedFilesTool"]
         ),
-        // Tests: a target per module. The first seven need no database (`make check` runs them); StickerCatalogTests
+        // Tests: a target per module. All but StickerCatalogTests need no database (`make check` runs them); it
         // holds what runs on a real PostgreSQL (the store, HTTP, processes, replicas, outages).
         /// Helpers the tests share: sample images, APNG and WebP writers, Pillow as an independent reader, test PKI.
         .target(

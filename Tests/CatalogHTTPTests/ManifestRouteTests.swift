@@ -1,5 +1,6 @@
 import CatalogApp
 import CatalogCore
+import CatalogHTTP
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -109,8 +110,9 @@ import Testing
     }
 
     /// `X-Request-Id` is the id Hummingbird gave the request, the one its problem (and every log line) quotes, though
-    /// `RequestIdentity` writes it without `context.id`.
+    /// `RequestIdentity` writes it without `context.id` (and does: were Hummingbird's `RequestID` to change, this says so).
     @Test func theRequestIdIsTheOneTheProblemAndTheLogQuote() async throws {
+        #expect(RequestIdentity.readsTheNumber, "RequestIdentity falls back to context.id: RequestID changed")
         try await Offline.app(ports: Self.ports, options: Self.options).test(.router) { client in
             var seen = Set<String>()
             for _ in 0..<50 {

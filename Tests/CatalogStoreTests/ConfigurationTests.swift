@@ -41,6 +41,5 @@ struct ConfigurationTests {
         let error = #expect(throws: EmbeddedPostgresError.self) { try PostgresTools.find(in: ["/nonexistent"]) }
         #expect(error.map { "\($0)" }?.contains("apt-get install postgresql") == true)
         #expect(error.map { "\($0)" }?.contains("DATABASE_URL") == true)
-        #expect(try PostgresTools.find().binDirectory.hasSuffix("/bin"))
     }
 }

@@ -53,5 +53,4 @@ import Testing
                 third.stickers == fresh.stickers && third.groups == fresh.groups && third.revision == fresh.revision)
         }
     }
-
 }

@@ -32,6 +32,9 @@ package enum RequestIdentity {
         return text(prefix: prefix, number: number(of: id))
     }
 
+    /// Whether ids are read from `RequestID`'s number (false: through `context.id`, after a Hummingbird change).
+    package static var readsTheNumber: Bool { prefix != nil }
+
     /// The prefix of every `RequestID`'s text in this process; nil when `RequestID` is not laid out as expected.
     private static let prefix: [UInt8]? = {
         guard MemoryLayout<RequestID>.size == MemoryLayout<UInt64>.size else { return nil }
@@ -42,7 +45,8 @@ package enum RequestIdentity {
     }()
 
     private static func number(of id: RequestID) -> UInt64 {
-        withUnsafeBytes(of: id) { $0.load(as: UInt64.self) }
+        // Unaligned: a `RequestID` of another layout must reach the check above, not trap here.
+        withUnsafeBytes(of: id) { $0.loadUnaligned(as: UInt64.self) }
     }
 
     /// `prefix` followed by `number` as 16 lower-case hex digits.
