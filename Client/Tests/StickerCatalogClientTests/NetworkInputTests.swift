@@ -47,6 +47,26 @@ import Testing
         #expect(sync.folder.storedDigests().isEmpty && held?.groups.isEmpty == true)
     }
 
+    @Test("An answer that declares more than the client's bound is refused before a byte, naming both lengths")
+    func declaredTooLong() async throws {
+        // Setup: a manifest that says it is 70 MB (past the 64 MiB bound on JSON), whose bytes must not be read.
+        let service = MemoryService()
+        service.handler = { request, _ in
+            guard request.path == "/v1/manifest" else { return nil }
+            var response = HTTPResponse(status: .ok)
+            response.headerFields[.contentType] = "application/json"
+            return (response, HTTPBody(Unread(), length: .known(70_000_000), iterationBehavior: .single))
+        }
+        // Action
+        let error = await #expect(throws: StickerClientError.self) { try await StickerSync.testing(service).sync() }
+        // Check: the error names the answer's length and the client's real bound (it said "longer than 0 bytes").
+        guard case .invalidAnswer(let reason) = error else {
+            Issue.record("not an invalid answer: \(String(describing: error))")
+            return
+        }
+        #expect(reason == "an answer of 70000000 bytes, past this client's bound of \(64 << 20) bytes", "\(reason)")
+    }
+
     @Test("A digest that is a path is refused before it names a file")
     func digestPath() async throws {
         // Setup: a manifest naming an image '../../escape'.
@@ -238,6 +258,17 @@ import Testing
 }
 
 /// Bytes without end.
+/// A body a test expects never to be read: reading it fails the test.
+struct Unread: AsyncSequence, Sendable {
+    struct AsyncIterator: AsyncIteratorProtocol {
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            Issue.record("a body that should have been refused unread was read")
+            return nil
+        }
+    }
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
+}
+
 struct Endless: AsyncSequence, Sendable {
     struct AsyncIterator: AsyncIteratorProtocol {
         mutating func next() async throws -> ArraySlice<UInt8>? { ArraySlice(repeating: 0x41, count: 65536) }
