@@ -37,7 +37,7 @@ package struct AssetController {
     /// this service made: unsigned, both are the same 404; with a signature, both are judged by it. So no answer
     /// confirms that a hidden image exists, or in which format.
     package func asset(hex text: Substring, format: ImageFormat, request: Request) async throws -> Response {
-        // Made only when thrown: its message cost an asset served 1% of its CPU when made on every request.
+        // Made only when thrown: its message was formatted for every asset served, found or not.
         var unknown: CatalogError { .notFound("Asset '\(text.prefix(64)).\(format.fileExtension)'") }
         // Only a well-formed digest reaches the store (and so the database).
         guard let digest = AssetDigest(hex: text) else { throw unknown }
