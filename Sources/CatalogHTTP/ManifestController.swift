@@ -10,6 +10,7 @@ package struct ManifestController {
 
     package func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("manifest", use: manifest)
+        group.get("groups", use: groupIndex)
         group.get("groups/{id}", use: stickerGroup)
         group.get("filters", use: filters)
     }
@@ -39,6 +40,18 @@ package struct ManifestController {
             parameters["filter"] = nil
             parameters["flags"] = nil
             return .group(id, try ManifestQuery(parameters: parameters))
+        }
+        return try await service.response(served, for: request, personal: context.user != nil)
+    }
+
+    /// `GET /v1/groups`: a page of the group index, for the view the manifest's parameters name.
+    @Sendable package func groupIndex(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let served = try await service.body(
+            route: "groups", query: request.uri.query, viewer: try await entitlements.viewer(of: context)
+        ) { [key = service.linker.cursorKey] in
+            let parameters = Self.parameters(request)
+            return .index(
+                try ManifestQuery(parameters: parameters), try GroupIndexRequest(parameters: parameters, key: key))
         }
         return try await service.response(served, for: request, personal: context.user != nil)
     }

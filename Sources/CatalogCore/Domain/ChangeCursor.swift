@@ -54,8 +54,7 @@ package struct ChangeCursor: Codable, Sendable, Hashable {
     /// The cursor as handed out, signed with `key`.
     package func encoded(with key: CursorKey) -> String {
         let json = (try? JSONEncoder.catalog.encode(self)) ?? Data()
-        return Data(key.seal(Array(json))).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return key.seal(text: Array(json))
     }
 
     /// Parses a cursor: `invalidParameter` for text no cursor could be (too long, other characters), `cursorExpired`
@@ -64,9 +63,7 @@ package struct ChangeCursor: Codable, Sendable, Hashable {
     /// JSON is read.
     package init(encoded: String, key: CursorKey, parameter: String = "since") throws(CatalogError) {
         try Self.checkForm(encoded, parameter: parameter)
-        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let json = key.open(Array(data)),
+        guard let json = key.open(text: encoded),
             let cursor = try? JSONDecoder().decode(Self.self, from: Data(json)),
             cursor.since >= 0, (cursor.through ?? cursor.since) >= cursor.since, cursor.products.count <= 100,
             cursor.admitted.count <= 1000

@@ -1,4 +1,6 @@
 import Crypto
+import Foundation
+import Purchases
 
 /// Signs change cursors: a tag (HMAC-SHA256 cut to 16 bytes) under a key derived from the asset signing key with a
 /// label of its own (HKDF), so replicas sharing `STICKER_ASSET_SIGNING_KEY` accept each other's cursors and no cursor
@@ -27,6 +29,16 @@ package struct CursorKey: Sendable {
         let payload = Array(sealed.dropLast(Self.tagLength))
         let difference = zip(tag(payload), sealed.suffix(Self.tagLength)).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) }
         return difference == 0 ? payload : nil
+    }
+
+    /// `payload` sealed, as base64url text without padding: a cursor as clients see it.
+    package func seal(text payload: [UInt8]) -> String {
+        AssetSigner.base64URL(seal(payload))
+    }
+
+    /// The payload of a cursor made by `seal(text:)` when its tag verifies, else nil.
+    package func open(text: String) -> [UInt8]? {
+        Data(base64URL: Substring(text)).flatMap { open(Array($0)) }
     }
 
     private func tag(_ payload: [UInt8]) -> [UInt8] {

@@ -82,10 +82,13 @@ package final class CachedBody: Sendable {
     /// a client may reuse it without asking; nil has it revalidate every time. `audienceBound`: the answer depends on
     /// the caller's audience facts (the catalog has restricted groups) and may be reused for `maxAge` without asking,
     /// so it is `private`: a shared cache would key it on none of the facts' headers (docs/scale.md).
-    package convenience init(json: [UInt8], personal: Bool = false, audienceBound: Bool = false, maxAge: Int? = nil) {
+    /// `digest`: a name given to the bytes instead (`GroupVersion`), which must change whenever they do.
+    package convenience init(
+        json: [UInt8], personal: Bool = false, audienceBound: Bool = false, maxAge: Int? = nil, digest: String? = nil
+    ) {
         self.init(
             parts: [ByteBuffer(bytes: json)], shared: 0, personal: personal, audienceBound: audienceBound,
-            maxAge: maxAge, digest: sha256Hex(json))
+            maxAge: maxAge, digest: digest ?? sha256Hex(json))
     }
 
     /// A body written as `parts` in order, of which `shared` bytes are held by another cache too (the group fragments

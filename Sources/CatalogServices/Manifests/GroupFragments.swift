@@ -107,7 +107,7 @@ package final class GroupFragments: Sendable {
         linker: AssetLinker
     ) throws -> ByteBuffer? {
         let key = Key(
-            group: group.id, position: position, query: Self.shared(query, for: group), required: required.sorted())
+            group: group.id, position: position, query: query.sharedView(for: group), required: required.sorted())
         if let kept = cache.withLock({ $0.value(for: key) }), kept.group == group, kept.stickers == stickers {
             return kept.json
         }
@@ -118,15 +118,5 @@ package final class GroupFragments: Sendable {
         let cost = (json?.readableBytes ?? 0) + 256 + stickers.count * 64
         cache.withLock { $0.insert(Fragment(group: group, stickers: stickers, json: json), for: key, cost: cost) }
         return json
-    }
-
-    /// What of `query` the JSON of `group` depends on: not which restricted groups admitted the caller (that decides
-    /// whether a group shows, before its JSON is asked for, and its place, which is in the key), and for a free group
-    /// open to everyone neither products nor signed URLs; so callers who see it at one place share one fragment.
-    private static func shared(_ query: ManifestQuery, for group: StickerGroup) -> ManifestQuery {
-        var shared = query
-        shared.admitted = []
-        if group.productId == nil && group.audience == nil { (shared.unlocked, shared.signedUntil) = ([], nil) }
-        return shared
     }
 }

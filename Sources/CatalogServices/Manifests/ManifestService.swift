@@ -14,6 +14,8 @@ package final class ManifestService: Sendable {
     package enum Key: Hashable, Sendable {
         case manifest(ManifestQuery)
         case group(String, ManifestQuery)
+        /// A page of the group index (`GET /v1/groups`).
+        case index(ManifestQuery, GroupIndexRequest)
         case filters
 
         /// The key with its locale resolved against the catalog and its products cut to those that unlock something,
@@ -22,6 +24,7 @@ package final class ManifestService: Sendable {
             switch self {
             case .manifest(let query): .manifest(query.normalized(for: snapshot))
             case .group(let id, let query): .group(id, query.normalized(for: snapshot))
+            case .index(let query, let request): .index(query.normalized(for: snapshot), request)
             case .filters: self
             }
         }
@@ -31,6 +34,7 @@ package final class ManifestService: Sendable {
             switch self {
             case .manifest(let query): .manifest(query.unlocking(access))
             case .group(let id, let query): .group(id, query.unlocking(access))
+            case .index(let query, let request): .index(query.unlocking(access), request)
             case .filters: self
             }
         }
@@ -78,6 +82,8 @@ package final class ManifestService: Sendable {
     private let builds = SingleFlight<BuildKey, CachedBody>()
     package let compressions = SingleFlight<CompressionKey, CachedBody.Representation>()
     package let fragments: GroupFragments
+    /// The group order of recent snapshots, for index walks that span a change.
+    package let orders = GroupOrders()
     package let logger: Logger
     private let counters: CacheCounters
 
@@ -159,8 +165,10 @@ package final class ManifestService: Sendable {
             let personal = if case .filters = normalized { false } else { true }
             counters.miss()
             let started = ContinuousClock.now
-            let body = try await ManifestWorkers.shared.build {
-                try Self.body(normalized, from: snapshot, linker: linker, fragments: fragments, personal: personal)
+            let body = try await ManifestWorkers.shared.build { [orders] in
+                try Self.body(
+                    normalized, from: snapshot, linker: linker, fragments: fragments, orders: orders, personal: personal
+                )
             }
             logger.debug(
                 "Built a manifest",
@@ -229,7 +237,8 @@ package final class ManifestService: Sendable {
     // The lock is taken only in these synchronous helpers, never across an await.
 
     private func keep(_ snapshot: CatalogSnapshot, epoch: Int) -> CatalogSnapshot {
-        state.withLock { state in
+        orders.keep(snapshot)
+        return state.withLock { state in
             if epoch > state.epoch || (epoch == state.epoch && (state.snapshot?.revision ?? -1) < snapshot.revision) {
                 state.epoch = epoch
                 // Bodies of older revisions are obsolete (they were kept only for stale-if-error).
@@ -279,16 +288,35 @@ package final class ManifestService: Sendable {
 
     /// The body `key` names: with restricted groups in the catalog, a manifest is made of the group fragments it
     /// shares with every other audience's (`GroupFragments.manifestParts`); else one buffer, as always.
+    /// A group's body is named by its `GroupVersion`, which the index states; a page of the index by a digest of its
+    /// bytes, as every other body.
     @inline(never)
     package static func body(
-        _ key: Key, from snapshot: CatalogSnapshot, linker: AssetLinker, fragments: GroupFragments, personal: Bool
+        _ key: Key, from snapshot: CatalogSnapshot, linker: AssetLinker, fragments: GroupFragments,
+        orders: GroupOrders? = nil, personal: Bool
     ) throws -> CachedBody {
-        if case .manifest(let query) = key, !snapshot.restricted.isEmpty {
+        switch key {
+        case .manifest(let query) where !snapshot.restricted.isEmpty:
             let (parts, shared) = try fragments.manifestParts(from: snapshot, query: query, linker: linker)
             return CachedBody(parts: parts, shared: shared, personal: personal)
+        case .group(let id, let query):
+            let json = try encode(key, from: snapshot, linker: linker, fragments: fragments)
+            let group = snapshot.group(id: id)
+            let version = group.map {
+                GroupVersion.of(
+                    $0, position: query.position(of: $0, in: snapshot), stickers: snapshot.stickers[id] ?? [],
+                    contentVersion: snapshot.contentVersions[id], query: query, linker: linker)
+            }
+            return CachedBody(json: json, personal: personal, digest: version)
+        case .index(let query, let request):
+            let pinned = request.cursor.flatMap { orders?.order(revision: $0.revision, stamp: $0.stamp) }
+            let page = try GroupIndexPage.build(
+                from: snapshot, query: query, request: request, pinned: pinned, linker: linker)
+            return CachedBody(json: Array(try JSONEncoder.catalog.encode(page)), personal: personal)
+        default:
+            return CachedBody(
+                json: try encode(key, from: snapshot, linker: linker, fragments: fragments), personal: personal)
         }
-        return CachedBody(
-            json: try encode(key, from: snapshot, linker: linker, fragments: fragments), personal: personal)
     }
 
     /// The JSON each key names, as a plain function of the snapshot (and of the fragments kept, which give the same
@@ -310,6 +338,10 @@ package final class ManifestService: Sendable {
                 throw CatalogError.notFound("Group '\(id)'")
             }
             return json
+        case .index(let query, let request):
+            let page = try GroupIndexPage.build(
+                from: snapshot, query: query, request: request, pinned: nil, linker: linker)
+            return Array(try JSONEncoder.catalog.encode(page))
         case .filters:
             return Array(
                 try JSONEncoder.catalog.encode(
