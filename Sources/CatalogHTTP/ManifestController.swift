@@ -35,11 +35,12 @@ package struct ManifestController {
         guard Validate.isSlug(id) else { throw CatalogError.notFound("Group '\(id.prefix(64))'") }
         let served = try await service.body(
             route: "group/" + id, query: request.uri.query, viewer: try await entitlements.viewer(of: context)
-        ) {
+        ) { [key = service.linker.cursorKey] in
             var parameters = Self.parameters(request)
             parameters["filter"] = nil
             parameters["flags"] = nil
-            return .group(id, try ManifestQuery(parameters: parameters))
+            return .group(
+                id, try ManifestQuery(parameters: parameters), try StickerPage(parameters: parameters, key: key))
         }
         return try await service.response(served, for: request, personal: context.user != nil)
     }

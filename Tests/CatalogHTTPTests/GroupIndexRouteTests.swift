@@ -65,6 +65,22 @@ import Testing
             }
             let forged = try await client.execute(uri: "/v1/groups?cursor=eyJraW5kIjoiZ3JvdXBzIn0", method: .get)
             #expect(forged.status == .gone && forged.json["code"] as? String == "cursor_expired")
+            for (uri, status) in [
+                ("/v1/groups/g0?limit=0", HTTPResponse.Status.badRequest), ("/v1/groups/g0?limit=501", .badRequest),
+                ("/v1/groups/g0?cursor=eyJraW5kIjoiZ3JvdXBzIn0", .gone),
+            ] {
+                let refused = try await client.execute(uri: uri, method: .get)
+                #expect(refused.status == status && refused.headers[.contentType] == "application/problem+json")
+            }
+            let paged = try await client.execute(uri: "/v1/groups/g0?limit=1", method: .get)
+            let next = try #require(paged.json["next"] as? String)
+            let last = try await client.execute(uri: "/v1/groups/g0?limit=1&cursor=" + next, method: .get)
+            #expect(last.status == .ok && last.json["next"] == nil)
+            // A groups cursor is no stickers cursor.
+            let index = try await client.execute(uri: "/v1/groups?limit=1", method: .get)
+            let groupsCursor = try #require(index.json["next"] as? String)
+            let crossed = try await client.execute(uri: "/v1/groups/g0?cursor=" + groupsCursor, method: .get)
+            #expect(crossed.status == .gone)
             let unknown = try await client.execute(uri: "/v1/groups?filter=nope", method: .get)
             #expect(unknown.status == .notFound && unknown.json["code"] as? String == "unknown_filter")
         }

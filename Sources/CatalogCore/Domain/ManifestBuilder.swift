@@ -44,14 +44,16 @@ extension ManifestGroup {
     /// One group as the client sees it, or nil when none of its stickers is selected. `position` is its place among
     /// the groups the caller sees (`ManifestQuery.position(of:in:)`), never among all: a gap would show where a
     /// restricted group is.
+    /// `page`: the places among the selected stickers to list (`StickerPage`), all when nil.
     package init?(
         _ group: StickerGroup, position: Int, stickers: [Sticker], required: Set<String> = [], query: ManifestQuery,
-        linker: AssetLinker
+        linker: AssetLinker, page: Range<Int>? = nil
     ) {
-        let selected = stickers.filter {
+        var selected = stickers.filter {
             isSelected(requiredFlags: required, groupFlags: group.flags, stickerFlags: $0.flags)
         }
         guard !selected.isEmpty else { return nil }
+        if let page { selected = Array(selected[page.clamped(to: selected.indices)]) }
         let cover = group.cover(among: stickers)
         let locked = group.productId.map { !query.unlocked.contains($0) } ?? false
         // An unlocked premium group's images, and a restricted group's, are served only with a signed URL.

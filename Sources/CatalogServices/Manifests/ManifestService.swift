@@ -13,7 +13,8 @@ import Synchronization
 package final class ManifestService: Sendable {
     package enum Key: Hashable, Sendable {
         case manifest(ManifestQuery)
-        case group(String, ManifestQuery)
+        /// A group, or one page of its stickers.
+        case group(String, ManifestQuery, StickerPage = .first)
         /// A page of the group index (`GET /v1/groups`).
         case index(ManifestQuery, GroupIndexRequest)
         case filters
@@ -23,7 +24,7 @@ package final class ManifestService: Sendable {
         package func normalized(for snapshot: CatalogSnapshot) -> Key {
             switch self {
             case .manifest(let query): .manifest(query.normalized(for: snapshot))
-            case .group(let id, let query): .group(id, query.normalized(for: snapshot))
+            case .group(let id, let query, let page): .group(id, query.normalized(for: snapshot), page)
             case .index(let query, let request): .index(query.normalized(for: snapshot), request)
             case .filters: self
             }
@@ -33,7 +34,7 @@ package final class ManifestService: Sendable {
         package func unlocking(_ access: Viewer.Access) -> Key {
             switch self {
             case .manifest(let query): .manifest(query.unlocking(access))
-            case .group(let id, let query): .group(id, query.unlocking(access))
+            case .group(let id, let query, let page): .group(id, query.unlocking(access), page)
             case .index(let query, let request): .index(query.unlocking(access), request)
             case .filters: self
             }
@@ -156,7 +157,7 @@ package final class ManifestService: Sendable {
         let (snapshot, stale) = try await snapshot(atLeast: wanted)
         let normalized = key.normalized(for: snapshot)
         // A restricted group outside the caller's audience is as absent as a group that does not exist.
-        if case .group(let id, let query) = normalized, snapshot.group(id: id).map(query.shows) != true {
+        if case .group(let id, let query, _) = normalized, snapshot.group(id: id).map(query.shows) != true {
             throw CatalogError.notFound("Group '\(id)'")
         }
         let body = try await builds.run(BuildKey(revision: snapshot.revision, key: normalized)) {
@@ -299,13 +300,14 @@ package final class ManifestService: Sendable {
         case .manifest(let query) where !snapshot.restricted.isEmpty:
             let (parts, shared) = try fragments.manifestParts(from: snapshot, query: query, linker: linker)
             return CachedBody(parts: parts, shared: shared, personal: personal)
-        case .group(let id, let query):
+        case .group(let id, let query, let page):
             let json = try encode(key, from: snapshot, linker: linker, fragments: fragments)
             let group = snapshot.group(id: id)
             let version = group.map {
                 GroupVersion.of(
                     $0, position: query.position(of: $0, in: snapshot), stickers: snapshot.stickers[id] ?? [],
-                    contentVersion: snapshot.contentVersions[id], query: query, linker: linker)
+                    contentVersion: snapshot.contentVersions[id], query: query, linker: linker,
+                    page: page.versionPart)
             }
             return CachedBody(json: json, personal: personal, digest: version)
         case .index(let query, let request):
@@ -329,7 +331,19 @@ package final class ManifestService: Sendable {
         switch key {
         case .manifest(let query):
             return try fragments.manifest(from: snapshot, query: query, linker: linker)
-        case .group(let id, let query):
+        case .group(let id, let query, let page):
+            let stickers = snapshot.stickers[id] ?? []
+            if page != .first || stickers.count > page.limit, let group = snapshot.group(id: id), query.shows(group) {
+                let (range, next) = page.range(of: stickers, contentVersion: snapshot.contentVersions[id])
+                guard
+                    let json = ManifestGroup(
+                        group, position: query.position(of: group, in: snapshot), stickers: stickers, query: query,
+                        linker: linker, page: range)
+                else { throw CatalogError.notFound("Group '\(id)'") }
+                return Array(
+                    try JSONEncoder.catalog.encode(
+                        ManifestGroupPage(group: json, next: next?.encoded(with: linker.cursorKey))))
+            }
             guard let group = snapshot.group(id: id), query.shows(group),
                 let json = try fragments.json(
                     of: group, position: query.position(of: group, in: snapshot), stickers: snapshot.stickers[id] ?? [],
