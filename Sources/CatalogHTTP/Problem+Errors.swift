@@ -68,6 +68,7 @@ extension Problem {
                 .notFound, "unknown_filter", "There is no filter named '\(name)'; GET /v1/filters lists them.")
         case .invalidParameter(let name, let rule): self = .invalidParameter(name, rule)
         case .cursorExpired(let detail): self = Problem(.gone, "cursor_expired", detail)
+        case .tooLarge(let detail): self = Problem(.contentTooLarge, "manifest_too_large", detail)
         }
     }
 

@@ -85,4 +85,16 @@ import Testing
             #expect(unknown.status == .notFound && unknown.json["code"] as? String == "unknown_filter")
         }
     }
+
+    @Test func aManifestTooLargeForTheCacheIsA413PointingAtTheIndex() async throws {
+        var options = Routes.options
+        options.caches.manifestBytes = 8 << 10  // four stickers
+        try await Offline.app(ports: Routes.ports, options: options).test(.router) { client in
+            let refused = try await client.execute(uri: "/v1/manifest", method: .get)
+            #expect(refused.status == .contentTooLarge && refused.json["code"] as? String == "manifest_too_large")
+            #expect((refused.json["detail"] as? String)?.contains("GET /v1/groups") == true)
+            let index = try await client.execute(uri: "/v1/groups", method: .get)
+            #expect(index.status == .ok && Self.ids(index) == ["g0", "g1", "g3"])
+        }
+    }
 }

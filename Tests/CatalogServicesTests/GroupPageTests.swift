@@ -60,3 +60,23 @@ import Testing
         #expect((small["stickers"] as? [Any])?.count == 5 && small["next"] is String)
     }
 }
+
+/// A whole manifest of a catalog too large for the cache is refused before anything is built, pointing at the index.
+@Suite struct ManifestLimitTests {
+    @Test func aManifestPastTheLimitIsRefusedAndTheIndexStillAnswers() async throws {
+        // 64 KiB of cache: a whole manifest of up to 32 stickers.
+        let snapshot = SampleCatalog.snapshot(revision: 2, groups: 4, perGroup: 9)
+        let service = ManifestService(
+            reader: SnapshotReader(snapshot), revision: CatalogRevision(), linker: AssetLinker(publicBaseURL: nil),
+            capacity: 64 << 10)
+        #expect(service.manifestStickerLimit == 32 && snapshot.stickerCount == 36)
+        await #expect(throws: CatalogError.self) { try await service.body(for: .manifest(ManifestQuery())) }
+        #expect(service.cachedBytes == 0)
+        let index = try await service.body(for: .index(ManifestQuery(), GroupIndexRequest()))
+        #expect(index.body.identity.length > 0)
+        let small = ManifestService(
+            reader: SnapshotReader(SampleCatalog.snapshot(revision: 2, groups: 4, perGroup: 8)),
+            revision: CatalogRevision(), linker: AssetLinker(publicBaseURL: nil), capacity: 64 << 10)
+        #expect(try await small.body(for: .manifest(ManifestQuery())).body.identity.length > 0)
+    }
+}

@@ -14,6 +14,9 @@ package enum CatalogError: Error, Sendable, Equatable {
     case invalidParameter(name: String, rule: String)
     /// A change-feed cursor this catalog can no longer answer from (history pruned, another view, a filter redefined).
     case cursorExpired(String)
+    /// An answer too large to make for every request (a whole manifest of a very large catalog), and what to ask for
+    /// instead.
+    case tooLarge(String)
 
     package static func invalid(_ field: String, _ message: String) -> CatalogError {
         .invalid([FieldIssue(field: field, message: message)])

@@ -39,6 +39,8 @@ package struct CatalogSnapshot: Sendable {
     /// Each group's stickers' version as stored: a snapshot read later reuses the stickers of groups whose version it
     /// finds unchanged.
     package let contentVersions: [String: Int64]
+    /// Visible stickers in all.
+    package let stickerCount: Int
     /// Published groups with an audience, in order: only callers who fall in one see it (`admitted(_:)`).
     package let restricted: [StickerGroup]
     private let groupIndex: [String: Int]
@@ -53,7 +55,12 @@ package struct CatalogSnapshot: Sendable {
         self.stickers = stickers
         self.filters = filters
         var locales = Set(groups.flatMap(\.localizedNames.keys))
-        for list in stickers.values { for sticker in list { locales.formUnion(sticker.localizedDescriptions.keys) } }
+        var count = 0
+        for list in stickers.values {
+            count += list.count
+            for sticker in list { locales.formUnion(sticker.localizedDescriptions.keys) }
+        }
+        stickerCount = count
         self.locales = locales
         var free = Set<AssetDigest>()
         // A restricted group's images are never free: like a premium group's, they are served with a signed URL.

@@ -87,6 +87,14 @@ package final class ManifestService: Sendable {
     package let orders = GroupOrders()
     package let logger: Logger
     private let counters: CacheCounters
+    /// The most stickers a whole manifest lists (`maxManifestStickers(capacity:)`).
+    package let manifestStickerLimit: Int
+
+    /// A whole manifest is made for catalogs of up to one sticker per 2 KiB of the body cache (32,768 at the default
+    /// 64 MiB): a sticker is some 700 bytes of JSON, so such a manifest takes at most a third of the cache. A larger
+    /// one would not stay cached and would be built again, for seconds, on every request: it is refused instead, and
+    /// clients page through the group index.
+    package static func maxManifestStickers(capacity: Int) -> Int { capacity / 2048 }
 
     /// `capacity` bytes for bodies, as much again for group fragments.
     package init(
@@ -94,6 +102,7 @@ package final class ManifestService: Sendable {
         logger: Logger = Logger(label: "stickerd.manifests"), counters: CacheCounters = .none
     ) {
         self.counters = counters
+        manifestStickerLimit = Self.maxManifestStickers(capacity: capacity)
         self.reader = reader
         self.logger = logger
         self.revision = revision
@@ -156,6 +165,11 @@ package final class ManifestService: Sendable {
         }
         let (snapshot, stale) = try await snapshot(atLeast: wanted)
         let normalized = key.normalized(for: snapshot)
+        if case .manifest = normalized, snapshot.stickerCount > manifestStickerLimit {
+            throw CatalogError.tooLarge(
+                "This catalog has \(snapshot.stickerCount) stickers, more than the \(manifestStickerLimit) a whole manifest lists on this service; page through GET /v1/groups and fetch each group with GET /v1/groups/{id}."
+            )
+        }
         // A restricted group outside the caller's audience is as absent as a group that does not exist.
         if case .group(let id, let query, _) = normalized, snapshot.group(id: id).map(query.shows) != true {
             throw CatalogError.notFound("Group '\(id)'")
