@@ -17,6 +17,7 @@
 #   bundles          100 bundle clients that never read, and the database cost of a bundle of random digests
 #   usage            usage events at load beside cached manifests, and trending at 10,000 stickers
 #   audience         cached manifests with 5 audience-restricted groups next to none, callers spread wide
+#   groups           the group index at 100,000 stickers in 2,000 groups, beside the whole manifest
 #   client           the change feed, live updates across two replicas, a first sync next to curl
 #                    (scripts/bench.sh client [stickerd] [sticker-sync])
 #   all              every case above, in this order, stopping at the first that fails
@@ -24,7 +25,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cases=(manifest observability validator renditions webp purchases manifest-build search search-postgres releases export
-  bundles usage audience client)
+  bundles usage audience groups client)
 usage() { sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 (($# > 0)) || { usage >&2; exit 2; }
 name=$1

@@ -87,7 +87,8 @@ extension PostgresCatalog: CatalogReader {
                 filters[name] = StickerFilter(name: name, title: title, flags: flags)
             }
             var snapshot = CatalogSnapshot(
-                revision: revision, groups: groups, stickers: stickers, filters: filters, contentVersions: versions)
+                revision: revision, groups: groups, stickers: stickers, filters: filters, contentVersions: versions,
+                reusing: previous)
             (snapshot.stamp, snapshot.epoch) = (stamp, self.revision.epoch)
             return (snapshot, changed.count)
         }

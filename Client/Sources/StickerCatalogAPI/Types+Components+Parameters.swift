@@ -53,6 +53,24 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/SearchCursor`.
         public typealias SearchCursor = Swift.String
+        /// Only groups whose name or id contains this, case and accents aside; longer than 100 characters or with a control character is a 400.
+        ///
+        /// - Remark: Generated from `#/components/parameters/GroupQuery`.
+        public typealias GroupQuery = Swift.String
+        /// - Remark: Generated from `#/components/parameters/GroupLimit`.
+        public typealias GroupLimit = Swift.Int
+        /// The previous page's `next` (opaque, signed); one that does not verify is a 410.
+        ///
+        /// - Remark: Generated from `#/components/parameters/GroupCursor`.
+        public typealias GroupCursor = Swift.String
+        /// Stickers per page of a group.
+        ///
+        /// - Remark: Generated from `#/components/parameters/StickerLimit`.
+        public typealias StickerLimit = Swift.Int
+        /// The previous page's `next` (opaque, signed); one that does not verify is a 410.
+        ///
+        /// - Remark: Generated from `#/components/parameters/StickerCursor`.
+        public typealias StickerCursor = Swift.String
         /// - Remark: Generated from `#/components/parameters/GroupId`.
         public typealias GroupId = Components.Schemas.Slug
         /// A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.

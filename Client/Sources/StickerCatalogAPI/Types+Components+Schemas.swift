@@ -659,6 +659,10 @@ extension Components {
             public var cover: Components.Schemas.AssetLink?
             /// - Remark: Generated from `#/components/schemas/ManifestGroup/stickers`.
             public var stickers: [Components.Schemas.ManifestSticker]
+            /// Only in `GET /v1/groups/{id}`, when more stickers follow: the next page's `cursor`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ManifestGroup/next`.
+            public var next: Swift.String?
             /// Creates a new `ManifestGroup`.
             ///
             /// - Parameters:
@@ -671,6 +675,7 @@ extension Components {
             ///   - productId:
             ///   - cover: Absent when the group has no sticker to show.
             ///   - stickers:
+            ///   - next: Only in `GET /v1/groups/{id}`, when more stickers follow: the next page's `cursor`.
             public init(
                 id: Components.Schemas.Slug,
                 name: Swift.String,
@@ -680,7 +685,8 @@ extension Components {
                 locked: Swift.Bool,
                 productId: Swift.String? = nil,
                 cover: Components.Schemas.AssetLink? = nil,
-                stickers: [Components.Schemas.ManifestSticker]
+                stickers: [Components.Schemas.ManifestSticker],
+                next: Swift.String? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -691,6 +697,7 @@ extension Components {
                 self.productId = productId
                 self.cover = cover
                 self.stickers = stickers
+                self.next = next
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -702,6 +709,127 @@ extension Components {
                 case productId
                 case cover
                 case stickers
+                case next
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GroupIndexPage`.
+        public struct GroupIndexPage: Codable, Hashable, Sendable {
+            /// The catalog revision listed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GroupIndexPage/revision`.
+            public var revision: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/GroupIndexPage/groups`.
+            public var groups: [Components.Schemas.GroupSummary]
+            /// The next page's `cursor`; null on the last page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GroupIndexPage/next`.
+            public var next: Swift.String?
+            /// Creates a new `GroupIndexPage`.
+            ///
+            /// - Parameters:
+            ///   - revision: The catalog revision listed.
+            ///   - groups:
+            ///   - next: The next page's `cursor`; null on the last page.
+            public init(
+                revision: Swift.Int,
+                groups: [Components.Schemas.GroupSummary],
+                next: Swift.String? = nil
+            ) {
+                self.revision = revision
+                self.groups = groups
+                self.next = next
+            }
+            public enum CodingKeys: String, CodingKey {
+                case revision
+                case groups
+                case next
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GroupSummary`.
+        public struct GroupSummary: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GroupSummary/id`.
+            public var id: Components.Schemas.Slug
+            /// - Remark: Generated from `#/components/schemas/GroupSummary/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GroupSummary/sizeClass`.
+            public var sizeClass: Components.Schemas.ServedSizeClass
+            /// - Remark: Generated from `#/components/schemas/GroupSummary/flags`.
+            public var flags: [Components.Schemas.Flag]
+            /// Its place among the groups the caller sees, as in the manifest.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GroupSummary/position`.
+            public var position: Swift.Int
+            /// A premium group whose product the caller does not hold.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GroupSummary/locked`.
+            public var locked: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/GroupSummary/productId`.
+            public var productId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/GroupSummary/cover`.
+            public var cover: Components.Schemas.AssetLink?
+            /// Stickers in the group (a locked one's too).
+            ///
+            /// - Remark: Generated from `#/components/schemas/GroupSummary/stickerCount`.
+            public var stickerCount: Swift.Int
+            /// Whether some sticker moves in the view's format.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GroupSummary/animated`.
+            public var animated: Swift.Bool
+            /// The ETag of `GET /v1/groups/{id}` for this view, unquoted.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GroupSummary/version`.
+            public var version: Swift.String
+            /// Creates a new `GroupSummary`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - sizeClass:
+            ///   - flags:
+            ///   - position: Its place among the groups the caller sees, as in the manifest.
+            ///   - locked: A premium group whose product the caller does not hold.
+            ///   - productId:
+            ///   - cover:
+            ///   - stickerCount: Stickers in the group (a locked one's too).
+            ///   - animated: Whether some sticker moves in the view's format.
+            ///   - version: The ETag of `GET /v1/groups/{id}` for this view, unquoted.
+            public init(
+                id: Components.Schemas.Slug,
+                name: Swift.String,
+                sizeClass: Components.Schemas.ServedSizeClass,
+                flags: [Components.Schemas.Flag],
+                position: Swift.Int,
+                locked: Swift.Bool,
+                productId: Swift.String? = nil,
+                cover: Components.Schemas.AssetLink? = nil,
+                stickerCount: Swift.Int,
+                animated: Swift.Bool,
+                version: Swift.String
+            ) {
+                self.id = id
+                self.name = name
+                self.sizeClass = sizeClass
+                self.flags = flags
+                self.position = position
+                self.locked = locked
+                self.productId = productId
+                self.cover = cover
+                self.stickerCount = stickerCount
+                self.animated = animated
+                self.version = version
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case sizeClass
+                case flags
+                case position
+                case locked
+                case productId
+                case cover
+                case stickerCount
+                case animated
+                case version
             }
         }
         /// - Remark: Generated from `#/components/schemas/ManifestSticker`.

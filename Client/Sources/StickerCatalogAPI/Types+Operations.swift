@@ -39,6 +39,9 @@ public enum Operations {
     /// A group with an `audience` is listed only to callers inside it (country from the CDN's header, the
     /// `Sticker-Platform`, `Sticker-App-Version` and `Sticker-Installation` the app states), its images signed; callers
     /// who see the same groups share one body and ETag.
+    /// A catalog of more stickers than the service lists in a whole manifest (one per 2 KiB of
+    /// `--manifest-cache-mib`: 32,768 at the default 64) is refused with 413 `manifest_too_large` before anything
+    /// is built: page through `GET /v1/groups` and fetch groups on demand (docs/scale.md).
     ///
     ///
     /// - Remark: HTTP `GET /v1/manifest`.
@@ -352,6 +355,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/manifest/get(getManifest)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
                             response: self
                         )
                     }
@@ -722,6 +748,41 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct ContentTooLarge: Sendable, Hashable {
+                /// Creates a new `ContentTooLarge`.
+                public init() {}
+            }
+            /// A catalog too large for a whole manifest (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/manifest/head(headManifest)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Operations.HeadManifest.Output.ContentTooLarge)
+            /// A catalog too large for a whole manifest (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/manifest/head(headManifest)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            public static var contentTooLarge: Self {
+                .contentTooLarge(.init())
+            }
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Operations.HeadManifest.Output.ContentTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
                             response: self
                         )
                     }
@@ -2395,7 +2456,828 @@ public enum Operations {
             case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
         }
     }
+    /// The group index, a page at a time, in the manifest's view, without the stickers.
+    ///
+    /// The groups the caller may see (the manifest's rules: drafts and scheduled groups never, a restricted group
+    /// only inside its audience, a premium group `locked` unless the user token holds its product), in catalog
+    /// order, each with its cover at the view's size, its sticker count and its `version`: the strong ETag
+    /// `GET /v1/groups/{id}` answers for the same view (without `Accept-Encoding`; a compressed answer's ETag
+    /// begins with it), so a client refetches a group only when its version moves. A one-sticker change moves
+    /// that group's version and no other's. `filter` and `flags` list only groups with a sticker they select;
+    /// `q` only groups whose name (in the view's language or the default) or id contains it, case and accents
+    /// aside. Pages are keyset: `next` is the following page's `cursor` (opaque, signed), null on the last. A walk
+    /// follows the catalog's order as it was at its first page: a group added, moved or removed meanwhile is never
+    /// listed twice, and no group that stayed is skipped (on a replica that no longer holds that order, the walk
+    /// goes on after the last group listed). A cursor that does not verify is a 410 `cursor_expired`: start again.
+    /// Each page has a strong ETag and answers 304.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/groups`.
+    /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)`.
+    public enum ListGroups {
+        public static let id: Swift.String = "listGroups"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/groups/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/GET/query/filter`.
+                public var filter: Components.Parameters.Filter?
+                /// Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/GET/query/flags`.
+                public var flags: Components.Parameters.Flags?
+                /// - Remark: Generated from `#/paths/v1/groups/GET/query/size`.
+                public var size: Components.Parameters.Size?
+                /// - Remark: Generated from `#/components/parameters/Scale`.
+                @frozen public enum Scale: Int, Codable, Hashable, Sendable, CaseIterable {
+                    case _1 = 1
+                    case _2 = 2
+                    case _3 = 3
+                }
+                /// - Remark: Generated from `#/paths/v1/groups/GET/query/scale`.
+                public var scale: Components.Parameters.Scale?
+                /// - Remark: Generated from `#/components/parameters/Format`.
+                @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
+                    case png = "png"
+                    case apng = "apng"
+                    case webp = "webp"
+                }
+                /// `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/GET/query/format`.
+                public var format: Components.Parameters.Format?
+                /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/GET/query/locale`.
+                public var locale: Components.Parameters.Locale?
+                /// Only groups whose name or id contains this, case and accents aside; longer than 100 characters or with a control character is a 400.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/GET/query/q`.
+                public var q: Components.Parameters.GroupQuery?
+                /// - Remark: Generated from `#/paths/v1/groups/GET/query/limit`.
+                public var limit: Components.Parameters.GroupLimit?
+                /// The previous page's `next` (opaque, signed); one that does not verify is a 410.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/GET/query/cursor`.
+                public var cursor: Components.Parameters.GroupCursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - filter: A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
+                ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
+                ///   - size:
+                ///   - scale:
+                ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///   - q: Only groups whose name or id contains this, case and accents aside; longer than 100 characters or with a control character is a 400.
+                ///   - limit:
+                ///   - cursor: The previous page's `next` (opaque, signed); one that does not verify is a 410.
+                public init(
+                    filter: Components.Parameters.Filter? = nil,
+                    flags: Components.Parameters.Flags? = nil,
+                    size: Components.Parameters.Size? = nil,
+                    scale: Components.Parameters.Scale? = nil,
+                    format: Components.Parameters.Format? = nil,
+                    locale: Components.Parameters.Locale? = nil,
+                    q: Components.Parameters.GroupQuery? = nil,
+                    limit: Components.Parameters.GroupLimit? = nil,
+                    cursor: Components.Parameters.GroupCursor? = nil
+                ) {
+                    self.filter = filter
+                    self.flags = flags
+                    self.size = size
+                    self.scale = scale
+                    self.format = format
+                    self.locale = locale
+                    self.q = q
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.ListGroups.Input.Query
+            /// - Remark: Generated from `#/paths/v1/groups/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/GET/header/Sticker-Platform`.
+                public var stickerPlatform: Components.Parameters.StatedPlatform?
+                /// The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/GET/header/Sticker-App-Version`.
+                public var stickerAppVersion: Components.Parameters.StatedAppVersion?
+                /// A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/GET/header/Sticker-Installation`.
+                public var stickerInstallation: Components.Parameters.StatedInstallation?
+                /// Entity tags (strong or `W/`), a list of them, or `*`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                /// `br` and `gzip` are offered; q-values are honoured.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/GET/header/Accept-Encoding`.
+                public var acceptEncoding: Components.Parameters.AcceptEncoding?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListGroups.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - stickerPlatform: The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///   - stickerAppVersion: The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///   - stickerInstallation: A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
+                ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
+                ///   - accept:
+                public init(
+                    stickerPlatform: Components.Parameters.StatedPlatform? = nil,
+                    stickerAppVersion: Components.Parameters.StatedAppVersion? = nil,
+                    stickerInstallation: Components.Parameters.StatedInstallation? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    acceptEncoding: Components.Parameters.AcceptEncoding? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListGroups.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.stickerPlatform = stickerPlatform
+                    self.stickerAppVersion = stickerAppVersion
+                    self.stickerInstallation = stickerInstallation
+                    self.ifNoneMatch = ifNoneMatch
+                    self.acceptEncoding = acceptEncoding
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListGroups.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.ListGroups.Input.Query = .init(),
+                headers: Operations.ListGroups.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/groups/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// Strong entity tag of the representation (compressed ones end in `-br` or `-gzip`).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/groups/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// `Accept-Encoding`: the body may come compressed.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/groups/GET/responses/200/headers/Vary`.
+                    public var vary: Components.Headers.Vary?
+                    /// RFC 9211. `stickerd; hit; detail=stale-if-error` when the database is unreachable and a newer revision is known.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/groups/GET/responses/200/headers/Cache-Status`.
+                    public var cacheStatus: Components.Headers.CacheStatus?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: Strong entity tag of the representation (compressed ones end in `-br` or `-gzip`).
+                    ///   - vary: `Accept-Encoding`: the body may come compressed.
+                    ///   - cacheStatus: RFC 9211. `stickerd; hit; detail=stale-if-error` when the database is unreachable and a newer revision is known.
+                    public init(
+                        eTag: Components.Headers.ETag? = nil,
+                        vary: Components.Headers.Vary? = nil,
+                        cacheStatus: Components.Headers.CacheStatus? = nil
+                    ) {
+                        self.eTag = eTag
+                        self.vary = vary
+                        self.cacheStatus = cacheStatus
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ListGroups.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/groups/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/groups/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.GroupIndexPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.GroupIndexPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListGroups.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.ListGroups.Output.Ok.Headers = .init(),
+                    body: Operations.ListGroups.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// One page of groups.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListGroups.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListGroups.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_token`: the user token is missing (where one is required), malformed, forged or expired.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.InvalidToken)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.InvalidToken {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            public var gone: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// As GET, without a body.
+    ///
+    /// - Remark: HTTP `HEAD /v1/groups`.
+    /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)`.
+    public enum HeadGroups {
+        public static let id: Swift.String = "headGroups"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/groups/HEAD/query`.
+            public struct Query: Sendable, Hashable {
+                /// A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/HEAD/query/filter`.
+                public var filter: Components.Parameters.Filter?
+                /// Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/HEAD/query/flags`.
+                public var flags: Components.Parameters.Flags?
+                /// - Remark: Generated from `#/paths/v1/groups/HEAD/query/size`.
+                public var size: Components.Parameters.Size?
+                /// - Remark: Generated from `#/components/parameters/Scale`.
+                @frozen public enum Scale: Int, Codable, Hashable, Sendable, CaseIterable {
+                    case _1 = 1
+                    case _2 = 2
+                    case _3 = 3
+                }
+                /// - Remark: Generated from `#/paths/v1/groups/HEAD/query/scale`.
+                public var scale: Components.Parameters.Scale?
+                /// - Remark: Generated from `#/components/parameters/Format`.
+                @frozen public enum Format: String, Codable, Hashable, Sendable, CaseIterable {
+                    case png = "png"
+                    case apng = "apng"
+                    case webp = "webp"
+                }
+                /// `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/HEAD/query/format`.
+                public var format: Components.Parameters.Format?
+                /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/HEAD/query/locale`.
+                public var locale: Components.Parameters.Locale?
+                /// Only groups whose name or id contains this, case and accents aside; longer than 100 characters or with a control character is a 400.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/HEAD/query/q`.
+                public var q: Components.Parameters.GroupQuery?
+                /// - Remark: Generated from `#/paths/v1/groups/HEAD/query/limit`.
+                public var limit: Components.Parameters.GroupLimit?
+                /// The previous page's `next` (opaque, signed); one that does not verify is a 410.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/HEAD/query/cursor`.
+                public var cursor: Components.Parameters.GroupCursor?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - filter: A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
+                ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
+                ///   - size:
+                ///   - scale:
+                ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///   - q: Only groups whose name or id contains this, case and accents aside; longer than 100 characters or with a control character is a 400.
+                ///   - limit:
+                ///   - cursor: The previous page's `next` (opaque, signed); one that does not verify is a 410.
+                public init(
+                    filter: Components.Parameters.Filter? = nil,
+                    flags: Components.Parameters.Flags? = nil,
+                    size: Components.Parameters.Size? = nil,
+                    scale: Components.Parameters.Scale? = nil,
+                    format: Components.Parameters.Format? = nil,
+                    locale: Components.Parameters.Locale? = nil,
+                    q: Components.Parameters.GroupQuery? = nil,
+                    limit: Components.Parameters.GroupLimit? = nil,
+                    cursor: Components.Parameters.GroupCursor? = nil
+                ) {
+                    self.filter = filter
+                    self.flags = flags
+                    self.size = size
+                    self.scale = scale
+                    self.format = format
+                    self.locale = locale
+                    self.q = q
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.HeadGroups.Input.Query
+            /// - Remark: Generated from `#/paths/v1/groups/HEAD/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/HEAD/header/Sticker-Platform`.
+                public var stickerPlatform: Components.Parameters.StatedPlatform?
+                /// The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/HEAD/header/Sticker-App-Version`.
+                public var stickerAppVersion: Components.Parameters.StatedAppVersion?
+                /// A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/HEAD/header/Sticker-Installation`.
+                public var stickerInstallation: Components.Parameters.StatedInstallation?
+                /// Entity tags (strong or `W/`), a list of them, or `*`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/HEAD/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
+                /// `br` and `gzip` are offered; q-values are honoured.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/HEAD/header/Accept-Encoding`.
+                public var acceptEncoding: Components.Parameters.AcceptEncoding?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - stickerPlatform: The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
+                ///   - stickerAppVersion: The app's version (`major[.minor[.patch]]`), for groups shown to some versions only. Stated by the client: not a security boundary.
+                ///   - stickerInstallation: A random id the app made once per installation (never a user id): it places the installation in each group's percentage rollout, stably, so raising a percentage keeps everyone who had the group. Without it a partial rollout is not shown.
+                ///   - ifNoneMatch: Entity tags (strong or `W/`), a list of them, or `*`.
+                ///   - acceptEncoding: `br` and `gzip` are offered; q-values are honoured.
+                public init(
+                    stickerPlatform: Components.Parameters.StatedPlatform? = nil,
+                    stickerAppVersion: Components.Parameters.StatedAppVersion? = nil,
+                    stickerInstallation: Components.Parameters.StatedInstallation? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    acceptEncoding: Components.Parameters.AcceptEncoding? = nil
+                ) {
+                    self.stickerPlatform = stickerPlatform
+                    self.stickerAppVersion = stickerAppVersion
+                    self.stickerInstallation = stickerInstallation
+                    self.ifNoneMatch = ifNoneMatch
+                    self.acceptEncoding = acceptEncoding
+                }
+            }
+            public var headers: Operations.HeadGroups.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.HeadGroups.Input.Query = .init(),
+                headers: Operations.HeadGroups.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// Creates a new `Ok`.
+                public init() {}
+            }
+            /// Headers only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.HeadGroups.Output.Ok)
+            /// Headers only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            public static var ok: Self {
+                .ok(.init())
+            }
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.HeadGroups.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The client's copy (If-None-Match) is current.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// Creates a new `BadRequest`.
+                public init() {}
+            }
+            /// Bad parameters (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.HeadGroups.Output.BadRequest)
+            /// Bad parameters (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            public static var badRequest: Self {
+                .badRequest(.init())
+            }
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.HeadGroups.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Unauthorized: Sendable, Hashable {
+                /// Creates a new `Unauthorized`.
+                public init() {}
+            }
+            /// A user token that does not verify (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.HeadGroups.Output.Unauthorized)
+            /// A user token that does not verify (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            public static var unauthorized: Self {
+                .unauthorized(.init())
+            }
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Operations.HeadGroups.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotFound: Sendable, Hashable {
+                /// Creates a new `NotFound`.
+                public init() {}
+            }
+            /// An unknown filter (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.HeadGroups.Output.NotFound)
+            /// An unknown filter (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            public static var notFound: Self {
+                .notFound(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Operations.HeadGroups.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Gone: Sendable, Hashable {
+                /// Creates a new `Gone`.
+                public init() {}
+            }
+            /// A cursor that does not verify (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Operations.HeadGroups.Output.Gone)
+            /// A cursor that does not verify (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            public static var gone: Self {
+                .gone(.init())
+            }
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            public var gone: Operations.HeadGroups.Output.Gone {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unavailable, as on GET (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.UnavailableHead)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.UnavailableHead {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+    }
     /// One published group, in the manifest's shape (404 when it has no stickers).
+    ///
+    /// A group of up to 500 stickers is the group as the manifest lists it, byte for byte. A larger one (or a
+    /// smaller `limit`) comes in pages: `next` is the following page's `cursor` (opaque, signed), absent on the last
+    /// page, and each page has its own strong ETag. The first page's ETag (without `Accept-Encoding`) is the
+    /// group's `version` in the index (`GET /v1/groups`); it moves with any change to the group, on any page.
+    /// A cursor that does not verify is a 410 `cursor_expired`.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/groups/{id}`.
     /// - Remark: Generated from `#/paths//v1/groups/{id}/get(getGroup)`.
@@ -2441,6 +3323,14 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/{id}/GET/query/locale`.
                 public var locale: Components.Parameters.Locale?
+                /// Stickers per page of a group.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/GET/query/limit`.
+                public var limit: Components.Parameters.StickerLimit?
+                /// The previous page's `next` (opaque, signed); one that does not verify is a 410.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/GET/query/cursor`.
+                public var cursor: Components.Parameters.StickerCursor?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
@@ -2448,16 +3338,22 @@ public enum Operations {
                 ///   - scale:
                 ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///   - limit: Stickers per page of a group.
+                ///   - cursor: The previous page's `next` (opaque, signed); one that does not verify is a 410.
                 public init(
                     size: Components.Parameters.Size? = nil,
                     scale: Components.Parameters.Scale? = nil,
                     format: Components.Parameters.Format? = nil,
-                    locale: Components.Parameters.Locale? = nil
+                    locale: Components.Parameters.Locale? = nil,
+                    limit: Components.Parameters.StickerLimit? = nil,
+                    cursor: Components.Parameters.StickerCursor? = nil
                 ) {
                     self.size = size
                     self.scale = scale
                     self.format = format
                     self.locale = locale
+                    self.limit = limit
+                    self.cursor = cursor
                 }
             }
             public var query: Operations.GetGroup.Input.Query
@@ -2692,6 +3588,29 @@ public enum Operations {
                     }
                 }
             }
+            /// A problem; `code` says which.
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/get(getGroup)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Components.Responses.Problem)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            public var gone: Components.Responses.Problem {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// `invalid_token`: the user token is missing (where one is required), malformed, forged or expired.
             ///
             /// - Remark: Generated from `#/paths//v1/groups/{id}/get(getGroup)/responses/401`.
@@ -2821,6 +3740,14 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/{id}/HEAD/query/locale`.
                 public var locale: Components.Parameters.Locale?
+                /// Stickers per page of a group.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/HEAD/query/limit`.
+                public var limit: Components.Parameters.StickerLimit?
+                /// The previous page's `next` (opaque, signed); one that does not verify is a 410.
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/HEAD/query/cursor`.
+                public var cursor: Components.Parameters.StickerCursor?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
@@ -2828,16 +3755,22 @@ public enum Operations {
                 ///   - scale:
                 ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
+                ///   - limit: Stickers per page of a group.
+                ///   - cursor: The previous page's `next` (opaque, signed); one that does not verify is a 410.
                 public init(
                     size: Components.Parameters.Size? = nil,
                     scale: Components.Parameters.Scale? = nil,
                     format: Components.Parameters.Format? = nil,
-                    locale: Components.Parameters.Locale? = nil
+                    locale: Components.Parameters.Locale? = nil,
+                    limit: Components.Parameters.StickerLimit? = nil,
+                    cursor: Components.Parameters.StickerCursor? = nil
                 ) {
                     self.size = size
                     self.scale = scale
                     self.format = format
                     self.locale = locale
+                    self.limit = limit
+                    self.cursor = cursor
                 }
             }
             public var query: Operations.HeadGroup.Input.Query
@@ -3034,6 +3967,41 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Gone: Sendable, Hashable {
+                /// Creates a new `Gone`.
+                public init() {}
+            }
+            /// A cursor that does not verify (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/head(headGroup)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Operations.HeadGroup.Output.Gone)
+            /// A cursor that does not verify (no body on HEAD).
+            ///
+            /// - Remark: Generated from `#/paths//v1/groups/{id}/head(headGroup)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            public static var gone: Self {
+                .gone(.init())
+            }
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            public var gone: Operations.HeadGroup.Output.Gone {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
                             response: self
                         )
                     }

@@ -39,6 +39,9 @@ public protocol APIProtocol: Sendable {
     /// A group with an `audience` is listed only to callers inside it (country from the CDN's header, the
     /// `Sticker-Platform`, `Sticker-App-Version` and `Sticker-Installation` the app states), its images signed; callers
     /// who see the same groups share one body and ETag.
+    /// A catalog of more stickers than the service lists in a whole manifest (one per 2 KiB of
+    /// `--manifest-cache-mib`: 32,768 at the default 64) is refused with 413 `manifest_too_large` before anything
+    /// is built: page through `GET /v1/groups` and fetch groups on demand (docs/scale.md).
     ///
     ///
     /// - Remark: HTTP `GET /v1/manifest`.
@@ -100,7 +103,38 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `HEAD /v1/events`.
     /// - Remark: Generated from `#/paths//v1/events/head(headEvents)`.
     func headEvents(_ input: Operations.HeadEvents.Input) async throws -> Operations.HeadEvents.Output
+    /// The group index, a page at a time, in the manifest's view, without the stickers.
+    ///
+    /// The groups the caller may see (the manifest's rules: drafts and scheduled groups never, a restricted group
+    /// only inside its audience, a premium group `locked` unless the user token holds its product), in catalog
+    /// order, each with its cover at the view's size, its sticker count and its `version`: the strong ETag
+    /// `GET /v1/groups/{id}` answers for the same view (without `Accept-Encoding`; a compressed answer's ETag
+    /// begins with it), so a client refetches a group only when its version moves. A one-sticker change moves
+    /// that group's version and no other's. `filter` and `flags` list only groups with a sticker they select;
+    /// `q` only groups whose name (in the view's language or the default) or id contains it, case and accents
+    /// aside. Pages are keyset: `next` is the following page's `cursor` (opaque, signed), null on the last. A walk
+    /// follows the catalog's order as it was at its first page: a group added, moved or removed meanwhile is never
+    /// listed twice, and no group that stayed is skipped (on a replica that no longer holds that order, the walk
+    /// goes on after the last group listed). A cursor that does not verify is a 410 `cursor_expired`: start again.
+    /// Each page has a strong ETag and answers 304.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/groups`.
+    /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)`.
+    func listGroups(_ input: Operations.ListGroups.Input) async throws -> Operations.ListGroups.Output
+    /// As GET, without a body.
+    ///
+    /// - Remark: HTTP `HEAD /v1/groups`.
+    /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)`.
+    func headGroups(_ input: Operations.HeadGroups.Input) async throws -> Operations.HeadGroups.Output
     /// One published group, in the manifest's shape (404 when it has no stickers).
+    ///
+    /// A group of up to 500 stickers is the group as the manifest lists it, byte for byte. A larger one (or a
+    /// smaller `limit`) comes in pages: `next` is the following page's `cursor` (opaque, signed), absent on the last
+    /// page, and each page has its own strong ETag. The first page's ETag (without `Accept-Encoding`) is the
+    /// group's `version` in the index (`GET /v1/groups`); it moves with any change to the group, on any page.
+    /// A cursor that does not verify is a 410 `cursor_expired`.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/groups/{id}`.
     /// - Remark: Generated from `#/paths//v1/groups/{id}/get(getGroup)`.
@@ -303,6 +337,9 @@ extension APIProtocol {
     /// A group with an `audience` is listed only to callers inside it (country from the CDN's header, the
     /// `Sticker-Platform`, `Sticker-App-Version` and `Sticker-Installation` the app states), its images signed; callers
     /// who see the same groups share one body and ETag.
+    /// A catalog of more stickers than the service lists in a whole manifest (one per 2 KiB of
+    /// `--manifest-cache-mib`: 32,768 at the default 64) is refused with 413 `manifest_too_large` before anything
+    /// is built: page through `GET /v1/groups` and fetch groups on demand (docs/scale.md).
     ///
     ///
     /// - Remark: HTTP `GET /v1/manifest`.
@@ -412,7 +449,54 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// The group index, a page at a time, in the manifest's view, without the stickers.
+    ///
+    /// The groups the caller may see (the manifest's rules: drafts and scheduled groups never, a restricted group
+    /// only inside its audience, a premium group `locked` unless the user token holds its product), in catalog
+    /// order, each with its cover at the view's size, its sticker count and its `version`: the strong ETag
+    /// `GET /v1/groups/{id}` answers for the same view (without `Accept-Encoding`; a compressed answer's ETag
+    /// begins with it), so a client refetches a group only when its version moves. A one-sticker change moves
+    /// that group's version and no other's. `filter` and `flags` list only groups with a sticker they select;
+    /// `q` only groups whose name (in the view's language or the default) or id contains it, case and accents
+    /// aside. Pages are keyset: `next` is the following page's `cursor` (opaque, signed), null on the last. A walk
+    /// follows the catalog's order as it was at its first page: a group added, moved or removed meanwhile is never
+    /// listed twice, and no group that stayed is skipped (on a replica that no longer holds that order, the walk
+    /// goes on after the last group listed). A cursor that does not verify is a 410 `cursor_expired`: start again.
+    /// Each page has a strong ETag and answers 304.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/groups`.
+    /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)`.
+    public func listGroups(
+        query: Operations.ListGroups.Input.Query = .init(),
+        headers: Operations.ListGroups.Input.Headers = .init()
+    ) async throws -> Operations.ListGroups.Output {
+        try await listGroups(Operations.ListGroups.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// As GET, without a body.
+    ///
+    /// - Remark: HTTP `HEAD /v1/groups`.
+    /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)`.
+    public func headGroups(
+        query: Operations.HeadGroups.Input.Query = .init(),
+        headers: Operations.HeadGroups.Input.Headers = .init()
+    ) async throws -> Operations.HeadGroups.Output {
+        try await headGroups(Operations.HeadGroups.Input(
+            query: query,
+            headers: headers
+        ))
+    }
     /// One published group, in the manifest's shape (404 when it has no stickers).
+    ///
+    /// A group of up to 500 stickers is the group as the manifest lists it, byte for byte. A larger one (or a
+    /// smaller `limit`) comes in pages: `next` is the following page's `cursor` (opaque, signed), absent on the last
+    /// page, and each page has its own strong ETag. The first page's ETag (without `Accept-Encoding`) is the
+    /// group's `version` in the index (`GET /v1/groups`); it moves with any change to the group, on any page.
+    /// A cursor that does not verify is a 410 `cursor_expired`.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/groups/{id}`.
     /// - Remark: Generated from `#/paths//v1/groups/{id}/get(getGroup)`.

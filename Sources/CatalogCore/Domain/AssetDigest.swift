@@ -44,10 +44,9 @@ package struct AssetDigest: Hashable, Sendable {
 
     package static func == (a: AssetDigest, b: AssetDigest) -> Bool { a.words == b.words }
 
+    /// One word of the four: a SHA-256's words are already uniform, and equal first words are told apart by `==`. A
+    /// snapshot of 100,000 stickers hashes a million digests.
     package func hash(into hasher: inout Hasher) {
         hasher.combine(words.0)
-        hasher.combine(words.1)
-        hasher.combine(words.2)
-        hasher.combine(words.3)
     }
 }
