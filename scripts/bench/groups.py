@@ -64,19 +64,22 @@ group = json.loads(body)
 print(f"  /v1/groups/search-77: {status} in {ms:.1f} ms cold (target 10), {len(body)} bytes JSON, "
       f"{brotli_bytes(path)} bytes brotli (target 8 KB), {len(group['stickers'])} stickers")
 
-print("4. A one-sticker change in search-77")
+print("4. A one-sticker change in search-77, five times")
 sticker = group["stickers"][3]["id"]
-first = json.loads(get(f"/v1/groups?{view}&limit=100")[1])["revision"]
-request = urllib.request.Request(
-    f"{base}/v1/admin/stickers/{sticker}", method="PATCH", data=json.dumps({"description": "changed once"}).encode(),
-    headers={"Authorization": f"Bearer {admin}", "Content-Type": "application/json"})
-urllib.request.urlopen(request).read()
-deadline = time.time() + 5
-while time.time() < deadline:
+times = []
+for round in range(5):
+    first = json.loads(get(f"/v1/groups?{view}&limit=100")[1])["revision"]
+    request = urllib.request.Request(
+        f"{base}/v1/admin/stickers/{sticker}", method="PATCH",
+        data=json.dumps({"description": f"changed {round}"}).encode(),
+        headers={"Authorization": f"Bearer {admin}", "Content-Type": "application/json"})
+    urllib.request.urlopen(request).read()
+    time.sleep(0.3)  # the change's NOTIFY reaches the replica: the next request reads the catalog and builds the page
     status, body, ms = get(f"/v1/groups?{view}&limit=100")
-    if json.loads(body)["revision"] > first:
-        break
-    time.sleep(0.005)
+    assert json.loads(body)["revision"] > first, "the change was not seen within 0.3 s"
+    times.append(ms)
 after = walk(100)[1]
 moved = sorted(id for id in before if before[id] != after.get(id))
-print(f"  the index's first page after the change: {ms:.1f} ms (target 50); versions moved: {moved} (target: search-77 only)")
+times.sort()
+print(f"  the index's first page after each change: median {times[2]:.1f} ms, max {times[-1]:.1f} ms (target 50); "
+      f"versions moved: {moved} (target: search-77 only)")
