@@ -175,6 +175,12 @@ import Testing
             try await wire.check(
                 Schemas.ManifestGroup.self, client, "/v1/groups/chewy?locale=fr&format=webp", headers: hana)
             try await wire.check(Schemas.ManifestGroup.self, client, "/v1/groups/chocolate?size=medium&scale=2")
+            // A group in pages (a next cursor), and the group index: anonymous (a locked group), signed in, a next page.
+            try await wire.check(Schemas.ManifestGroup.self, client, "/v1/groups/chocolate?limit=1")
+            try await wire.check(Schemas.GroupIndexPage.self, client, "/v1/groups?locale=fr&format=webp&limit=2")
+            try await wire.check(Schemas.GroupIndexPage.self, client, "/v1/groups?size=small&scale=2", headers: hana)
+            try await wire.check(
+                Schemas.Problem.self, client, "/v1/groups?cursor=bm90IGEgY3Vyc29y", status: .gone)
             // Search: locked and free results, unlocked ones, a first page with a next cursor; suggestions.
             try await wire.check(Schemas.SearchPage.self, client, "/v1/search?q=wrapper")
             try await wire.check(Schemas.SearchPage.self, client, "/v1/search?q=wrapper&format=webp", headers: hana)
@@ -214,7 +220,8 @@ import Testing
                 Schemas.SearchResult.self, Schemas.SearchResultGroup.self, Schemas.SuggestionList.self,
                 Schemas.StickerFilter.self, Schemas.EntitlementList.self,
                 Schemas.EntitlementList.EntitlementsPayloadPayload.self, Schemas.TransactionView.self,
-                Schemas.Problem.self, Schemas.Problem.ErrorsPayloadPayload.self,
+                Schemas.Problem.self, Schemas.Problem.ErrorsPayloadPayload.self, Schemas.GroupIndexPage.self,
+                Schemas.GroupSummary.self,
             ])
         }
     }
