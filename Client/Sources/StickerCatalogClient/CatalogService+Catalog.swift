@@ -32,14 +32,4 @@ extension CatalogService {
         default: throw StickerClientError.invalidAnswer("an undocumented answer to GET /v1/me/entitlements")
         }
     }
-
-    /// `GET /v1/groups/{id}` in `view` (its size, scale, format and locale).
-    func group(_ id: String, view: CatalogView) async throws -> ManifestGroup {
-        let query = Operations.GetGroup.Input.Query(
-            size: view.size, scale: view.scaleValue, format: view.format, locale: view.language)
-        switch try await call({ try await api.getGroup(path: .init(id: id), query: query) }) {
-        case .ok(let ok): return try ok.body.json
-        default: throw StickerClientError.invalidAnswer("an undocumented answer to GET /v1/groups/{id}")
-        }
-    }
 }

@@ -31,10 +31,27 @@ extension StickerSync {
         try await service.entitlements()
     }
 
-    /// One group as this sync's view shows it, with its stickers (none when it is locked): to show a group before the
-    /// catalog holding it is synced, or one a filter leaves out. Nothing is stored.
+    /// One group as this sync's view shows it, with all its stickers (none when it is locked; a group of more than
+    /// 500 comes in pages, fetched one after the other): to show a group before the catalog holding it is synced, or
+    /// one a filter leaves out. Nothing is stored.
     /// - Throws: `StickerClientError.refused` (404) for a group the caller may not see.
     public func group(_ id: ManifestGroup.ID) async throws -> ManifestGroup {
         try await service.group(id, view: view)
+    }
+
+    /// One page of the group index as this sync's view shows it: the groups the caller may see, in catalog order,
+    /// each with its cover and `version`, without their stickers; for catalogs too large for one manifest (the service
+    /// answers `GET /v1/manifest` with 413 `manifest_too_large` past 32,768 stickers by default).
+    /// - Parameters:
+    ///   - q: only groups whose name or id contains it, case and accents aside.
+    ///   - limit: groups a page, 1 to 500 (the service's default is 100).
+    ///   - cursor: the previous page's `next`; nil for the first page.
+    /// - Throws: `StickerClientError.refused` (410 `cursor_expired`) for a cursor the service cannot read: start again.
+    public func groupIndex(
+        matching q: String? = nil, limit: Int? = nil, after cursor: String? = nil
+    ) async throws
+        -> GroupIndexPage
+    {
+        try await service.groupIndex(view, q: q, limit: limit, cursor: cursor)
     }
 }

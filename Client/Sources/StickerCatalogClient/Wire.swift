@@ -10,6 +10,11 @@ public typealias ManifestGroup = Components.Schemas.ManifestGroup
 public typealias ManifestSticker = Components.Schemas.ManifestSticker
 /// An image: where to fetch it, its true size, and the digest and byte count a download must match.
 public typealias AssetLink = Components.Schemas.AssetLink
+/// One page of the group index (`StickerSync.groupIndex`): groups without their stickers, and the cursor of the next.
+public typealias GroupIndexPage = Components.Schemas.GroupIndexPage
+/// A group as the index lists it: its cover at the view's size, how many stickers, whether locked, and its `version`,
+/// which moves whenever the group as this view shows it changes.
+public typealias GroupSummary = Components.Schemas.GroupSummary
 /// One page of search results, best first; `next` asks for the page after it.
 public typealias SearchPage = Components.Schemas.SearchPage
 /// A sticker found: its texts in the view's locale, its group, and its pictures as the manifest gives them (none when
@@ -24,6 +29,7 @@ typealias ManifestChanges = Components.Schemas.ManifestChanges
 // Ids are stable and unique (a manifest or page that repeats one is refused): SwiftUI's `ForEach` takes these as they
 // are.
 extension ManifestGroup: Identifiable {}
+extension GroupSummary: Identifiable {}
 extension ManifestSticker: Identifiable {}
 extension SearchResult: Identifiable {}
 
