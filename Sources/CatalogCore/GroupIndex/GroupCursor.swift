@@ -43,4 +43,24 @@ package struct GroupCursor: Codable, Sendable, Hashable {
         }
         self = cursor
     }
+
+    /// A page's `limit` (1 to `maxLimit`) and `cursor` of `kind` from query `parameters`, nil where absent:
+    /// `invalidParameter` for a malformed one, `cursorExpired` for a cursor that does not verify.
+    package static func page(
+        _ parameters: [String: String], kind: String, maxLimit: Int, key: CursorKey
+    ) throws(CatalogError) -> (limit: Int?, cursor: GroupCursor?) {
+        var limit: Int?
+        if let text = parameters["limit"] {
+            guard let value = Int(text), (1...maxLimit).contains(value) else {
+                throw .invalidParameter(name: "limit", rule: "must be a whole number from 1 to \(maxLimit)")
+            }
+            limit = value
+        }
+        return (
+            limit,
+            try parameters["cursor"].map { cursor throws(CatalogError) in
+                try GroupCursor(encoded: cursor, kind: kind, key: key)
+            }
+        )
+    }
 }

@@ -31,15 +31,8 @@ package struct GroupIndexRequest: Sendable, Hashable {
             let folded = Self.fold(q)
             self.q = folded.isEmpty ? nil : folded
         }
-        if let limit = parameters["limit"] {
-            guard let value = Int(limit), (1...Self.maxLimit).contains(value) else {
-                throw .invalidParameter(name: "limit", rule: "must be a whole number from 1 to \(Self.maxLimit)")
-            }
-            self.limit = value
-        }
-        if let cursor = parameters["cursor"] {
-            self.cursor = try GroupCursor(encoded: cursor, kind: GroupCursor.groups, key: key)
-        }
+        let page = try GroupCursor.page(parameters, kind: GroupCursor.groups, maxLimit: Self.maxLimit, key: key)
+        (limit, cursor) = (page.limit ?? limit, page.cursor)
     }
 
     /// Whether a group named `names` (its name in the view's language, its default name, its id) matches the query.

@@ -17,15 +17,8 @@ package struct StickerPage: Sendable, Hashable {
     /// Parses `limit` and `cursor` (`invalidParameter`, `cursorExpired` for a cursor that does not verify).
     package init(parameters: [String: String], key: CursorKey) throws(CatalogError) {
         self.init()
-        if let limit = parameters["limit"] {
-            guard let value = Int(limit), (1...Self.maxLimit).contains(value) else {
-                throw .invalidParameter(name: "limit", rule: "must be a whole number from 1 to \(Self.maxLimit)")
-            }
-            self.limit = value
-        }
-        if let cursor = parameters["cursor"] {
-            self.cursor = try GroupCursor(encoded: cursor, kind: GroupCursor.stickers, key: key)
-        }
+        let page = try GroupCursor.page(parameters, kind: GroupCursor.stickers, maxLimit: Self.maxLimit, key: key)
+        (limit, cursor) = (page.limit ?? limit, page.cursor)
     }
 
     /// What the page adds to its group's `GroupVersion`: nothing for the first page.
