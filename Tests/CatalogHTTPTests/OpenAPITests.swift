@@ -49,6 +49,17 @@ struct OpenAPITests {
         #expect(json["filter"] is NSNull && first["productId"] is NSNull)
     }
 
+    @Test("No two operations share an operationId: OpenAPI requires it, and generators name methods by it")
+    func uniqueOperationIds() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .appending(path: "openapi.yaml")
+        let ids = try String(contentsOf: url, encoding: .utf8).matches(of: /\n +operationId: *([A-Za-z0-9_]+)/)
+            .map { String($0.1) }
+        #expect(ids.count > 50)
+        #expect(Dictionary(grouping: ids, by: { $0 }).filter { $1.count > 1 }.keys.sorted() == [])
+    }
+
     @Test("Every route the router serves is documented, and every documented route is served")
     func routesMatch() throws {
         let router = Offline.router(methodNotAllowed: false)

@@ -1431,11 +1431,11 @@ public struct Client: APIProtocol {
     ///
     ///
     /// - Remark: HTTP `GET /v1/groups`.
-    /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)`.
-    public func listGroups(_ input: Operations.ListGroups.Input) async throws -> Operations.ListGroups.Output {
+    /// - Remark: Generated from `#/paths//v1/groups/get(getGroupIndex)`.
+    public func getGroupIndex(_ input: Operations.GetGroupIndex.Input) async throws -> Operations.GetGroupIndex.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.ListGroups.id,
+            forOperation: Operations.GetGroupIndex.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/groups",
@@ -1543,7 +1543,7 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 200:
-                    let headers: Operations.ListGroups.Output.Ok.Headers = .init(
+                    let headers: Operations.GetGroupIndex.Output.Ok.Headers = .init(
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
@@ -1561,7 +1561,7 @@ public struct Client: APIProtocol {
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.ListGroups.Output.Ok.Body
+                    let body: Operations.GetGroupIndex.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -1727,11 +1727,11 @@ public struct Client: APIProtocol {
     /// As GET, without a body.
     ///
     /// - Remark: HTTP `HEAD /v1/groups`.
-    /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)`.
-    public func headGroups(_ input: Operations.HeadGroups.Input) async throws -> Operations.HeadGroups.Output {
+    /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)`.
+    public func headGroupIndex(_ input: Operations.HeadGroupIndex.Input) async throws -> Operations.HeadGroupIndex.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.HeadGroups.id,
+            forOperation: Operations.HeadGroupIndex.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/groups",

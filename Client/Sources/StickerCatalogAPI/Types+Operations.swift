@@ -2473,9 +2473,9 @@ public enum Operations {
     ///
     ///
     /// - Remark: HTTP `GET /v1/groups`.
-    /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)`.
-    public enum ListGroups {
-        public static let id: Swift.String = "listGroups"
+    /// - Remark: Generated from `#/paths//v1/groups/get(getGroupIndex)`.
+    public enum GetGroupIndex {
+        public static let id: Swift.String = "getGroupIndex"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/groups/GET/query`.
             public struct Query: Sendable, Hashable {
@@ -2555,7 +2555,7 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.ListGroups.Input.Query
+            public var query: Operations.GetGroupIndex.Input.Query
             /// - Remark: Generated from `#/paths/v1/groups/GET/header`.
             public struct Headers: Sendable, Hashable {
                 /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
@@ -2578,7 +2578,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/GET/header/Accept-Encoding`.
                 public var acceptEncoding: Components.Parameters.AcceptEncoding?
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListGroups.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetGroupIndex.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
@@ -2594,7 +2594,7 @@ public enum Operations {
                     stickerInstallation: Components.Parameters.StatedInstallation? = nil,
                     ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     acceptEncoding: Components.Parameters.AcceptEncoding? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListGroups.AcceptableContentType>] = .defaultValues()
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetGroupIndex.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.stickerPlatform = stickerPlatform
                     self.stickerAppVersion = stickerAppVersion
@@ -2604,15 +2604,15 @@ public enum Operations {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.ListGroups.Input.Headers
+            public var headers: Operations.GetGroupIndex.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.ListGroups.Input.Query = .init(),
-                headers: Operations.ListGroups.Input.Headers = .init()
+                query: Operations.GetGroupIndex.Input.Query = .init(),
+                headers: Operations.GetGroupIndex.Input.Headers = .init()
             ) {
                 self.query = query
                 self.headers = headers
@@ -2651,7 +2651,7 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response headers
-                public var headers: Operations.ListGroups.Output.Ok.Headers
+                public var headers: Operations.GetGroupIndex.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/groups/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/groups/GET/responses/200/content/application\/json`.
@@ -2670,15 +2670,15 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.ListGroups.Output.Ok.Body
+                public var body: Operations.GetGroupIndex.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
                 public init(
-                    headers: Operations.ListGroups.Output.Ok.Headers = .init(),
-                    body: Operations.ListGroups.Output.Ok.Body
+                    headers: Operations.GetGroupIndex.Output.Ok.Headers = .init(),
+                    body: Operations.GetGroupIndex.Output.Ok.Body
                 ) {
                     self.headers = headers
                     self.body = body
@@ -2686,15 +2686,15 @@ public enum Operations {
             }
             /// One page of groups.
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/groups/get(getGroupIndex)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.ListGroups.Output.Ok)
+            case ok(Operations.GetGroupIndex.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.ListGroups.Output.Ok {
+            public var ok: Operations.GetGroupIndex.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -2709,13 +2709,13 @@ public enum Operations {
             }
             /// The client's copy (If-None-Match) is current.
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)/responses/304`.
+            /// - Remark: Generated from `#/paths//v1/groups/get(getGroupIndex)/responses/304`.
             ///
             /// HTTP response code: `304 notModified`.
             case notModified(Components.Responses.NotModified)
             /// The client's copy (If-None-Match) is current.
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)/responses/304`.
+            /// - Remark: Generated from `#/paths//v1/groups/get(getGroupIndex)/responses/304`.
             ///
             /// HTTP response code: `304 notModified`.
             public static var notModified: Self {
@@ -2740,7 +2740,7 @@ public enum Operations {
             }
             /// A problem; `code` says which.
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/groups/get(getGroupIndex)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
             case badRequest(Components.Responses.Problem)
@@ -2763,7 +2763,7 @@ public enum Operations {
             }
             /// `invalid_token`: the user token is missing (where one is required), malformed, forged or expired.
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/groups/get(getGroupIndex)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
             case unauthorized(Components.Responses.InvalidToken)
@@ -2786,7 +2786,7 @@ public enum Operations {
             }
             /// A problem; `code` says which.
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/groups/get(getGroupIndex)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
             case notFound(Components.Responses.Problem)
@@ -2809,7 +2809,7 @@ public enum Operations {
             }
             /// A problem; `code` says which.
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)/responses/410`.
+            /// - Remark: Generated from `#/paths//v1/groups/get(getGroupIndex)/responses/410`.
             ///
             /// HTTP response code: `410 gone`.
             case gone(Components.Responses.Problem)
@@ -2832,7 +2832,7 @@ public enum Operations {
             }
             /// `database_unavailable` (PostgreSQL cannot be reached), `not_ready`, `too_many_uploads`, `too_many_streams` or `too_many_bundles`.
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)/responses/503`.
+            /// - Remark: Generated from `#/paths//v1/groups/get(getGroupIndex)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.Unavailable)
@@ -2893,9 +2893,9 @@ public enum Operations {
     /// As GET, without a body.
     ///
     /// - Remark: HTTP `HEAD /v1/groups`.
-    /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)`.
-    public enum HeadGroups {
-        public static let id: Swift.String = "headGroups"
+    /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)`.
+    public enum HeadGroupIndex {
+        public static let id: Swift.String = "headGroupIndex"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/groups/HEAD/query`.
             public struct Query: Sendable, Hashable {
@@ -2975,7 +2975,7 @@ public enum Operations {
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.HeadGroups.Input.Query
+            public var query: Operations.HeadGroupIndex.Input.Query
             /// - Remark: Generated from `#/paths/v1/groups/HEAD/header`.
             public struct Headers: Sendable, Hashable {
                 /// The app's platform, for groups shown on some platforms only (`ios`, `android`, `web`, or another lower-case name). Stated by the client: not a security boundary. Malformed is 400 `invalid_parameter`.
@@ -3020,15 +3020,15 @@ public enum Operations {
                     self.acceptEncoding = acceptEncoding
                 }
             }
-            public var headers: Operations.HeadGroups.Input.Headers
+            public var headers: Operations.HeadGroupIndex.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.HeadGroups.Input.Query = .init(),
-                headers: Operations.HeadGroups.Input.Headers = .init()
+                query: Operations.HeadGroupIndex.Input.Query = .init(),
+                headers: Operations.HeadGroupIndex.Input.Headers = .init()
             ) {
                 self.query = query
                 self.headers = headers
@@ -3041,13 +3041,13 @@ public enum Operations {
             }
             /// Headers only.
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.HeadGroups.Output.Ok)
+            case ok(Operations.HeadGroupIndex.Output.Ok)
             /// Headers only.
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
             public static var ok: Self {
@@ -3057,7 +3057,7 @@ public enum Operations {
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.HeadGroups.Output.Ok {
+            public var ok: Operations.HeadGroupIndex.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -3072,13 +3072,13 @@ public enum Operations {
             }
             /// The client's copy (If-None-Match) is current.
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/304`.
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)/responses/304`.
             ///
             /// HTTP response code: `304 notModified`.
             case notModified(Components.Responses.NotModified)
             /// The client's copy (If-None-Match) is current.
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/304`.
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)/responses/304`.
             ///
             /// HTTP response code: `304 notModified`.
             public static var notModified: Self {
@@ -3107,13 +3107,13 @@ public enum Operations {
             }
             /// Bad parameters (no body on HEAD).
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.HeadGroups.Output.BadRequest)
+            case badRequest(Operations.HeadGroupIndex.Output.BadRequest)
             /// Bad parameters (no body on HEAD).
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
             public static var badRequest: Self {
@@ -3123,7 +3123,7 @@ public enum Operations {
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.HeadGroups.Output.BadRequest {
+            public var badRequest: Operations.HeadGroupIndex.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -3142,13 +3142,13 @@ public enum Operations {
             }
             /// A user token that does not verify (no body on HEAD).
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.HeadGroups.Output.Unauthorized)
+            case unauthorized(Operations.HeadGroupIndex.Output.Unauthorized)
             /// A user token that does not verify (no body on HEAD).
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
             public static var unauthorized: Self {
@@ -3158,7 +3158,7 @@ public enum Operations {
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.HeadGroups.Output.Unauthorized {
+            public var unauthorized: Operations.HeadGroupIndex.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -3177,13 +3177,13 @@ public enum Operations {
             }
             /// An unknown filter (no body on HEAD).
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
-            case notFound(Operations.HeadGroups.Output.NotFound)
+            case notFound(Operations.HeadGroupIndex.Output.NotFound)
             /// An unknown filter (no body on HEAD).
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
             public static var notFound: Self {
@@ -3193,7 +3193,7 @@ public enum Operations {
             ///
             /// - Throws: An error if `self` is not `.notFound`.
             /// - SeeAlso: `.notFound`.
-            public var notFound: Operations.HeadGroups.Output.NotFound {
+            public var notFound: Operations.HeadGroupIndex.Output.NotFound {
                 get throws {
                     switch self {
                     case let .notFound(response):
@@ -3212,13 +3212,13 @@ public enum Operations {
             }
             /// A cursor that does not verify (no body on HEAD).
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/410`.
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)/responses/410`.
             ///
             /// HTTP response code: `410 gone`.
-            case gone(Operations.HeadGroups.Output.Gone)
+            case gone(Operations.HeadGroupIndex.Output.Gone)
             /// A cursor that does not verify (no body on HEAD).
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/410`.
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)/responses/410`.
             ///
             /// HTTP response code: `410 gone`.
             public static var gone: Self {
@@ -3228,7 +3228,7 @@ public enum Operations {
             ///
             /// - Throws: An error if `self` is not `.gone`.
             /// - SeeAlso: `.gone`.
-            public var gone: Operations.HeadGroups.Output.Gone {
+            public var gone: Operations.HeadGroupIndex.Output.Gone {
                 get throws {
                     switch self {
                     case let .gone(response):
@@ -3243,7 +3243,7 @@ public enum Operations {
             }
             /// Unavailable, as on GET (no body on HEAD).
             ///
-            /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)/responses/503`.
+            /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.UnavailableHead)

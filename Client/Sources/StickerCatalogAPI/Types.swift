@@ -120,13 +120,13 @@ public protocol APIProtocol: Sendable {
     ///
     ///
     /// - Remark: HTTP `GET /v1/groups`.
-    /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)`.
-    func listGroups(_ input: Operations.ListGroups.Input) async throws -> Operations.ListGroups.Output
+    /// - Remark: Generated from `#/paths//v1/groups/get(getGroupIndex)`.
+    func getGroupIndex(_ input: Operations.GetGroupIndex.Input) async throws -> Operations.GetGroupIndex.Output
     /// As GET, without a body.
     ///
     /// - Remark: HTTP `HEAD /v1/groups`.
-    /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)`.
-    func headGroups(_ input: Operations.HeadGroups.Input) async throws -> Operations.HeadGroups.Output
+    /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)`.
+    func headGroupIndex(_ input: Operations.HeadGroupIndex.Input) async throws -> Operations.HeadGroupIndex.Output
     /// One published group, in the manifest's shape (404 when it has no stickers).
     ///
     /// A group of up to 500 stickers is the group as the manifest lists it, byte for byte. A larger one (or a
@@ -466,12 +466,12 @@ extension APIProtocol {
     ///
     ///
     /// - Remark: HTTP `GET /v1/groups`.
-    /// - Remark: Generated from `#/paths//v1/groups/get(listGroups)`.
-    public func listGroups(
-        query: Operations.ListGroups.Input.Query = .init(),
-        headers: Operations.ListGroups.Input.Headers = .init()
-    ) async throws -> Operations.ListGroups.Output {
-        try await listGroups(Operations.ListGroups.Input(
+    /// - Remark: Generated from `#/paths//v1/groups/get(getGroupIndex)`.
+    public func getGroupIndex(
+        query: Operations.GetGroupIndex.Input.Query = .init(),
+        headers: Operations.GetGroupIndex.Input.Headers = .init()
+    ) async throws -> Operations.GetGroupIndex.Output {
+        try await getGroupIndex(Operations.GetGroupIndex.Input(
             query: query,
             headers: headers
         ))
@@ -479,12 +479,12 @@ extension APIProtocol {
     /// As GET, without a body.
     ///
     /// - Remark: HTTP `HEAD /v1/groups`.
-    /// - Remark: Generated from `#/paths//v1/groups/head(headGroups)`.
-    public func headGroups(
-        query: Operations.HeadGroups.Input.Query = .init(),
-        headers: Operations.HeadGroups.Input.Headers = .init()
-    ) async throws -> Operations.HeadGroups.Output {
-        try await headGroups(Operations.HeadGroups.Input(
+    /// - Remark: Generated from `#/paths//v1/groups/head(headGroupIndex)`.
+    public func headGroupIndex(
+        query: Operations.HeadGroupIndex.Input.Query = .init(),
+        headers: Operations.HeadGroupIndex.Input.Headers = .init()
+    ) async throws -> Operations.HeadGroupIndex.Output {
+        try await headGroupIndex(Operations.HeadGroupIndex.Input(
             query: query,
             headers: headers
         ))

@@ -38,10 +38,10 @@ extension CatalogService {
 
     /// One page of `GET /v1/groups` in `view`: groups whose name contains `q`, `limit` a page, after `cursor`.
     func groupIndex(_ view: CatalogView, q: String?, limit: Int?, cursor: String?) async throws -> GroupIndexPage {
-        let query = Operations.ListGroups.Input.Query(
+        let query = Operations.GetGroupIndex.Input.Query(
             filter: view.filter, flags: view.flagList, size: view.size, scale: view.scaleValue, format: view.format,
             locale: view.language, q: q, limit: limit, cursor: cursor)
-        switch try await call({ try await api.listGroups(query: query) }) {
+        switch try await call({ try await api.getGroupIndex(query: query) }) {
         case .ok(let ok): return try ok.body.json
         default: throw StickerClientError.invalidAnswer("an undocumented answer to GET /v1/groups")
         }
