@@ -35,7 +35,12 @@ struct Serve: AsyncParsableCommand {
     )
     var demo = false
 
-    @Option(help: "Memory for encoded manifests, in MiB (least recently used ones leave first).")
+    @Option(
+        help: """
+            Memory for encoded manifests, in MiB (least recently used ones leave first). A whole manifest is made \
+            for catalogs of up to 512 stickers per MiB (32,768 at 64); larger ones answer 413 and are served \
+            through the group index (GET /v1/groups).
+            """)
     var manifestCacheMib = 64
 
     @Option(help: "Memory for image bytes, in MiB (least recently used ones leave first).")

@@ -45,6 +45,14 @@ import Testing
         #expect(etags.first == "\"\(page.groups[1].version)\"")
     }
 
+    /// A locked group lists no sticker, however many it holds: one answer, no next page to follow into empty ones.
+    @Test func aLargeLockedGroupIsOnePageWithNoNext() async throws {
+        let snapshot = SampleCatalog.snapshot(revision: 2, groups: 6, perGroup: 1_234)
+        let json = try Self.json(try await Self.service(snapshot).body(for: .group("g5", ManifestQuery())))
+        #expect(json["locked"] as? Bool == true && (json["stickers"] as? [Any])?.isEmpty == true)
+        #expect(json["next"] == nil)
+    }
+
     @Test func aGroupThatFitsOnePageIsTheManifestsGroup() async throws {
         let snapshot = SampleCatalog.snapshot(revision: 2, groups: 3, perGroup: 12)
         let service = Self.service(snapshot)

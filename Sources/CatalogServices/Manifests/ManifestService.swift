@@ -348,7 +348,10 @@ package final class ManifestService: Sendable {
         case .group(let id, let query, let page):
             let stickers = snapshot.stickers[id] ?? []
             if page != .first || stickers.count > page.limit, let group = snapshot.group(id: id), query.shows(group) {
-                let (range, next) = page.range(of: stickers, contentVersion: snapshot.contentVersions[id])
+                // A locked group lists no sticker: one page, with no next.
+                let locked = group.productId.map { !query.unlocked.contains($0) } ?? false
+                let (range, next) =
+                    locked ? (0..<0, nil) : page.range(of: stickers, contentVersion: snapshot.contentVersions[id])
                 guard
                     let json = ManifestGroup(
                         group, position: query.position(of: group, in: snapshot), stickers: stickers, query: query,
