@@ -54,8 +54,24 @@ class Replica:
         if code is not None:
             self.log.flush()
             with open(self.log.name, "rb") as f:
-                tail = f.read()[-60000:].decode(errors="replace")
-            raise SystemExit(f"replica {self.name} exited with status {code} during the soak; its log ends:\n{tail}")
+                text = f.read().decode(errors="replace")
+            raise SystemExit(f"replica {self.name} exited with status {code} during the soak; its log ends:\n"
+                             f"{text[-20000:]}\n{crash_summary(text)}")
+
+
+def crash_summary(log):
+    """The runtime's fatal error and the crashed thread's first frames, printed last: CI shows an output's end, and a
+    backtrace's registers and images would push them out of it."""
+    lines = log.splitlines()
+    fatal = [line for line in lines if "Fatal error" in line or "Program crashed" in line][-3:]
+    crashed = next((i for i in range(len(lines) - 1, -1, -1) if re.search(r'Thread \d+( "[^"]*")? crashed', lines[i])), None)
+    frames = []
+    for line in lines[crashed:crashed + 40] if crashed is not None else []:
+        if line.startswith("Registers"):
+            break
+        if line.strip() and len(frames) < 25:
+            frames.append(line)
+    return "crash summary:\n" + "\n".join(fatal + frames) if fatal or frames else "no crash report in the log"
 
 
 def status(replica, method, path, body=None, headers=None, timeout=30):
