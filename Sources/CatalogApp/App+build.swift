@@ -29,6 +29,7 @@ package func buildApplication(
     let (_, manifests, responder, usage, intake) = buildRouter(
         ports: repositories.ports(listener: listener), options: options, registry: registry, logger: logger,
         draining: draining, boundary: scheduler.nextBoundary)
+    let placeholders = PlaceholderFill(maintenance: PostgresMaintenance(store: store), logger: logger)
     let sweeper = DeliverySweeper(
         intake: intake, logger: logger, interval: options.database.deliverySweepInterval)
     var app = Application(
@@ -38,7 +39,7 @@ package func buildApplication(
             address: .hostname(options.server.host, port: options.server.port), serverName: "stickerd"),
         // The flusher after the pools: a graceful shutdown stops services last to first, so it writes its last counts
         // while the pools still serve.
-        services: [pool] + standbys + [listener, sweeper, scheduler, usage],
+        services: [pool] + standbys + [listener, sweeper, scheduler, placeholders, usage],
         onServerRunning: {
             [
                 failures = AcceptFailures(registry: registry, logger: logger),
@@ -55,6 +56,7 @@ package func buildApplication(
                 into: repositories.catalog, validator: StickerValidator(rules: options.limits.rules), logger: logger)
         }
         scheduler.begin()
+        placeholders.begin()
         await manifests.warm()
     }
     return app

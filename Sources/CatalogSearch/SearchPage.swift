@@ -62,6 +62,8 @@ package struct SearchResult: Sendable {
     package var animated: Bool
     package var asset: AssetLink?
     package var thumbnail: AssetLink?
+    /// Absent when locked, as its pictures are.
+    package var placeholder: String? = nil
 
     /// This result's JSON object.
     package var json: [UInt8] {
@@ -89,6 +91,7 @@ package struct SearchResult: Sendable {
             json.field("keywords", keywords)
             json.field("locked", locked)
             json.field("name", name)
+            if let placeholder { json.field("placeholder", placeholder) }
             json.field("productId", productId)
             if let thumbnail {
                 json.key("thumbnail")
@@ -111,7 +114,8 @@ extension SearchResult {
             group: .init(
                 id: group.id, name: localized(group.localizedNames, locale: view.locale, fallback: group.name)),
             locked: locked, productId: group.productId, animated: shown.animated,
-            asset: locked ? nil : shown.asset, thumbnail: locked ? nil : shown.thumbnail)
+            asset: locked ? nil : shown.asset, thumbnail: locked ? nil : shown.thumbnail,
+            placeholder: locked ? nil : shown.placeholder)
     }
 
     /// The JSON of that result, from `fragments` when it has no signed URL (an unlocked premium result carries URLs

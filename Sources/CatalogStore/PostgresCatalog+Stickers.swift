@@ -29,10 +29,11 @@ extension PostgresCatalog: StickerRepository {
         let sha = sha256Hex(image)
         try await connection.query(
             """
-            INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops, format)
+            INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops, format, placeholder)
             VALUES (\(sha), \(ByteBuffer(bytes: image)), \(info.width), \(info.height), \(info.animated), \(info.frames),
-                    \(info.durationMs), \(info.loops), \(info.format.rawValue))
-            ON CONFLICT (sha256) DO UPDATE SET unreferenced_since = NULL
+                    \(info.durationMs), \(info.loops), \(info.format.rawValue), \(info.placeholder))
+            ON CONFLICT (sha256) DO UPDATE
+                SET unreferenced_since = NULL, placeholder = COALESCE(assets.placeholder, EXCLUDED.placeholder)
             """, logger: logger)
         if renditions.isEmpty {
             try await holdRenditions(connection, source: sha, animated: info.animated)

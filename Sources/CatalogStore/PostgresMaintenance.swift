@@ -1,3 +1,4 @@
+import CatalogCore
 import Foundation
 import PostgresNIO
 import StickerImage
@@ -64,6 +65,40 @@ extension PostgresMaintenance {
                 """, logger: logger)
             for try await size in rows.decode(Int.self) { (images, bytes) = (images + 1, bytes + size) }
             return (images, bytes)
+        }
+    }
+}
+
+/// What `PlaceholderFill` does: the placeholder colours of images stored before uploads made them (sql/0020).
+extension PostgresMaintenance {
+    /// The next `limit` images a sticker shows that have no placeholder, after digest `after`, in digest order.
+    package func imagesNeedingPlaceholders(
+        after: String, limit: Int
+    ) async throws -> [(sha256: String, bytes: [UInt8])] {
+        try await read { connection in
+            var images: [(String, [UInt8])] = []
+            let rows = try await connection.query(
+                """
+                SELECT a.sha256, a.bytes FROM assets a WHERE a.placeholder IS NULL AND a.sha256 > \(after)
+                  AND EXISTS (SELECT 1 FROM stickers s WHERE s.asset_sha256 = a.sha256)
+                ORDER BY a.sha256 LIMIT \(limit)
+                """, logger: logger)
+            for try await (sha, bytes) in rows.decode((String, ByteBuffer).self) {
+                images.append((sha, Array(buffer: bytes)))
+            }
+            return images
+        }
+    }
+
+    /// Sets the colours of images that have none, in one transaction (one release, `placeholders`, when clients see
+    /// any of them); returns how many it set.
+    package func fillPlaceholders(_ colours: [(sha256: String, colour: String)]) async throws -> Int {
+        guard !colours.isEmpty else { return 0 }
+        let (digests, values) = (colours.map(\.sha256), colours.map(\.colour))
+        return try await ReleaseAuthor.$name.withValue("placeholders") {
+            try await write { connection in
+                try await connection.count("SELECT fill_placeholders(\(digests), \(values))", logger: logger)
+            }
         }
     }
 }

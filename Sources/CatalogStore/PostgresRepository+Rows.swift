@@ -17,7 +17,7 @@ extension PostgresRepository {
         """
         s.id, s.group_id, s.name, s.description, s.localized_descriptions::text, s.flags, s.keywords, s.emoji,
         s.position, a.sha256, a.width, a.height, octet_length(a.bytes), a.animated, a.frames, a.duration_ms, a.loops, a.format,
-        s.created_at, s.updated_at, s.publish_at, s.unpublish_at
+        s.created_at, s.updated_at, s.publish_at, s.unpublish_at, a.placeholder
         """
     }
 
@@ -69,7 +69,7 @@ extension PostgresRepository {
             localizedDescriptions: dictionary(try cells.next()), flags: try cells.next(), keywords: try cells.next(),
             emoji: try cells.next(), position: try cells.next(), asset: try asset(&cells),
             createdAt: try cells.next(), updatedAt: try cells.next(), publishAt: try cells.next(),
-            unpublishAt: try cells.next())
+            unpublishAt: try cells.next(), placeholder: try cells.next())
     }
 
     package func fetchGroup(_ connection: PostgresConnection, id: String) async throws -> StickerGroup? {

@@ -50,8 +50,10 @@ public enum Renditions {
         let isFull: Bool
     }
 
+    /// `still` is handed the sticker's still picture, decoded once for both (the upload's placeholder colour).
     public static func make(
-        _ file: StickerSource, stored: [UInt8], rules: StickerRules = StickerRules()
+        _ file: StickerSource, stored: [UInt8], rules: StickerRules = StickerRules(),
+        still: (RGBAImage) -> Void = { _ in }
     ) throws -> [Rendition] {
         let edges = RenditionEdge.all
         let sizes = edges.map { RenditionEdge.fitted(width: file.width, height: file.height, edge: $0) }
@@ -73,6 +75,7 @@ public enum Renditions {
         }
         if let failure { throw failure }
         guard let stillPicture else { throw PNGWriter.Failure(message: "the image did not decode") }
+        still(stillPicture)
         let stills = try makeStills(
             stillPicture, pictures: pictures, keepStored: animation == nil ? file.format : nil, stored: stored)
         let moving =

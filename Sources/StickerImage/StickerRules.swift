@@ -34,6 +34,9 @@ public struct StickerImageInfo: Sendable, Equatable {
     public let format: ImageFormat
     /// The file as it is stored and served: privacy-leaking metadata chunks removed, image data untouched.
     public let storedBytes: [UInt8]
+    /// Its still picture's colour (`Placeholder`), when the pixels were read for renditions; nil when only validated
+    /// (an image stored already keeps the colour it has).
+    public var placeholder: String? = nil
 }
 
 /// Something allowed but unwise about an accepted upload.

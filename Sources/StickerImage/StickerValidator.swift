@@ -37,8 +37,13 @@ public struct StickerValidator: Sendable {
         let file = try StickerSource(bytes, rules: rules)
         try checkStickerLimits(file)
         let stored = file.strippedBytes
-        let renditions = try Renditions.make(file, stored: stored, rules: rules)
-        return (info(file, stored: stored), renditions)
+        var placeholder: String?
+        let renditions = try Renditions.make(file, stored: stored, rules: rules) {
+            placeholder = Placeholder.colour(of: $0)
+        }
+        var info = info(file, stored: stored)
+        info.placeholder = placeholder
+        return (info, renditions)
     }
 
     /// The sticker rules beyond the file format: dimensions, frame count, play time.

@@ -62,12 +62,12 @@ import Testing
         let group = try #require(snapshot.groups.first)
         let sticker = try #require(snapshot.stickers["g0"]?.first)
         #expect(Mirror(reflecting: group).children.count == 15)
-        #expect(Mirror(reflecting: sticker).children.count == 15)
+        #expect(Mirror(reflecting: sticker).children.count == 16)
         #expect(Mirror(reflecting: sticker.asset).children.count == 9)
         #expect(Mirror(reflecting: StickerRendition(edge: 1, still: true, asset: sticker.asset)).children.count == 4)
         let edits: [(inout Sticker) -> Void] = [
             { $0.keywords.append("new") }, { $0.emoji = [] }, { $0.localizedDescriptions["de"] = "x" },
-            { $0.asset.bytes += 1 }, { $0.publishAt = SampleCatalog.now },
+            { $0.asset.bytes += 1 }, { $0.publishAt = SampleCatalog.now }, { $0.placeholder = "#11223344" },
             { $0.renditions.append(StickerRendition(edge: 96, still: true, asset: $0.asset)) },
         ]
         let original = GroupVersion.of(

@@ -864,6 +864,8 @@ extension Components {
             public var asset: Components.Schemas.AssetLink
             /// - Remark: Generated from `#/components/schemas/ManifestSticker/thumbnail`.
             public var thumbnail: Components.Schemas.AssetLink
+            /// - Remark: Generated from `#/components/schemas/ManifestSticker/placeholder`.
+            public var placeholder: Components.Schemas.Placeholder?
             /// Creates a new `ManifestSticker`.
             ///
             /// - Parameters:
@@ -879,6 +881,7 @@ extension Components {
             ///   - loops: Times the animation plays; 0 is forever.
             ///   - asset:
             ///   - thumbnail:
+            ///   - placeholder:
             public init(
                 id: Swift.String,
                 name: Swift.String,
@@ -891,7 +894,8 @@ extension Components {
                 durationMs: Swift.Int,
                 loops: Swift.Int,
                 asset: Components.Schemas.AssetLink,
-                thumbnail: Components.Schemas.AssetLink
+                thumbnail: Components.Schemas.AssetLink,
+                placeholder: Components.Schemas.Placeholder? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -905,6 +909,7 @@ extension Components {
                 self.loops = loops
                 self.asset = asset
                 self.thumbnail = thumbnail
+                self.placeholder = placeholder
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -919,8 +924,13 @@ extension Components {
                 case loops
                 case asset
                 case thumbnail
+                case placeholder
             }
         }
+        /// `#rrggbbaa` to paint where the sticker shows before its picture arrives: the still picture's mean colour weighted by alpha (averaged in linear light), and its mean alpha. Absent only for an image stored before placeholders, until the service has filled it in (moments after it starts).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Placeholder`.
+        public typealias Placeholder = Swift.String
         /// - Remark: Generated from `#/components/schemas/SearchPage`.
         public struct SearchPage: Codable, Hashable, Sendable {
             /// The catalog revision searched.
@@ -1016,6 +1026,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SearchResult/thumbnail`.
             public var thumbnail: Components.Schemas.AssetLink?
+            /// The manifest's `placeholder`; absent when locked.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SearchResult/placeholder`.
+            public var placeholder: Components.Schemas.Placeholder?
             /// Creates a new `SearchResult`.
             ///
             /// - Parameters:
@@ -1031,6 +1045,7 @@ extension Components {
             ///   - animated: What `asset` plays.
             ///   - asset: The manifest's `asset` for this view; absent when locked.
             ///   - thumbnail: The manifest's `thumbnail`; absent when locked.
+            ///   - placeholder: The manifest's `placeholder`; absent when locked.
             public init(
                 id: Swift.String,
                 name: Swift.String,
@@ -1043,7 +1058,8 @@ extension Components {
                 productId: Swift.String? = nil,
                 animated: Swift.Bool,
                 asset: Components.Schemas.AssetLink? = nil,
-                thumbnail: Components.Schemas.AssetLink? = nil
+                thumbnail: Components.Schemas.AssetLink? = nil,
+                placeholder: Components.Schemas.Placeholder? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -1057,6 +1073,7 @@ extension Components {
                 self.animated = animated
                 self.asset = asset
                 self.thumbnail = thumbnail
+                self.placeholder = placeholder
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1071,6 +1088,7 @@ extension Components {
                 case animated
                 case asset
                 case thumbnail
+                case placeholder
             }
         }
         /// What the user did with a sticker: sent it, saw it in a grid, tapped it to preview.

@@ -105,11 +105,15 @@ package struct ManifestSticker: Codable, Sendable, Equatable {
     package var asset: AssetLink
     /// A still, small-class picture at the asked scale, for keyboards and pickers.
     package var thumbnail: AssetLink
+    /// `#rrggbbaa` to paint before the picture arrives (`Placeholder`); absent until made for an older image.
+    package var placeholder: String?
 
     package init(
         id: String, name: String, description: String, flags: [String], keywords: [String], emoji: [String],
-        animated: Bool, frames: Int, durationMs: Int, loops: Int, asset: AssetLink, thumbnail: AssetLink
+        animated: Bool, frames: Int, durationMs: Int, loops: Int, asset: AssetLink, thumbnail: AssetLink,
+        placeholder: String? = nil
     ) {
+        self.placeholder = placeholder
         self.id = id
         self.name = name
         self.description = description

@@ -97,6 +97,7 @@ extension ManifestSticker {
             asset: linker.link(picture, signedUntil: signedUntil),
             thumbnail: linker.link(
                 sticker.picture(edge: SizeClass.small.pixels(scale: query.scale), still: true, file: query.format.file),
-                signedUntil: signedUntil))
+                signedUntil: signedUntil),
+            placeholder: sticker.placeholder)
     }
 }

@@ -73,13 +73,17 @@ package struct Sticker: Codable, Sendable, Equatable {
     /// When it appears and leaves in its group (`Schedule`); nil is always.
     package var publishAt: Date? = nil
     package var unpublishAt: Date? = nil
+    /// The colour a client paints before the image arrives (`Placeholder`, `#rrggbbaa`); nil until it is made for an
+    /// image stored before placeholders were.
+    package var placeholder: String? = nil
 
     package init(
         id: UUID, groupId: String, name: String, description: String, localizedDescriptions: [String: String],
         flags: [String], keywords: [String], emoji: [String], position: Int, asset: Asset,
         renditions: [StickerRendition] = [], createdAt: Date, updatedAt: Date, publishAt: Date? = nil,
-        unpublishAt: Date? = nil
+        unpublishAt: Date? = nil, placeholder: String? = nil
     ) {
+        self.placeholder = placeholder
         self.id = id
         self.groupId = groupId
         self.name = name

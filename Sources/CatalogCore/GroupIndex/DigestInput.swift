@@ -86,6 +86,7 @@ struct DigestInput {
         add(sticker.updatedAt)
         add(sticker.publishAt)
         add(sticker.unpublishAt)
+        add(sticker.placeholder ?? "")
     }
 
     /// 128 bits of SHA-256 in hex: as long as the ETags of other bodies.
