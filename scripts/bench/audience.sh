@@ -52,9 +52,10 @@ STICKER_ADMIN_TOKEN=$admin start_stickerd "$stickerd" "$work/a.log" --demo --dat
 sql -c "
   CREATE TEMP TABLE demo AS SELECT sha, row_number() OVER (ORDER BY sha) - 1 AS k
     FROM (SELECT DISTINCT asset_sha256 AS sha FROM stickers) s;
-  INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops, renditions_version, format)
+  INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops, renditions_version, format,
+                      placeholder)
     SELECT encode(sha256(('launch-' || n)::bytea), 'hex'), a.bytes, a.width, a.height, a.animated, a.frames,
-           a.duration_ms, a.loops, a.renditions_version, a.format
+           a.duration_ms, a.loops, a.renditions_version, a.format, a.placeholder
     FROM generate_series(1, 15) n JOIN demo d ON d.k = n % (SELECT count(*) FROM demo) JOIN assets a ON a.sha256 = d.sha;
   INSERT INTO renditions (source_sha256, edge, still, format, asset_sha256)
     SELECT encode(sha256(('launch-' || n)::bytea), 'hex'), r.edge, r.still, r.format, r.asset_sha256

@@ -11,9 +11,10 @@
 \endif
 CREATE TEMP TABLE demo AS
     SELECT sha, row_number() OVER (ORDER BY sha) - 1 AS k FROM (SELECT DISTINCT asset_sha256 AS sha FROM stickers WHERE group_id NOT LIKE 'bench-%') s;
-INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops, renditions_version, format)
+INSERT INTO assets (sha256, bytes, width, height, animated, frames, duration_ms, loops, renditions_version, format,
+                    placeholder)
 SELECT encode(sha256(('bench-' || n)::bytea), 'hex'), a.bytes, a.width, a.height, a.animated, a.frames, a.duration_ms, a.loops,
-       a.renditions_version, a.format
+       a.renditions_version, a.format, a.placeholder
 FROM generate_series((:first - 1) * 50 + 1, :last * 50) n
 JOIN demo d ON d.k = n % (SELECT count(*) FROM demo)
 JOIN assets a ON a.sha256 = d.sha;
