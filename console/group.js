@@ -1,4 +1,4 @@
-// One group: its settings (names, flags, size class, premium product, published, schedule), its audience, its
+// One group: its settings (names, description, size class, premium product, published, schedule), its audience, its
 // stickers and uploads.
 import { request } from './api.js';
 import { h, field, list, localized, localizedText, confirmAction } from './dom.js';
@@ -12,6 +12,9 @@ function settingsForm(group, reload) {
   const name = h('input', { name: 'name', required: true, maxlength: 100, value: group.name });
   const names = h('textarea', { name: 'localizedNames', rows: 3 });
   names.value = localizedText(group.localizedNames);
+  const about = h('input', { name: 'description', maxlength: 300, value: group.description ?? '' });
+  const abouts = h('textarea', { name: 'localizedDescriptions', rows: 3 });
+  abouts.value = localizedText(group.localizedDescriptions ?? {});
   const flags = h('input', { name: 'flags', value: group.flags.join(', ') });
   const size = h('select', { name: 'sizeClass' },
     ...['small', 'medium', 'large'].map((s) => h('option', { value: s, selected: s === group.sizeClass }, s)));
@@ -27,6 +30,8 @@ function settingsForm(group, reload) {
       field('Premium product id', product, 'Empty: free. Otherwise the App Store product that unlocks it.'),
       field('Flags', flags, 'Comma-separated; a flag on the group covers all its stickers.')),
     field('Translated names', names, 'One per line: fr = Croquant'),
+    field('Description', about, 'A line under the name in an app\'s list of groups. Empty: none.'),
+    field('Translated descriptions', abouts, 'One per line: fr = Des bonbons qui croquent'),
     h('label', { class: 'check' }, published, ' Published (clients see it)'),
     h('div', { class: 'row' },
       field('Appears at', publishAt, 'Your local time. Empty: as soon as it is published. Every client sees it within a second of the moment.'),
@@ -48,6 +53,7 @@ function settingsForm(group, reload) {
     event.preventDefault();
     const patch = {
       name: name.value.trim(), localizedNames: localized(names.value), flags: list(flags.value),
+      description: about.value.trim(), localizedDescriptions: localized(abouts.value),
       sizeClass: size.value, productId: product.value.trim() || null, published: published.checked,
     };
     // Only a moment the admin changed is sent: the field shows seconds, not the milliseconds the API may have set.

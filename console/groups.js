@@ -74,6 +74,7 @@ function listItem(list, group, reorder) {
     h('span', { class: 'grip', 'aria-hidden': 'true' }, reorder ? '⠿' : ''),
     h('a', { href: `#/groups/${group.id}`, class: 'group-name' }, group.name),
     h('code', {}, group.id),
+    group.description ? h('span', { class: 'group-about' }, group.description) : null,
     badges(group));
   if (reorder) item.append(moveButtons(list, item, group.name, reorder));
   return item;

@@ -97,7 +97,7 @@ package struct AdminGroup: ResponseEncodable {
     package enum CodingKeys: String, CodingKey {
         case id, name, localizedNames, sizeClass, flags, productId, position, published, coverStickerId, createdAt,
             updatedAt
-        case publishAt, unpublishAt, stickerCount, stickers, audience
+        case publishAt, unpublishAt, stickerCount, stickers, audience, description, localizedDescriptions
     }
 
     /// Every key present (nulls included), ids in lowercase like everywhere else in the API.
@@ -106,6 +106,8 @@ package struct AdminGroup: ResponseEncodable {
         try c.encode(group.id, forKey: .id)
         try c.encode(group.name, forKey: .name)
         try c.encode(group.localizedNames, forKey: .localizedNames)
+        try c.encode(group.description, forKey: .description)
+        try c.encode(group.localizedDescriptions, forKey: .localizedDescriptions)
         try c.encode(group.sizeClass, forKey: .sizeClass)
         try c.encode(group.flags, forKey: .flags)
         try c.encode(group.productId, forKey: .productId)

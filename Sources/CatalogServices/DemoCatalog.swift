@@ -57,13 +57,22 @@ package enum DemoCatalog {
             ),
         ]
 
+    /// Each group's line under its name in a browse list, with its translations.
+    package static let descriptions: [String: (text: String, localized: [String: String])] = [
+        "chewy": ("Soft sweets to chew on", ["fr": "Des douceurs moelleuses", "de": "Weiche Süßigkeiten zum Kauen"]),
+        "chocolate": ("For chocoholics", ["fr": "Pour les accros au chocolat", "de": "Für Schokoladensüchtige"]),
+        "crunchy": ("Hard candy that crunches", ["fr": "Des bonbons qui croquent", "de": "Bonbons, die knacken"]),
+    ]
+
     /// The demo as a seed: the art is drawn by `DemoArt`, validated and rendered like any upload, off the event loop.
     package static func seed(validator: StickerValidator) async throws -> CatalogSeed {
         try await NIOThreadPool.singleton.runIfActive {
             let seeded = try Self.groups.map { group in
                 CatalogSeed.Group(
                     draft: GroupDraft(
-                        id: group.id, name: group.name, localizedNames: group.localized, flags: group.flags),
+                        id: group.id, name: group.name, localizedNames: group.localized, flags: group.flags,
+                        description: descriptions[group.id]?.text,
+                        localizedDescriptions: descriptions[group.id]?.localized),
                     items: try group.items.map { item in
                         var draft = StickerDraft(name: item.name, description: item.description)
                         (draft.keywords, draft.emoji) = (item.keywords, item.emoji)

@@ -30,11 +30,12 @@ extension PostgresCatalog: GroupRepository {
         try await connection.query(
             """
             INSERT INTO sticker_groups (id, name, localized_names, size_class, flags, product_id, position, listed,
-                                        publish_at, unpublish_at, audience)
+                                        publish_at, unpublish_at, audience, description, localized_descriptions)
             VALUES (\(draft.id), \(draft.name), \(Self.json((draft.localizedNames ?? [:]).canonicalKeys))::jsonb,
                     \((draft.sizeClass ?? .medium).rawValue), \(draft.flags ?? []), \(draft.productId), \(position),
                     \(draft.published ?? true), \(draft.schedule.publishAt), \(draft.schedule.unpublishAt),
-                    \(draft.audience.map(Self.json))::jsonb)
+                    \(draft.audience.map(Self.json))::jsonb, \(draft.description ?? ""),
+                    \(Self.json((draft.localizedDescriptions ?? [:]).canonicalKeys))::jsonb)
             """, logger: logger)
     }
 
@@ -105,6 +106,8 @@ extension PostgresCatalog: GroupRepository {
                     unpublish_at = CASE WHEN \(patch.schedule.setsUnpublish) THEN \(patch.schedule.unpublish) ELSE unpublish_at END,
                     cover_sticker_id = CASE WHEN \(setCover) THEN \(patch.coverStickerId.value) ELSE cover_sticker_id END,
                     audience = CASE WHEN \(setAudience) THEN \(patch.audienceValue.map(Self.json))::jsonb ELSE audience END,
+                    description = COALESCE(\(patch.description.value), description),
+                    localized_descriptions = COALESCE(\(patch.localizedDescriptions.value.map { Self.json($0.canonicalKeys) })::jsonb, localized_descriptions),
                     updated_at = now()
                 WHERE id = \(id)
                 """, logger: logger)

@@ -8,10 +8,11 @@ extension PostgresRepository {
     package static var groupColumns: String {
         """
         g.id, g.name, g.localized_names::text, g.size_class, g.flags, g.product_id, g.position, g.listed,
-        g.cover_sticker_id, g.created_at, g.updated_at, g.publish_at, g.unpublish_at, g.audience::text, g.audience_salt
+        g.cover_sticker_id, g.created_at, g.updated_at, g.publish_at, g.unpublish_at, g.audience::text, g.audience_salt,
+        g.description, g.localized_descriptions::text
         """
     }
-    package static var groupColumnCount: Int { 15 }
+    package static var groupColumnCount: Int { 17 }
 
     package static var stickerColumns: String {
         """
@@ -43,7 +44,8 @@ extension PostgresRepository {
             productId: try cells.next(), position: try cells.next(), published: try cells.next(),
             coverStickerId: try cells.next(), createdAt: try cells.next(), updatedAt: try cells.next(),
             publishAt: try cells.next(), unpublishAt: try cells.next(), audience: audience(try cells.next()),
-            audienceSalt: try cells.next(String?.self) ?? "")
+            audienceSalt: try cells.next(String?.self) ?? "", description: try cells.next(),
+            localizedDescriptions: dictionary(try cells.next()))
     }
 
     /// A stored `audience` (its API form, validated when saved). One that no longer reads shows the group to no one

@@ -164,12 +164,24 @@ import Testing
         }
         for (name, value) in [
             ("limit", "0"), ("limit", "501"), ("limit", "ten"), ("cursor", "not a cursor!"),
-            ("q", String(repeating: "x", count: 101)), ("q", "a\u{7}b"),
+            ("q", String(repeating: "x", count: 101)), ("q", "a\u{7}b"), ("ids", ""), ("ids", "a,,b"),
+            ("ids", "Upper"), ("ids", (0...100).map { "g\($0)" }.joined(separator: ",")), ("ids", "-a"),
         ] {
             #expect(throws: CatalogError.self, "\(name)=\(value)") {
                 try GroupIndexRequest(parameters: [name: value], key: key)
             }
         }
         #expect(try GroupIndexRequest(parameters: ["limit": "500", "q": " Chocolat "], key: key).q == "chocolat")
+    }
+
+    @Test func idsListThoseGroupsOnlyInCatalogOrder() throws {
+        let snapshot = SampleCatalog.snapshot(revision: 4, groups: 20, perGroup: 3)
+        let request = try GroupIndexRequest(parameters: ["ids": "g17,g3,nope,g3"], key: Self.linker.cursorKey)
+        let page = try GroupIndexPage.build(
+            from: snapshot, query: ManifestQuery(), request: request, pinned: nil, linker: Self.linker)
+        #expect(page.groups.map(\.id) == ["g3", "g17"] && page.next == nil)
+        let all = try GroupIndexRequest(
+            parameters: ["ids": (0..<100).map { "g\($0)" }.joined(separator: ",")], key: Self.linker.cursorKey)
+        #expect(all.ids?.count == 100)
     }
 }

@@ -61,7 +61,7 @@ import Testing
         let snapshot = SampleCatalog.snapshot(revision: 1, groups: 1, perGroup: 1)
         let group = try #require(snapshot.groups.first)
         let sticker = try #require(snapshot.stickers["g0"]?.first)
-        #expect(Mirror(reflecting: group).children.count == 15)
+        #expect(Mirror(reflecting: group).children.count == 17)
         #expect(Mirror(reflecting: sticker).children.count == 16)
         #expect(Mirror(reflecting: sticker.asset).children.count == 9)
         #expect(Mirror(reflecting: StickerRendition(edge: 1, still: true, asset: sticker.asset)).children.count == 4)

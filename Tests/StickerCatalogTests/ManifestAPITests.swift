@@ -27,13 +27,14 @@ struct ManifestAPITests {
             let group = try #require((all.json["groups"] as? [[String: Any]])?.first)
             #expect(
                 Set(group.keys) == [
-                    "id", "name", "sizeClass", "flags", "position", "locked", "productId", "cover", "stickers",
+                    "id", "name", "description", "sizeClass", "flags", "position", "locked", "productId", "cover",
+                    "stickers",
                 ])
             let sticker = try #require((group["stickers"] as? [[String: Any]])?.first)
             #expect(
                 Set(sticker.keys) == [
                     "id", "name", "description", "flags", "keywords", "emoji", "animated", "frames", "durationMs",
-                    "loops", "asset", "thumbnail",
+                    "loops", "asset", "thumbnail", "placeholder",
                 ])
             #expect(
                 Set((sticker["asset"] as? [String: Any] ?? [:]).keys) == [

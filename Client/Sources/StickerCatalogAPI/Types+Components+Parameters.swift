@@ -57,6 +57,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/GroupQuery`.
         public typealias GroupQuery = Swift.String
+        /// Only these groups (1 to 100 ids, split by commas; others are a 400): a client that keeps some groups learns in one request, usually a 304, whether any of them changed, and which left its view (they are not listed).
+        ///
+        /// - Remark: Generated from `#/components/parameters/GroupIds`.
+        public typealias GroupIds = Swift.String
         /// - Remark: Generated from `#/components/parameters/GroupLimit`.
         public typealias GroupLimit = Swift.Int
         /// The previous page's `next` (opaque, signed); one that does not verify is a 410.

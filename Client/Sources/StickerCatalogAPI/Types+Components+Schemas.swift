@@ -641,6 +641,10 @@ extension Components {
             public var id: Components.Schemas.Slug
             /// - Remark: Generated from `#/components/schemas/ManifestGroup/name`.
             public var name: Swift.String
+            /// A line under its name, in the asked locale; absent when it has none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ManifestGroup/description`.
+            public var description: Swift.String?
             /// - Remark: Generated from `#/components/schemas/ManifestGroup/sizeClass`.
             public var sizeClass: Components.Schemas.ServedSizeClass
             /// - Remark: Generated from `#/components/schemas/ManifestGroup/flags`.
@@ -668,6 +672,7 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - name:
+            ///   - description: A line under its name, in the asked locale; absent when it has none.
             ///   - sizeClass:
             ///   - flags:
             ///   - position:
@@ -679,6 +684,7 @@ extension Components {
             public init(
                 id: Components.Schemas.Slug,
                 name: Swift.String,
+                description: Swift.String? = nil,
                 sizeClass: Components.Schemas.ServedSizeClass,
                 flags: [Components.Schemas.Flag],
                 position: Swift.Int,
@@ -690,6 +696,7 @@ extension Components {
             ) {
                 self.id = id
                 self.name = name
+                self.description = description
                 self.sizeClass = sizeClass
                 self.flags = flags
                 self.position = position
@@ -702,6 +709,7 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case id
                 case name
+                case description
                 case sizeClass
                 case flags
                 case position
@@ -751,6 +759,10 @@ extension Components {
             public var id: Components.Schemas.Slug
             /// - Remark: Generated from `#/components/schemas/GroupSummary/name`.
             public var name: Swift.String
+            /// A line under its name, in the asked locale; absent when it has none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GroupSummary/description`.
+            public var description: Swift.String?
             /// - Remark: Generated from `#/components/schemas/GroupSummary/sizeClass`.
             public var sizeClass: Components.Schemas.ServedSizeClass
             /// - Remark: Generated from `#/components/schemas/GroupSummary/flags`.
@@ -784,6 +796,7 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - name:
+            ///   - description: A line under its name, in the asked locale; absent when it has none.
             ///   - sizeClass:
             ///   - flags:
             ///   - position: Its place among the groups the caller sees, as in the manifest.
@@ -796,6 +809,7 @@ extension Components {
             public init(
                 id: Components.Schemas.Slug,
                 name: Swift.String,
+                description: Swift.String? = nil,
                 sizeClass: Components.Schemas.ServedSizeClass,
                 flags: [Components.Schemas.Flag],
                 position: Swift.Int,
@@ -808,6 +822,7 @@ extension Components {
             ) {
                 self.id = id
                 self.name = name
+                self.description = description
                 self.sizeClass = sizeClass
                 self.flags = flags
                 self.position = position
@@ -821,6 +836,7 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case id
                 case name
+                case description
                 case sizeClass
                 case flags
                 case position

@@ -2515,6 +2515,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/GET/query/q`.
                 public var q: Components.Parameters.GroupQuery?
+                /// Only these groups (1 to 100 ids, split by commas; others are a 400): a client that keeps some groups learns in one request, usually a 304, whether any of them changed, and which left its view (they are not listed).
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/GET/query/ids`.
+                public var ids: Components.Parameters.GroupIds?
                 /// - Remark: Generated from `#/paths/v1/groups/GET/query/limit`.
                 public var limit: Components.Parameters.GroupLimit?
                 /// The previous page's `next` (opaque, signed); one that does not verify is a 410.
@@ -2531,6 +2535,7 @@ public enum Operations {
                 ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///   - q: Only groups whose name or id contains this, case and accents aside; longer than 100 characters or with a control character is a 400.
+                ///   - ids: Only these groups (1 to 100 ids, split by commas; others are a 400): a client that keeps some groups learns in one request, usually a 304, whether any of them changed, and which left its view (they are not listed).
                 ///   - limit:
                 ///   - cursor: The previous page's `next` (opaque, signed); one that does not verify is a 410.
                 public init(
@@ -2541,6 +2546,7 @@ public enum Operations {
                     format: Components.Parameters.Format? = nil,
                     locale: Components.Parameters.Locale? = nil,
                     q: Components.Parameters.GroupQuery? = nil,
+                    ids: Components.Parameters.GroupIds? = nil,
                     limit: Components.Parameters.GroupLimit? = nil,
                     cursor: Components.Parameters.GroupCursor? = nil
                 ) {
@@ -2551,6 +2557,7 @@ public enum Operations {
                     self.format = format
                     self.locale = locale
                     self.q = q
+                    self.ids = ids
                     self.limit = limit
                     self.cursor = cursor
                 }
@@ -2935,6 +2942,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/HEAD/query/q`.
                 public var q: Components.Parameters.GroupQuery?
+                /// Only these groups (1 to 100 ids, split by commas; others are a 400): a client that keeps some groups learns in one request, usually a 304, whether any of them changed, and which left its view (they are not listed).
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/HEAD/query/ids`.
+                public var ids: Components.Parameters.GroupIds?
                 /// - Remark: Generated from `#/paths/v1/groups/HEAD/query/limit`.
                 public var limit: Components.Parameters.GroupLimit?
                 /// The previous page's `next` (opaque, signed); one that does not verify is a 410.
@@ -2951,6 +2962,7 @@ public enum Operations {
                 ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///   - q: Only groups whose name or id contains this, case and accents aside; longer than 100 characters or with a control character is a 400.
+                ///   - ids: Only these groups (1 to 100 ids, split by commas; others are a 400): a client that keeps some groups learns in one request, usually a 304, whether any of them changed, and which left its view (they are not listed).
                 ///   - limit:
                 ///   - cursor: The previous page's `next` (opaque, signed); one that does not verify is a 410.
                 public init(
@@ -2961,6 +2973,7 @@ public enum Operations {
                     format: Components.Parameters.Format? = nil,
                     locale: Components.Parameters.Locale? = nil,
                     q: Components.Parameters.GroupQuery? = nil,
+                    ids: Components.Parameters.GroupIds? = nil,
                     limit: Components.Parameters.GroupLimit? = nil,
                     cursor: Components.Parameters.GroupCursor? = nil
                 ) {
@@ -2971,6 +2984,7 @@ public enum Operations {
                     self.format = format
                     self.locale = locale
                     self.q = q
+                    self.ids = ids
                     self.limit = limit
                     self.cursor = cursor
                 }

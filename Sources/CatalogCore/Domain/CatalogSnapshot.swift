@@ -62,7 +62,7 @@ package struct CatalogSnapshot: Sendable {
         self.filters = filters
         var derived: [String: GroupDerivation] = [:]
         derived.reserveCapacity(groups.count)
-        var locales = Set(groups.flatMap(\.localizedNames.keys))
+        var locales = Set(groups.flatMap { Array($0.localizedNames.keys) + $0.localizedDescriptions.keys })
         // From the previous snapshot's images: those of groups gone or derived again are taken out, new ones added.
         var free = previous?.freeAssets ?? DigestCounts()
         var count = 0

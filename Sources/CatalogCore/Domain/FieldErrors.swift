@@ -37,6 +37,12 @@ package struct FieldErrors: Sendable {
             "values must be 1 to \(maxLength) characters with no control characters")
     }
 
+    /// A group's description: empty (none), or text of at most `Validate.maxGroupDescription`; so are its translations.
+    package mutating func groupDescription(_ value: String?, _ translations: [String: String]?) {
+        if let value, !value.isEmpty { text(value, "description", maxLength: Validate.maxGroupDescription) }
+        localizations(translations ?? [:], field: "localizedDescriptions", maxLength: Validate.maxGroupDescription)
+    }
+
     package mutating func position(_ value: Int?) {
         guard let value else { return }
         check(

@@ -17,17 +17,23 @@ package struct GroupDraft: Decodable, Sendable {
     package var unpublishAt: String?
     /// Who sees it (`AudienceForm`); absent is everyone.
     package var audienceForm: AudienceForm?
+    /// A line under its name in a browse list, and its translations; absent is none.
+    package var description: String?
+    package var localizedDescriptions: [String: String]?
 
     package enum CodingKeys: String, CodingKey {
         case id, name, localizedNames, sizeClass, flags, productId, position, published, publishAt, unpublishAt
         case audienceForm = "audience"
+        case description, localizedDescriptions
     }
 
     package init(
         id: String, name: String, localizedNames: [String: String]? = nil, sizeClass: SizeClass? = nil,
         flags: [String]? = nil, productId: String? = nil, position: Int? = nil, published: Bool? = nil,
-        publishAt: String? = nil, unpublishAt: String? = nil, audience: AudienceForm? = nil
+        publishAt: String? = nil, unpublishAt: String? = nil, audience: AudienceForm? = nil,
+        description: String? = nil, localizedDescriptions: [String: String]? = nil
     ) {
+        (self.description, self.localizedDescriptions) = (description, localizedDescriptions)
         audienceForm = audience
         (self.id, self.name, self.localizedNames, self.sizeClass) = (id, name, localizedNames, sizeClass)
         (self.flags, self.productId, self.position, self.published) = (flags, productId, position, published)
@@ -46,6 +52,7 @@ package struct GroupDraft: Decodable, Sendable {
             Validate.isSlug(id), "id", "must be a URL-safe slug: lowercase letters, digits and dashes, at most 64")
         errors.name(name)
         errors.localizations(localizedNames ?? [:], field: "localizedNames", maxLength: Validate.maxName)
+        errors.groupDescription(description, localizedDescriptions)
         errors.flags(flags ?? [])
         errors.productId(productId)
         errors.position(position)
@@ -74,10 +81,13 @@ package struct GroupPatch: Decodable, Sendable {
     package var unpublishAt: PatchField<String> = .absent
     /// A new audience; `null` is everyone again.
     package var audience: PatchField<AudienceForm> = .absent
+    /// A new description (empty removes it) and its translations (`{}` removes them).
+    package var description: PatchField<String> = .absent
+    package var localizedDescriptions: PatchField<[String: String]> = .absent
 
     package enum CodingKeys: String, CodingKey {
         case name, localizedNames, sizeClass, flags, productId, position, published, coverStickerId, publishAt,
-            unpublishAt, audience
+            unpublishAt, audience, description, localizedDescriptions
     }
 
     package init() {}
@@ -95,6 +105,8 @@ package struct GroupPatch: Decodable, Sendable {
         publishAt = try c.decodePatch(String.self, forKey: .publishAt)
         unpublishAt = try c.decodePatch(String.self, forKey: .unpublishAt)
         audience = try c.decodePatch(AudienceForm.self, forKey: .audience)
+        description = try c.decodePatch(String.self, forKey: .description)
+        localizedDescriptions = try c.decodePatch([String: String].self, forKey: .localizedDescriptions)
     }
 
     /// The audience set (once `validate()` passed); nil when absent or cleared.
@@ -111,8 +123,11 @@ package struct GroupPatch: Decodable, Sendable {
         errors.notNull(flags, "flags")
         errors.notNull(position, "position")
         errors.notNull(published, "published")
+        errors.notNull(description, "description")
+        errors.notNull(localizedDescriptions, "localizedDescriptions")
         if let name = name.value { errors.name(name) }
         errors.localizations(localizedNames.value ?? [:], field: "localizedNames", maxLength: Validate.maxName)
+        errors.groupDescription(description.value, localizedDescriptions.value)
         errors.flags(flags.value ?? [])
         errors.productId(productId.value)
         errors.position(position.value)

@@ -1,6 +1,14 @@
 /// Picks the text for a canonical `locale` from `texts` (canonical keys): the tag, then each shorter prefix
 /// (`pt-BR`, then `pt`), then the alphabetically first tag of the same language (`pt` finds `pt-BR` before `pt-PT`),
 /// else `fallback`. A plain function of its inputs, so every replica and every restart picks the same text.
+extension StickerGroup {
+    /// Its description in `locale` (its translations, falling back as names do); nil when it has none.
+    package func description(in locale: String?) -> String? {
+        let text = localized(localizedDescriptions, locale: locale, fallback: description)
+        return text.isEmpty ? nil : text
+    }
+}
+
 package func localized(_ texts: [String: String], locale: String?, fallback: String) -> String {
     guard let locale, !texts.isEmpty else { return fallback }
     for tag in LocaleTag.lookupChain(locale) {

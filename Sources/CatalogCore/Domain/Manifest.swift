@@ -57,6 +57,8 @@ package struct ManifestGroup: Codable, Sendable, Equatable {
     package var productId: String?
     package var cover: AssetLink?
     package var stickers: [ManifestSticker]
+    /// A line under its name, in the asked locale; absent when it has none.
+    package var description: String?
 
     /// Keeps `productId` as an explicit null so every client sees the same keys; `cover` is left out when there is
     /// none, as `Manifest.size` is.
@@ -64,6 +66,7 @@ package struct ManifestGroup: Codable, Sendable, Equatable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(name, forKey: .name)
+        try c.encodeIfPresent(description, forKey: .description)
         try c.encode(sizeClass, forKey: .sizeClass)
         try c.encode(flags, forKey: .flags)
         try c.encode(position, forKey: .position)
@@ -74,9 +77,10 @@ package struct ManifestGroup: Codable, Sendable, Equatable {
     }
 
     package init(
-        id: String, name: String, sizeClass: SizeClass, flags: [String], position: Int, locked: Bool,
-        productId: String? = nil, cover: AssetLink? = nil, stickers: [ManifestSticker]
+        id: String, name: String, description: String? = nil, sizeClass: SizeClass, flags: [String], position: Int,
+        locked: Bool, productId: String? = nil, cover: AssetLink? = nil, stickers: [ManifestSticker]
     ) {
+        self.description = description
         self.id = id
         self.name = name
         self.sizeClass = sizeClass

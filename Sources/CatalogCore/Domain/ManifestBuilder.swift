@@ -62,6 +62,7 @@ extension ManifestGroup {
         self.init(
             id: group.id,
             name: localized(group.localizedNames, locale: query.locale, fallback: group.name),
+            description: group.description(in: query.locale),
             sizeClass: group.sizeClass,
             flags: group.flags,
             position: position,

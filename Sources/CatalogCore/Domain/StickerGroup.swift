@@ -26,13 +26,17 @@ package struct StickerGroup: Codable, Sendable, Equatable {
     package var audience: Audience? = nil
     /// The group's own salt for percentage buckets, made once when the group is created.
     package var audienceSalt: String = ""
+    /// A line under its name in a browse list; empty is none. Translations by locale tag fall back to it.
+    package var description: String = ""
+    package var localizedDescriptions: [String: String] = [:]
 
     package init(
         id: String, name: String, localizedNames: [String: String], sizeClass: SizeClass, flags: [String],
         productId: String? = nil, position: Int, published: Bool, coverStickerId: UUID? = nil, createdAt: Date,
         updatedAt: Date, publishAt: Date? = nil, unpublishAt: Date? = nil, audience: Audience? = nil,
-        audienceSalt: String = ""
+        audienceSalt: String = "", description: String = "", localizedDescriptions: [String: String] = [:]
     ) {
+        (self.description, self.localizedDescriptions) = (description, localizedDescriptions)
         self.audience = audience
         self.audienceSalt = audienceSalt
         self.id = id

@@ -6,6 +6,8 @@ package enum Validate {
     package static let maxListItems = 20
     package static let maxDescription = 150
     package static let maxName = 100
+    /// A group's description: a line or two under its name in a browse list.
+    package static let maxGroupDescription = 300
     /// Positions are PostgreSQL `integer`s; larger values are refused before any SQL.
     package static let maxPosition = Int(Int32.max)
 

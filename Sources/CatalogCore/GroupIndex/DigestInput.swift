@@ -48,6 +48,8 @@ struct DigestInput {
         add(group.id)
         add(group.name)
         add(group.localizedNames)
+        add(group.description)
+        add(group.localizedDescriptions)
         add(group.sizeClass.rawValue)
         add(group.flags)
         add(group.productId ?? "")

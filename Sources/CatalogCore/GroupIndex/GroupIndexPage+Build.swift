@@ -33,7 +33,7 @@ extension GroupIndexPage {
         var next: GroupCursor?
         var last = start - 1
         for index in order.indices.dropFirst(start) {
-            guard let (group, position) = byId[order[index]] else { continue }
+            guard request.includes(order[index]), let (group, position) = byId[order[index]] else { continue }
             let stickers = snapshot.stickers[group.id] ?? []
             let name = localized(group.localizedNames, locale: query.locale, fallback: group.name)
             guard !stickers.isEmpty, request.matches([name, group.name, group.id]),

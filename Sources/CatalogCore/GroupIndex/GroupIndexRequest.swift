@@ -7,8 +7,12 @@ package struct GroupIndexRequest: Sendable, Hashable {
     package var q: String?
     package var limit: Int
     package var cursor: GroupCursor?
+    /// Only these groups (`ids`): how a client that keeps some groups learns, in one request, which of them changed.
+    package var ids: Set<String>?
 
     package static let defaultLimit = 100
+    /// The most groups `ids` names.
+    package static let maxIds = 100
     package static let maxLimit = 500
     /// Longer name queries (in Unicode code points, as JSON Schema counts) are refused: no group name is longer.
     package static let maxQueryLength = 100
@@ -33,7 +37,17 @@ package struct GroupIndexRequest: Sendable, Hashable {
         }
         let page = try GroupCursor.page(parameters, kind: GroupCursor.groups, maxLimit: Self.maxLimit, key: key)
         (limit, cursor) = (page.limit ?? limit, page.cursor)
+        if let text = parameters["ids"] {
+            let ids = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard (1...Self.maxIds).contains(ids.count), ids.allSatisfy(Validate.isSlug) else {
+                throw .invalidParameter(name: "ids", rule: "must be 1 to \(Self.maxIds) group ids, split by commas")
+            }
+            self.ids = Set(ids)
+        }
     }
+
+    /// Whether the request lists group `id`.
+    package func includes(_ id: String) -> Bool { ids?.contains(id) ?? true }
 
     /// Whether a group named `names` (its name in the view's language, its default name, its id) matches the query.
     package func matches(_ names: [String]) -> Bool {

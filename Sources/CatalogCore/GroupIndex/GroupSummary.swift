@@ -26,6 +26,8 @@ package struct GroupIndexPage: Codable, Sendable, Equatable {
 package struct GroupSummary: Codable, Sendable, Equatable {
     package var id: String
     package var name: String
+    /// A line under its name, in the asked locale; absent when it has none.
+    package var description: String?
     package var sizeClass: SizeClass
     package var flags: [String]
     package var position: Int
@@ -43,6 +45,7 @@ package struct GroupSummary: Codable, Sendable, Equatable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(name, forKey: .name)
+        try c.encodeIfPresent(description, forKey: .description)
         try c.encode(sizeClass, forKey: .sizeClass)
         try c.encode(flags, forKey: .flags)
         try c.encode(position, forKey: .position)
@@ -67,6 +70,7 @@ extension GroupSummary {
         self.init(
             id: group.id,
             name: localized(group.localizedNames, locale: query.locale, fallback: group.name),
+            description: group.description(in: query.locale),
             sizeClass: group.sizeClass,
             flags: group.flags,
             position: position,
