@@ -21,6 +21,9 @@ public struct SyncOptions: Sendable {
     public var lockWait: Duration = .seconds(5)
     /// How long a file no longer named stays on disk (Messages may still show it).
     public var purgeGrace: TimeInterval = 86_400
+    /// The bytes `StickerLibrary` keeps of groups previewed and the index's covers, beyond the installed groups' (which
+    /// are never evicted): the least recently used go first.
+    public var cacheBudget = 100_000_000
     /// Tries per request: 503 and 429 are retried after their Retry-After, connection failures with backoff.
     public var attempts = 5
     /// Change-feed pages one sync reads at most before it takes the whole manifest instead.

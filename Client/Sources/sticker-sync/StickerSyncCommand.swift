@@ -14,6 +14,12 @@ struct StickerSyncCommand: AsyncParsableCommand {
             change feed. With --watch it stays connected to /v1/events and syncs on every change, printing one line \
             per change. Example:
               swift run sticker-sync http://127.0.0.1:8080 ./stickers --filter chocoholic --size small --scale 2 --watch
+
+            Library mode, for catalogs too large to keep whole: --install GROUP (repeatable) installs groups and keeps \
+            them in sync (library.json, files/), --uninstall GROUP removes one, --index walks the group index and \
+            caches its covers (cache/files/, within --cache-mib); a run with neither syncs the installed groups when \
+            the folder is a library. Example:
+              swift run sticker-sync http://127.0.0.1:8080 ./library --install chewy --install crunchy --index
             """)
 
     @Argument(help: "The service's base URL.")
@@ -36,10 +42,27 @@ struct StickerSyncCommand: AsyncParsableCommand {
     var largestImageMib = 5.0
     @Option(help: "Hours a file no longer named stays on disk.") var purgeGraceHours = 24.0
     @Flag(help: "Stay connected and sync on every change (Ctrl-C to stop).") var watch = false
+    @Option(help: "Library mode: install this group and keep it in sync (repeatable).") var install: [String] = []
+    @Option(help: "Library mode: remove this installed group (repeatable).") var uninstall: [String] = []
+    @Flag(help: "Library mode: walk the group index and cache its covers.") var index = false
+    @Option(help: "Library mode: MiB of previews and covers kept beside the installed groups.") var cacheMib = 100.0
     @Flag(help: "Log what the library does (requests retried, files that failed) on standard error.") var verbose =
         false
 
+    /// Library mode: asked for, or a folder that is a library already.
+    var libraryMode: Bool {
+        !install.isEmpty || !uninstall.isEmpty || index
+            || FileManager.default.fileExists(atPath: URL(fileURLWithPath: folder).appending(path: "library.json").path)
+    }
+
     func validate() throws {
+        guard !(watch && (!install.isEmpty || !uninstall.isEmpty || index)) else {
+            throw ValidationError(
+                "--watch keeps a whole catalog in sync; library mode (--install, --index) does not take it")
+        }
+        guard cacheMib >= 0, cacheMib <= 1_048_576 else {
+            throw ValidationError("--cache-mib must be within 0 and 1048576")
+        }
         guard let url = URL(string: service), url.scheme == "http" || url.scheme == "https" else {
             throw ValidationError("SERVICE must be an http or https URL, such as http://127.0.0.1:8080")
         }
@@ -61,6 +84,17 @@ struct StickerSyncCommand: AsyncParsableCommand {
         var logger =
             verbose ? Logger(label: "sticker-sync") { StreamLogHandler.standardError(label: $0) } : StickerSync.silent
         logger.logLevel = .debug
+        if libraryMode {
+            options.cacheBudget = Int(cacheMib * 1_048_576)
+            let library = StickerLibrary(
+                service: URL(string: service)!, folder: LocalCatalog(directory: URL(fileURLWithPath: folder)),
+                view: view, credentials: token.map(Credentials.token), options: options, logger: logger)
+            do { try await runLibrary(library) } catch {
+                Self.warn(error)
+                throw ExitCode.failure
+            }
+            return
+        }
         let sync = StickerSync(
             service: URL(string: service)!, folder: LocalCatalog(directory: URL(fileURLWithPath: folder)), view: view,
             credentials: token.map(Credentials.token), options: options, logger: logger)
