@@ -2,12 +2,14 @@ import Foundation
 
 extension StickerLibrary {
     /// Installs group `id`: fetches it whole (every page) and its images, and keeps it in sync from then on. Installing
-    /// an installed group fetches it again only if its version moved.
+    /// an installed group fetches it again only if its version moved. `progress` hears how its downloads go.
     /// - Throws: `StickerClientError.refused` with status 404 when the view does not show the group, 403 and code
     ///   `group_locked` for a premium group the user does not hold (it installs once the purchase is in), and what a
     ///   sync throws.
     @discardableResult
-    public func install(group id: String) async throws -> InstalledGroup {
+    public func install(
+        group id: String, progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
+    ) async throws -> InstalledGroup {
         guard Self.isGroupId(id) else { throw StickerClientError.refused(status: 404, code: "not_found", detail: nil) }
         let (group, version) = try await service.versionedGroup(id, view: view)
         guard group.id == id else { throw StickerClientError.invalidAnswer("group \(id) answered as another") }
@@ -17,7 +19,7 @@ extension StickerLibrary {
         }
         guard let version else { throw StickerClientError.invalidAnswer("group \(id) without a version") }
         try Self.check(group)
-        let report = try await keep([(group, version)])
+        let report = try await keep([(group, version)], progress: progress)
         if let failed = report.failedFiles.values.first { throw failed }
         guard let installed = installed.first(where: { $0.group.id == id }) else {
             throw StickerClientError.invalidAnswer("group \(id) was not kept")
@@ -37,7 +39,10 @@ extension StickerLibrary {
     /// Downloads the images of `groups` (each recorded as pending first, so another process's purge keeps them), then
     /// records them installed at their versions; an image that cannot be had leaves its group pending, for the next
     /// sync. Files no group shows any more are removed.
-    func keep(_ groups: [(group: ManifestGroup, version: String)]) async throws -> Report {
+    func keep(
+        _ groups: [(group: ManifestGroup, version: String)],
+        progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
+    ) async throws -> Report {
         var report = Report()
         guard !groups.isEmpty else { return report }
         try await changing { state in
@@ -48,7 +53,7 @@ extension StickerLibrary {
         let wanted = groups.flatMap { LibraryState.assets(of: $0.group) }
         let missing = Dictionary(wanted.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first }).values
             .filter { !folder.has($0) }
-        let outcome = try await download(Array(missing), into: folder)
+        let outcome = try await download(Array(missing), into: folder, report: progress)
         (report.filesDownloaded, report.bytesDownloaded) = (missing.count - outcome.failed.count, outcome.bytes)
         report.failedFiles = outcome.failed
         let (files, failed) = (folder, Set(outcome.failed.keys))

@@ -74,14 +74,19 @@ public actor StickerLibrary {
         return nil
     }
 
-    /// Downloads `assets` into `catalog`, counted on `progress`.
-    func download(_ assets: [AssetLink], into catalog: LocalCatalog) async throws -> Downloads.Outcome {
+    /// Downloads `assets` into `catalog`, counted on `progress` and told to `report`.
+    func download(
+        _ assets: [AssetLink], into catalog: LocalCatalog, report: @escaping @Sendable (SyncProgress) -> Void = { _ in }
+    ) async throws -> Downloads.Outcome {
         let service = self.service
         let downloads = Downloads(
             catalog: catalog, concurrency: max(options.concurrency, 1), largestFile: max(options.largestImage, 0),
             fetch: { asset, sink in try await service.file(asset.url, bytes: asset.bytes, into: sink) })
         let progress = self.progress
-        let counter = ProgressCounter(downloads.start(assets)) { shown in progress.show(shown) }
+        let counter = ProgressCounter(downloads.start(assets)) { shown in
+            progress.show(shown)
+            report(shown)
+        }
         defer { counter.finish() }
         return try await downloads.run(assets, counter: counter)
     }
