@@ -121,6 +121,9 @@ func withReplicas(
     func replica(_ name: String) -> some ApplicationProtocol {
         var options = ServiceOptions()
         options.access.bootstrapAdminToken = adminToken
+        // As `withApp`: over real HTTP the test client does not reconnect, and a busy suite paused a test past the
+        // default 30 s idle timeout ("I/O on closed channel" in a bare clone's make test).
+        if live { options.server.idleTimeout = .seconds(600) }
         configure(&options)
         let logger = trail.logger(name)
         var quiet = Logger(label: name)
