@@ -12,7 +12,10 @@ extension SyncTests {
     final class Counter: ClientMiddleware, @unchecked Sendable {
         private let lock = NSLock()
         private var paths: [String] = []
+        private var unchanged = 0
         var count: Int { lock.withLock { paths.count } }
+        /// Answers 304.
+        var notModified: Int { lock.withLock { unchanged } }
         var all: [String] { lock.withLock { paths } }
         func reset() { lock.withLock { paths = [] } }
 
@@ -21,7 +24,9 @@ extension SyncTests {
             next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
         ) async throws -> (HTTPResponse, HTTPBody?) {
             lock.withLock { paths.append(request.path ?? "") }
-            return try await next(request, body, baseURL)
+            let (response, body) = try await next(request, body, baseURL)
+            if response.status == .notModified { lock.withLock { unchanged += 1 } }
+            return (response, body)
         }
     }
 
@@ -58,11 +63,13 @@ extension SyncTests {
         try await library.sync()
         counter.reset()
         #expect(try await library.sync().isEmpty)
-        #expect(counter.count == 1, "\(counter.all)")
+        #expect(counter.count == 1 && counter.notModified == 1, "\(counter.all)")
         // A change to a group not installed: one request, no image.
         try await service.admin("PATCH", "groups/lib-b", json: ["name": "Lib B!"])
         counter.reset()
         #expect(try await library.sync().isEmpty && counter.count == 1, "\(counter.all)")
+        // The index's revision moved with that change: nothing else did, so this one is a 304 again.
+        #expect(try await library.sync().isEmpty && counter.notModified == 2, "\(counter.all)")
         // A text change in the installed group: the revalidation and the group, no image.
         let sticker = try #require(installed.group.stickers.first)
         try await service.admin("PATCH", "stickers/\(sticker.id)", json: ["description": "Changed"])

@@ -26,6 +26,11 @@ struct ServiceMiddleware: ClientMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
         request.headerFields[.userAgent] = userAgent
+        // The generated client percent-encodes header values (swift-openapi-generator#857): an ETag went out as
+        // %22...%22, which matches nothing, so every revalidation was a full answer. ETags are quoted ASCII.
+        if let tag = request.headerFields[.ifNoneMatch], tag.contains("%") {
+            request.headerFields[.ifNoneMatch] = tag.removingPercentEncoding ?? tag
+        }
         facts?.stamp(&request, operationID: operationID)
         var failures = 0
         var refreshed = false

@@ -14,6 +14,8 @@ final class LibraryService: ClientTransport, @unchecked Sendable {
     private var order: [String] = []
     private var files: [String: Data] = [:]
     private(set) var requests: [String] = []
+    /// Revalidations answered 304.
+    private(set) var notModified = 0
 
     /// `count` groups `g0`... of `stickers` stickers, each with its own picture and thumbnail of `bytes` bytes.
     init(groups count: Int, stickers: Int, bytes: Int = 100) {
@@ -110,7 +112,10 @@ final class LibraryService: ClientTransport, @unchecked Sendable {
                 let listed = order.filter { asked?.contains($0) ?? true }.map(summary)
                 let page: [String: Any] = ["revision": 1, "groups": listed, "next": NSNull()]
                 let etag = "\"\(Self.digest(listed))\""
-                if request.headerFields[.ifNoneMatch] == etag { return (HTTPResponse(status: .notModified), nil) }
+                if request.headerFields[.ifNoneMatch] == etag {
+                    notModified += 1
+                    return (HTTPResponse(status: .notModified), nil)
+                }
                 return MemoryService.json(page, headers: [.eTag: etag])
             }
             if path.hasPrefix("/v1/groups/"), let id = path.split(separator: "/").last.map(String.init),
