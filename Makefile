@@ -88,7 +88,7 @@ bench: build
 
 # One benchmark case: make bench-manifest, bench-client, bench-search, ... (scripts/bench.sh lists them).
 BENCH_CASES := observability validator renditions webp purchases manifest-build search search-postgres releases export bundles
-.PHONY: bench-manifest bench-client $(addprefix bench-,$(BENCH_CASES))
+.PHONY: bench-manifest bench-client bench-library $(addprefix bench-,$(BENCH_CASES))
 bench-manifest: build
 	@scripts/install-deps.sh --bench
 	$(SWIFT) build -c release --product baseline-server
@@ -98,6 +98,10 @@ bench-client: build
 	$(SWIFT) build -c release --product sticker-sync
 	$(SWIFT) build -c release --product client-bench
 	@scripts/bench.sh client $(RELEASE_BIN) .build/release/sticker-sync
+bench-library: build
+	@scripts/install-deps.sh --bench
+	$(SWIFT) build -c release --product sticker-sync
+	@scripts/bench.sh library $(RELEASE_BIN) .build/release/sticker-sync
 $(addprefix bench-,$(BENCH_CASES)): bench-%: build
 	@scripts/install-deps.sh --bench
 	@scripts/bench.sh $* $(RELEASE_BIN)

@@ -20,12 +20,14 @@
 #   groups           the group index at 100,000 stickers in 2,000 groups, beside the whole manifest
 #   client           the change feed, live updates across two replicas, a first sync next to curl
 #                    (scripts/bench.sh client [stickerd] [sticker-sync])
+#   library          the client's library mode at 100,000 stickers, beside the whole-catalog sync
+#                    (scripts/bench.sh library [stickerd] [sticker-sync])
 #   all              every case above, in this order, stopping at the first that fails
 #                    (scripts/bench.sh all [stickerd] [baseline-server] [sticker-sync])
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cases=(manifest observability validator renditions webp purchases manifest-build search search-postgres releases export
-  bundles usage audience groups client)
+  bundles usage audience groups client library)
 usage() { sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 (($# > 0)) || { usage >&2; exit 2; }
 name=$1
@@ -38,7 +40,7 @@ if [[ $name == all ]]; then
     echo "### scripts/bench.sh $name"
     case $name in
       manifest) scripts/bench/manifest.sh "$stickerd" "$baseline" ;;
-      client) scripts/bench/client.sh "$stickerd" "$syncer" ;;
+      client | library) "scripts/bench/$name.sh" "$stickerd" "$syncer" ;;
       *) "scripts/bench/$name.sh" "$stickerd" ;;
     esac
   done
