@@ -56,16 +56,8 @@ extension PostgresCatalog: CatalogReader {
                 self.revision.rewind(to: revision, stamp: stamp)
                 previous = nil
             }
-            var groups: [StickerGroup] = []
-            var versions: [String: Int64] = [:]
-            for try await row in try await connection.query(Self.visibleGroups(at: moment), logger: logger) {
-                var group = try Self.group(row)
-                // Positions among the visible groups: stored ones count drafts and scheduled groups, whose gaps would
-                // tell a client that something hidden sits there.
-                group.position = groups.count
-                groups.append(group)
-                versions[group.id] = try row.makeRandomAccess()[Self.groupColumnCount].decode(Int64.self)
-            }
+            let (groups, versions, rows) = try await Self.groups(
+                connection, at: moment, previous: moment == nil ? previous : nil, logger: logger)
             let changed = groups.map(\.id).filter { previous?.contentVersions[$0] != versions[$0] }
             var stickers: [String: [Sticker]] = [:]
             // A few groups a query: short answers, as `fetchRenditions` explains.
@@ -89,7 +81,7 @@ extension PostgresCatalog: CatalogReader {
             var snapshot = CatalogSnapshot(
                 revision: revision, groups: groups, stickers: stickers, filters: filters, contentVersions: versions,
                 reusing: previous)
-            (snapshot.stamp, snapshot.epoch) = (stamp, self.revision.epoch)
+            (snapshot.stamp, snapshot.epoch, snapshot.rowVersions) = (stamp, self.revision.epoch, rows)
             return (snapshot, changed.count)
         }
         logger.debug(
@@ -113,19 +105,6 @@ extension PostgresCatalog: CatalogReader {
             """, logger: logger)
         for try await row in rows.decode((Int64, Int64, Int64?).self) { return row }
         return (0, 0, nil)
-    }
-
-    /// Visible groups with their `content_version`: now, as the schedule last applied made them (`published`), or at
-    /// `moment`, as the admin's choices and the schedules say.
-    private static func visibleGroups(at moment: Date?) -> PostgresQuery {
-        guard let moment else {
-            return
-                "SELECT \(unescaped: groupColumns), g.content_version FROM sticker_groups g WHERE g.published ORDER BY g.position, g.name, g.id"
-        }
-        return """
-            SELECT \(unescaped: groupColumns), g.content_version FROM sticker_groups g
-            WHERE g.listed AND in_schedule(g.publish_at, g.unpublish_at, \(moment)) ORDER BY g.position, g.name, g.id
-            """
     }
 
     /// Visible stickers of visible groups (of `ids` only, when given), now or at `moment` as `visibleGroups`.

@@ -41,6 +41,9 @@ package struct CatalogSnapshot: Sendable {
     package let contentVersions: [String: Int64]
     /// Visible stickers in all.
     package let stickerCount: Int
+    /// Each group's row as the store read it, in the store's own terms (PostgreSQL's `xmin`): a snapshot read later
+    /// decodes again only the groups whose row changed. Empty when the store keeps none.
+    package var rowVersions: [String: String] = [:]
     /// What each group adds to `locales` and what its share of `freeAssets` rests on, kept so that a snapshot read after
     /// a change derives both again for the changed groups only: at 100,000 stickers, parsing every image digest of
     /// every group again took 750 ms.
