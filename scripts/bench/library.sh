@@ -40,7 +40,7 @@ timed() {
   read -r seconds kib < <(tail -n 1 "$work/time")
   local files
   files=$(find "$folder" -type f -not -name '.*' -not -name '*.json' 2>/dev/null | wc -l)
-  printf '  %-44s %6.2f s  %4.0f MiB  %6d files  %s\n' "$label" "$seconds" "$((kib / 1024))" "$files" \
+  printf '  %-44s %6.2f s  %5.1f MiB  %6d files  %s\n' "$label" "$seconds" "$(awk -v k="$kib" 'BEGIN { print k / 1024 }')" "$files" \
     "$( ((status == 0)) && echo "ok" || echo "exit $status: $(tail -c 160 "$work/out" | tr '\n' ' ')")"
 }
 
