@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        // The client's own runtime, named here for the live tests' middleware that counts the client's requests.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         /// The client, a package of its own (apps resolve nothing of the server); `stickerd export` and the live tests
         /// use it.
         .package(path: "Client"),
@@ -307,6 +309,8 @@ let package = Package(
                 .product(name: "StickerCatalogClient", package: "Client"),
                 .product(name: "StickerCatalogExport", package: "Client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
         .testTarget(

@@ -75,7 +75,7 @@ extension StickerLibrary {
             #else
                 let used = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
             #endif
-            return (path, Int(info.st_size), used)
+            return (path, Int(clamping: info.st_size), used)
         }
     }
 
