@@ -53,6 +53,7 @@ check: deps
 
 test: deps
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --product sticker-sync
 	@timeout -k 30 $(TEST_MINUTES)m $(SWIFT) test --skip-build || { rc=$$?; \
 		[ $$rc -ne 124 ] || echo "swift test did not finish within $(TEST_MINUTES) minutes: a test is stuck"; exit $$rc; }
 	@scripts/check-modules.py --self-test >/dev/null

@@ -83,4 +83,33 @@ extension SyncTests {
         #expect(locked.removedGroups == ["lib-a"] && library.installed.isEmpty && locked.filesRemoved > 0)
         for id in ["lib-a", "lib-b"] { try await service.admin("DELETE", "groups/\(id)") }
     }
+
+    /// Two `sticker-sync` processes (an app and its extension) install groups showing the same pictures into one
+    /// folder at once: both groups end up installed, and neither process's purge takes a file the other's group shows.
+    @Test func twoProcessesInstallIntoOneFolder() async throws {
+        let service = try await Self.shared.value
+        try await Self.libraryGroups(service, ["lib-c", "lib-d"])
+        let syncer = URL(fileURLWithPath: LiveService.binary).deletingLastPathComponent().appending(
+            path: "sticker-sync")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: syncer.path),
+            "no sticker-sync beside stickerd: make test builds it (swift build --product sticker-sync)")
+        let folder = Self.folder()
+        let processes = try ["lib-c", "lib-d"].map { id in
+            let process = Process()
+            process.executableURL = syncer
+            process.arguments = [service.base.absoluteString, folder.path, "--install", id]
+            (process.standardOutput, process.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
+            try process.run()
+            return process
+        }
+        while processes.contains(where: \.isRunning) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(processes.map(\.terminationStatus) == [0, 0])
+        let library = StickerLibrary(service: service.base, folder: LocalCatalog(directory: folder))
+        #expect(Set(library.installed.map(\.id)) == ["lib-c", "lib-d"])
+        for sticker in library.installed.flatMap(\.group.stickers) {
+            #expect(library.fileURL(for: sticker.asset) != nil && library.fileURL(for: sticker.thumbnail) != nil)
+        }
+        for id in ["lib-c", "lib-d"] { try await service.admin("DELETE", "groups/\(id)") }
+    }
 }

@@ -32,21 +32,26 @@ extension StickerLibrary {
         let folder = self.folder
         _ = try await changing { state in
             state.installed.removeAll { $0.group.id == id }
+            // An install of it under way (another process's) ends without it.
+            state.pending[id] = nil
             return Self.purge(folder, keeping: state.referencedFiles)
         }
     }
 
     /// Downloads the images of `groups` (each recorded as pending first, so another process's purge keeps them), then
     /// records them installed at their versions; an image that cannot be had leaves its group pending, for the next
-    /// sync. Files no group shows any more are removed.
+    /// sync. Files no group shows any more are removed. `installing`: groups asked for; otherwise groups a sync
+    /// brings up to date, kept only while still installed (another process may uninstall one meanwhile, and an
+    /// uninstall clears the pending entry, so it is never brought back).
     func keep(
-        _ groups: [(group: ManifestGroup, version: String)],
+        _ groups: [(group: ManifestGroup, version: String)], installing: Bool = true,
         progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
     ) async throws -> Report {
         var report = Report()
         guard !groups.isEmpty else { return report }
         try await changing { state in
-            for (group, version) in groups {
+            for (group, version) in groups
+            where installing || state.group(group.id) != nil || state.pending[group.id] != nil {
                 state.pending[group.id] = InstalledGroup(group: group, version: version, installedAt: Date())
             }
         }
@@ -58,7 +63,7 @@ extension StickerLibrary {
         report.failedFiles = outcome.failed
         let (files, failed) = (folder, Set(outcome.failed.keys))
         report.filesRemoved = try await changing { state in
-            for (group, version) in groups {
+            for (group, version) in groups where state.pending[group.id] != nil {
                 guard LibraryState.assets(of: group).allSatisfy({ !failed.contains($0.sha256) }) else { continue }
                 state.pending[group.id] = nil
                 let kept = InstalledGroup(group: group, version: version, installedAt: Date())

@@ -47,7 +47,7 @@ extension StickerLibrary {
             try Self.check(group)
             changed.append((group, version ?? summary.version))
         }
-        var report = try await keep(changed)
+        var report = try await keep(changed, installing: false)
         report.changedGroups = changed.map(\.group.id)
         let (folder, saving) = (self.folder, saved)
         let (leaving, purged) = try await changing { state in

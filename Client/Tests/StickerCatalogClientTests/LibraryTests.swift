@@ -106,4 +106,18 @@ import Testing
             #expect(app.fileURL(for: sticker.asset) != nil)
         }
     }
+
+    @Test func aGroupUninstalledByAnotherProcessDuringASyncIsNotBroughtBack() async throws {
+        let service = LibraryService(groups: 4, stickers: 2)
+        let folder = StickerSync.temporaryFolder()
+        let app = StickerLibrary.testing(service, folder: folder)
+        let extensionLibrary = StickerLibrary.testing(service, folder: folder)
+        let kept = try await app.install(group: "g1")
+        try await app.install(group: "g2")
+        // The app's sync fetched g1 at a new version; the extension uninstalls g1 before the app keeps it.
+        try await extensionLibrary.uninstall(group: "g1")
+        _ = try await app.keep([(kept.group, "newer")], installing: false)
+        #expect(app.installed.map(\.id) == ["g2"])
+        #expect(Self.files(app).count == 4)
+    }
 }
