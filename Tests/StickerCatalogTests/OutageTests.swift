@@ -26,28 +26,42 @@ struct OutageTests {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
-    @Test(
-        "While PostgreSQL is down: fast 503s, cached and stale manifests still served; writes succeed again once it is back",
-        .hangLimit)
-    func outage() async throws {
-        // A cluster of this test's own, since it stops it.
-        let directory = NSTemporaryDirectory() + "stickercatalog-outage-\(getpid())"
-        let logger = {
-            var logger = Logger(label: "outage")
-            logger.logLevel = .critical
-            return logger
-        }()
-        let cluster = EmbeddedPostgres(directory: directory, durable: false, logger: logger)
+    static let quiet = {
+        var logger = Logger(label: "outage")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    /// Runs `body` on a PostgreSQL cluster of its own, migrated, with the demo catalog: a test that stops the cluster
+    /// or freezes one of its processes must not stall every other test's database.
+    static func withOwnCluster(
+        _ name: String, _ body: (EmbeddedPostgres, DatabaseEndpoint) async throws -> Void
+    ) async throws {
+        let directory = NSTemporaryDirectory() + "stickercatalog-\(name)-\(getpid())"
+        let cluster = EmbeddedPostgres(directory: directory, durable: false, logger: quiet)
         defer {
             cluster.stop()
             try? FileManager.default.removeItem(atPath: directory)
         }
         let endpoint = try await blocking { try cluster.start() }
         try await TestDatabase.withPool(endpoint) { pool in
-            try await Migrator().migrate(pool, logger: logger)
-            let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: logger)
-            try await DemoCatalog.loadIfEmpty(into: catalog, validator: .init(), logger: logger)
+            try await Migrator().migrate(pool, logger: quiet)
+            let catalog = PostgresCatalog(pool: pool, revision: CatalogRevision(), logger: quiet)
+            try await DemoCatalog.loadIfEmpty(into: catalog, validator: .init(), logger: quiet)
         }
+        try await body(cluster, endpoint)
+    }
+
+    @Test(
+        "While PostgreSQL is down: fast 503s, cached and stale manifests still served; writes succeed again once it is back",
+        .hangLimit)
+    func outage() async throws {
+        // A cluster of this test's own, since it stops it.
+        try await Self.withOwnCluster("outage") { cluster, endpoint in try await outage(cluster, endpoint) }
+    }
+
+    private func outage(_ cluster: EmbeddedPostgres, _ endpoint: DatabaseEndpoint) async throws {
+        let logger = Self.quiet
         var options = ServiceOptions()
         options.access.bootstrapAdminToken = adminToken
         try await Purchasing.options()(&options)
@@ -145,49 +159,61 @@ struct OutageTests {
 
     @Test("A LISTEN connection that stops answering is replaced by a new one, and the replica catches up", .hangLimit)
     func halfOpenListener() async throws {
-        try await withApp(demo: true) { client, db in
-            let before = try #require(
-                try await client.execute(uri: "/v1/manifest", method: .get).json["revision"] as? Int)
-            var listener = 0
-            let deadline = ContinuousClock.now + .seconds(60)
-            // Frozen only while idle between polls: a backend stopped inside PostgreSQL's notification code could hold
-            // a lock every NOTIFY needs, which would freeze the writer below too (an artefact of SIGSTOP, not of the
-            // service).
-            while listener == 0, ContinuousClock.now < deadline {
-                listener = try await db.count(
-                    """
-                    SELECT COALESCE(max(pid), 0) FROM pg_stat_activity
-                    WHERE application_name = 'stickerd revision listener' AND datname = current_database()
-                      AND state = 'idle' AND wait_event = 'ClientRead' AND now() - backend_start > interval '1 second'
-                      AND now() - state_change < interval '500 milliseconds'
-                    """)
-                try await Task.sleep(for: .milliseconds(20))
+        // A cluster of its own: a frozen backend in the shared one stalled other tests' commits (NOTIFY) for seconds.
+        try await Self.withOwnCluster("half-open") { _, endpoint in
+            var options = ServiceOptions()
+            options.access.bootstrapAdminToken = adminToken
+            let app = buildApplication(
+                pool: DatabasePool(endpoint: endpoint, logger: Self.quiet, statementTimeout: .seconds(120)),
+                options: options, registry: PrometheusCollectorRegistry(), logger: Self.quiet)
+            try await app.test(.router) { client in
+                try await TestDatabase.withPool(endpoint) { db in try await Self.halfOpen(client, db) }
             }
-            // Never kill(0, ...): that stops every process in the test's process group, the test itself included (a
-            // busy full suite found no idle listener within the old 10 s, and the whole run froze).
-            try #require(listener > 0, "no idle listener connection found")
-            // The listener's server process freezes: its socket stays open, nothing comes through it any more.
-            kill(pid_t(listener), SIGSTOP)
-            defer { kill(pid_t(listener), SIGCONT) }
-            try await Task.sleep(for: .milliseconds(200))
-            try await db.execute("UPDATE sticker_groups SET name = 'Gummies' WHERE id = 'chewy'")
-            let changed = ContinuousClock.now
-            var revision = before
-            // Waits on the event, not a stopwatch: a busy machine may take longer than the poll deadline says.
-            while revision == before, ContinuousClock.now - changed < .seconds(60) {
-                try await Task.sleep(for: .milliseconds(100))
-                revision =
-                    try await client.execute(uri: "/v1/manifest", method: .get).json["revision"] as? Int ?? before
-            }
-            let caughtUp = OutageTests.seconds(since: changed)
-            // Check: caught up through a new listener connection, while the frozen one never answered.
-            let listeners = try await db.strings(
-                """
-                SELECT pid::text FROM pg_stat_activity WHERE application_name = 'stickerd revision listener' AND datname = current_database()
-                """)
-            #expect(revision > before)
-            #expect(listeners.contains { $0 != String(listener) }, "a replacement listener connected")
-            print("Half-open LISTEN connection: the replica served the change \(caughtUp) s after it was committed")
         }
+    }
+
+    private static func halfOpen(_ client: some TestClientProtocol, _ db: DatabasePool) async throws {
+        let before = try #require(
+            try await client.execute(uri: "/v1/manifest", method: .get).json["revision"] as? Int)
+        var listener = 0
+        let deadline = ContinuousClock.now + .seconds(60)
+        // Frozen only while idle between polls: a backend stopped inside PostgreSQL's notification code could hold
+        // a lock every NOTIFY needs, which would freeze the writer below too (an artefact of SIGSTOP, not of the
+        // service).
+        while listener == 0, ContinuousClock.now < deadline {
+            listener = try await db.count(
+                """
+                SELECT COALESCE(max(pid), 0) FROM pg_stat_activity
+                WHERE application_name = 'stickerd revision listener' AND datname = current_database()
+                  AND state = 'idle' AND wait_event = 'ClientRead' AND now() - backend_start > interval '1 second'
+                  AND now() - state_change < interval '500 milliseconds'
+                """)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // Never kill(0, ...): that stops every process in the test's process group, the test itself included (a
+        // busy full suite found no idle listener within the old 10 s, and the whole run froze).
+        try #require(listener > 0, "no idle listener connection found")
+        // The listener's server process freezes: its socket stays open, nothing comes through it any more.
+        kill(pid_t(listener), SIGSTOP)
+        defer { kill(pid_t(listener), SIGCONT) }
+        try await Task.sleep(for: .milliseconds(200))
+        try await db.execute("UPDATE sticker_groups SET name = 'Gummies' WHERE id = 'chewy'")
+        let changed = ContinuousClock.now
+        var revision = before
+        // Waits on the event, not a stopwatch: a busy machine may take longer than the poll deadline says.
+        while revision == before, ContinuousClock.now - changed < .seconds(60) {
+            try await Task.sleep(for: .milliseconds(100))
+            revision =
+                try await client.execute(uri: "/v1/manifest", method: .get).json["revision"] as? Int ?? before
+        }
+        let caughtUp = OutageTests.seconds(since: changed)
+        // Check: caught up through a new listener connection, while the frozen one never answered.
+        let listeners = try await db.strings(
+            """
+            SELECT pid::text FROM pg_stat_activity WHERE application_name = 'stickerd revision listener' AND datname = current_database()
+            """)
+        #expect(revision > before)
+        #expect(listeners.contains { $0 != String(listener) }, "a replacement listener connected")
+        print("Half-open LISTEN connection: the replica served the change \(caughtUp) s after it was committed")
     }
 }
