@@ -104,7 +104,7 @@ package func buildRouter(
     manifestController.addRoutes(to: client)
     let usage = UsageRoutes(
         repository: ports.usage, manifests: manifests, entitlements: entitlements, options: options,
-        registry: registry, logger: logger)
+        registry: registry, logger: logger, draining: draining)
     usage.addRoutes(to: client, deadline: deadline)
     let search = SearchService(
         manifests: manifests, capacity: options.caches.searchBytes, clock: options.database.scheduleClock,

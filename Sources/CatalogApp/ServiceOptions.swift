@@ -62,11 +62,14 @@ package struct ServiceOptions: Sendable {
     package struct Usage: Sendable {
         /// How often this replica writes the counts it summed; a crash loses at most this much.
         package var flushInterval = Duration.seconds(5)
-        /// Events one client address (an IPv4 address, an IPv6 /64) may add a minute: generous, as carrier-grade NAT
-        /// puts many users behind one.
+        /// Events one client address (an IPv4 address, an IPv6 /64) may send a minute, signed-in users apart: it keeps
+        /// one address from filling the tally, and is generous, as carrier-grade NAT puts many users behind one.
         package var perAddressPerMinute = 1200
         /// Events one signed-in user may add a minute.
         package var perUserPerMinute = 600
+        /// Uses of one sticker by one action that one source (an anonymous client's address, a signed-in user) adds
+        /// to the counts in an hour, across every replica, however many it sends.
+        package var perSourceHour = 3
         /// How often trending scores are read again.
         package var scoresInterval = Duration.seconds(30)
 

@@ -16,10 +16,10 @@ struct UsageRoutes {
 
     init(
         repository: any UsageRepository, manifests: ManifestService, entitlements: EntitlementCache,
-        options: ServiceOptions, registry: PrometheusCollectorRegistry, logger: Logger
+        options: ServiceOptions, registry: PrometheusCollectorRegistry, logger: Logger, draining: Draining
     ) {
         let metrics = UsageMetrics(registry: registry)
-        let tally = UsageTally()
+        let tally = UsageTally(perSourceHour: options.usage.perSourceHour)
         let directories = StickerDirectories(manifests: manifests)
         recorder = UsageRecorder(
             directories: directories, tally: tally,
@@ -28,7 +28,7 @@ struct UsageRoutes {
             clock: options.database.scheduleClock, metrics: metrics)
         flusher = UsageFlusher(
             tally: tally, repository: repository, interval: options.usage.flushInterval, metrics: metrics,
-            logger: logger)
+            logger: logger, draining: draining)
         trending = TrendingService(
             scores: TrendingScores(repository: repository, interval: options.usage.scoresInterval, logger: logger),
             directories: directories, manifests: manifests, capacity: options.caches.trendingBytes)

@@ -6,12 +6,30 @@ import Synchronization
 /// sending it traffic, while it goes on serving for the drain period.
 package final class Draining: Sendable {
     private let started = Atomic<Bool>(false)
+    private let actions = Mutex<[@Sendable () -> Void]?>([])
 
     package init() {}
 
     package var isDraining: Bool { started.load(ordering: .relaxed) }
 
-    package func begin() { started.store(true, ordering: .relaxed) }
+    package func begin() {
+        started.store(true, ordering: .relaxed)
+        for action in actions.withLock({ actions in
+            defer { actions = nil }
+            return actions ?? []
+        }) { action() }
+    }
+
+    /// Runs `action` when shutdown begins (at once if it has): for work that must not wait for the drain, such as
+    /// writing the usage counts held in memory.
+    package func onBegin(_ action: @escaping @Sendable () -> Void) {
+        let now = actions.withLock { actions -> Bool in
+            guard actions != nil else { return true }
+            actions!.append(action)
+            return false
+        }
+        if now { action() }
+    }
 }
 
 /// Shutdown in two steps. Registered after the application in the service group, this service is the first to hear

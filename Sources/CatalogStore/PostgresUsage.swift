@@ -3,9 +3,9 @@ import Foundation
 import PostgresNIO
 
 extension PostgresUsage: UsageRepository {
-    /// One upsert of every bucket, sorted by key: two replicas adding to the same buckets at once lock them in the same
-    /// order, so one waits for the other instead of deadlocking, and each adds its own counts to what the other wrote.
-    /// Not a catalog write: it raises no revision and takes no schedule lock.
+    /// Counts as they are, with no source and no bound: for tests and benchmarks that need stored history (counting
+    /// goes through `write`). One upsert sorted by key, so that writers adding to the same buckets at once each wait
+    /// for the other instead of deadlocking. Not a catalog write: it raises no revision and takes no schedule lock.
     package func add(_ counts: [UsageCount]) async throws {
         guard !counts.isEmpty else { return }
         let sorted = counts.sorted { $0.key < $1.key }

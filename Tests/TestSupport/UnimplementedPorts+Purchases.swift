@@ -50,7 +50,9 @@ extension UnimplementedPort: PurchaseRepository, EntitlementAdministration, Quar
 }
 
 extension UnimplementedPort: UsageRepository, IdempotencyRepository, DatabaseHealth {
-    package func add(_ counts: [UsageCount]) async throws { throw Self.fail("UsageRepository.add") }
+    package func write(_ chunk: UsageChunk, perSourceHour: Int) async throws -> UsageChunkWrite {
+        throw Self.fail("UsageRepository.write")
+    }
     package func scores() async throws -> StickerScores { throw Self.fail("UsageRepository.scores") }
     package func stats(_ query: UsageStatsQuery) async throws -> UsageStats { throw Self.fail("UsageRepository.stats") }
     package func pruneUsage(olderThan age: Duration) async throws -> Int {

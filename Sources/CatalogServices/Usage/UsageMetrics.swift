@@ -1,7 +1,7 @@
 import Prometheus
 
 /// Usage counting's metrics: events by outcome (`counted`, `ignored`: unknown, hidden, deleted or out of time,
-/// `dropped`: past a source's allowance or the tally's bound), rows flushed, and each flush's duration and failures.
+/// `dropped`: past a source's allowance or bound, or the tally's), rows flushed, and each flush's duration and failures.
 /// Hidden and unknown stickers share one outcome: the metric says nothing of what exists.
 package struct UsageMetrics: Sendable {
     private let counted: Prometheus.Counter?
@@ -9,6 +9,7 @@ package struct UsageMetrics: Sendable {
     private let dropped: Prometheus.Counter?
     private let flushedRows: Prometheus.Counter?
     private let flushFailures: Prometheus.Counter?
+    private let flushCapped: Prometheus.Counter?
     private let flushSeconds: DurationHistogram?
 
     package static let none = UsageMetrics(registry: nil)
@@ -30,6 +31,11 @@ package struct UsageMetrics: Sendable {
             descriptor: .init(
                 metricName: "usage_flush_failures", unitName: "total",
                 helpText: "Flushes that failed; their counts wait for the next one."))
+        flushCapped = registry?.makeCounter(
+            descriptor: .init(
+                metricName: "usage_flush_capped", unitName: "total",
+                helpText:
+                    "Uses a replica held that the store did not count: their source's bound was reached elsewhere."))
         flushSeconds = registry?.makeDurationHistogram(
             descriptor: .init(
                 metricName: "usage_flush", unitName: "seconds", helpText: "Time to write one flush of usage buckets."),
@@ -48,4 +54,8 @@ package struct UsageMetrics: Sendable {
     }
 
     package func flushFailed() { flushFailures?.increment() }
+
+    package func capped(_ uses: Int) {
+        if uses > 0 { flushCapped?.increment(by: Int64(uses)) }
+    }
 }

@@ -2,9 +2,12 @@ import CatalogCore
 import Foundation
 
 /// Takes a client's batch of usage events into the tally: those naming a visible sticker, at a moment within the last
-/// 48 hours (or at most the skew ahead), and within the sender's allowance (its address's, and its user's when signed
-/// in). The rest are ignored or dropped silently: the client's answer is the same either way, so it learns nothing of
-/// what exists. Only counts are kept; who sent them goes no further than the allowance's bucket.
+/// 48 hours (or at most the skew ahead), within the sender's allowance a minute, and within its bound per sticker,
+/// action and hour (`UsageTally`, then the store across replicas). The rest are ignored or dropped silently: the
+/// client's answer is the same either way, so it learns nothing of what exists.
+///
+/// The sender is its user when signed in, else its address: many users behind one carrier-grade NAT address each
+/// count when signed in; anonymous ones share their address's allowance and bound (docs/usage.md says why).
 package final class UsageRecorder: Sendable {
     package static let maxAge: TimeInterval = 48 * 3600
     package static let maxSkew: TimeInterval = 300
@@ -24,29 +27,25 @@ package final class UsageRecorder: Sendable {
         (self.clock, self.metrics) = (clock, metrics)
     }
 
-    /// Counts what may be counted of `events` from `address` (and `user`); how many were counted.
+    /// Holds what may be counted of `events` from `address` (or `user`, when signed in); how many were held.
     @discardableResult
     package func record(_ events: [UsageEvent], address: ClientAddress, user: String?) async throws -> Int {
         let directory = try await directories.current()
         let now = clock.now()
-        let oldest = now.addingTimeInterval(-Self.maxAge)
-        let latest = now.addingTimeInterval(Self.maxSkew)
-        var uses: [(key: UsageCount.Key, group: String)] = []
+        let (oldest, latest) = (now.addingTimeInterval(-Self.maxAge), now.addingTimeInterval(Self.maxSkew))
+        let source = user.map { "u:" + $0 } ?? address.description
+        let arrived = UsageCount.hour(of: now)
+        var uses: [(claim: UsageClaim.Key, hour: Int64, group: String)] = []
         uses.reserveCapacity(events.count)
         for event in events where event.at >= oldest && event.at <= latest {
             guard let place = directory.places[event.sticker] else { continue }
-            let group = directory.snapshot.groups[Int(place.group)].id
-            uses.append(
-                (
-                    UsageCount.Key(hour: UsageCount.hour(of: event.at), action: event.action, sticker: event.sticker),
-                    group
-                ))
+            let claim = UsageClaim.Key(source: source, arrived: arrived, action: event.action, sticker: event.sticker)
+            uses.append((claim, UsageCount.hour(of: event.at), directory.snapshot.groups[Int(place.group)].id))
         }
         let ignored = events.count - uses.count
-        var allowed = perAddress.take(uses.count, for: address.description)
-        if let user { allowed = perUser.take(allowed, for: user) }
-        let refused = tally.add(Array(uses.prefix(allowed)))
-        metrics.events(counted: allowed - refused, ignored: ignored, dropped: uses.count - allowed + refused)
-        return allowed - refused
+        let allowed = (user == nil ? perAddress : perUser).take(uses.count, for: source)
+        let outcome = tally.add(Array(uses.prefix(allowed)))
+        metrics.events(counted: outcome.held, ignored: ignored, dropped: uses.count - outcome.held)
+        return outcome.held
     }
 }

@@ -1,64 +1,72 @@
 import CatalogCore
 import Synchronization
 
-/// Events summed in memory until the next flush: a count per sticker, hour and action (the group beside it). Bounded
-/// by buckets, not events: at most every visible sticker times the hours an event may name (48 plus the skew) times
-/// three actions, and never more than `maxBuckets`; past it new buckets are refused (the recorder counts them dropped).
+/// Uses held in memory until the next flush, as claims: per source, sticker, action and hour of arrival, at most
+/// `perSourceHour` uses (the rest are capped here already; the store caps again across replicas and flushes). Bounded
+/// by claims: past `maxClaims` a new claim finds no room until the next flush drains the tally (the recorder counts
+/// those uses dropped).
 package final class UsageTally: Sendable {
-    private struct Bucket {
+    /// What `add` did with the uses it was given.
+    package struct Outcome: Sendable, Equatable {
+        package var held = 0
+        /// Past their source's bound for the hour.
+        package var capped = 0
+        /// New claims that found the tally full.
+        package var refused = 0
+
+        package init(held: Int = 0, capped: Int = 0, refused: Int = 0) {
+            (self.held, self.capped, self.refused) = (held, capped, refused)
+        }
+    }
+
+    private struct Entry {
         var group: String
-        var count: Int64
+        var hours: [Int64]
     }
 
-    package let maxBuckets: Int
-    private let buckets = Mutex<[UsageCount.Key: Bucket]>([:])
+    package let perSourceHour: Int
+    package let maxClaims: Int
+    private let claims = Mutex<[UsageClaim.Key: Entry]>([:])
 
-    package init(maxBuckets: Int = 1_000_000) { self.maxBuckets = maxBuckets }
+    package init(perSourceHour: Int = 3, maxClaims: Int = 500_000) {
+        (self.perSourceHour, self.maxClaims) = (max(1, perSourceHour), maxClaims)
+    }
 
-    /// Adds one use of each of `uses`; how many found no room.
-    package func add(_ uses: [(key: UsageCount.Key, group: String)]) -> Int {
-        buckets.withLock { buckets in
-            var refused = 0
-            for (key, group) in uses {
-                if buckets[key] != nil {
-                    buckets[key]!.count += 1
-                } else if buckets.count < maxBuckets {
-                    buckets[key] = Bucket(group: group, count: 1)
+    /// Holds each of `uses` (a claim, the hour the use names, the sticker's group) within its claim's bound.
+    package func add(_ uses: [(claim: UsageClaim.Key, hour: Int64, group: String)]) -> Outcome {
+        claims.withLock { claims in
+            var outcome = Outcome()
+            for (key, hour, group) in uses {
+                if let count = claims[key]?.hours.count {
+                    guard count < perSourceHour else {
+                        outcome.capped += 1
+                        continue
+                    }
+                    claims[key]!.hours.append(hour)
+                } else if claims.count < maxClaims {
+                    claims[key] = Entry(group: group, hours: [hour])
                 } else {
-                    refused += 1
+                    outcome.refused += 1
+                    continue
                 }
+                outcome.held += 1
             }
-            return refused
+            return outcome
         }
     }
 
-    /// Everything summed so far, and an empty tally behind it.
-    package func drain() -> [UsageCount] {
-        let taken = buckets.withLock { buckets in
-            defer { buckets = [:] }
-            return buckets
+    /// Everything held so far, in chunks of at most `chunkSize` claims, and an empty tally behind it.
+    package func drain(chunkSize: Int = 5_000) -> [UsageChunk] {
+        let taken = claims.withLock { claims in
+            defer { claims = [:] }
+            return claims
         }
-        return taken.map { UsageCount(key: $0.key, group: $0.value.group, count: $0.value.count) }
-    }
-
-    /// Puts back counts a flush could not write, to go with the next one (what finds no room is lost; how many).
-    @discardableResult
-    package func restore(_ counts: [UsageCount]) -> Int {
-        buckets.withLock { buckets in
-            var lost = 0
-            for count in counts {
-                if buckets[count.key] != nil {
-                    buckets[count.key]!.count += count.count
-                } else if buckets.count < maxBuckets {
-                    buckets[count.key] = Bucket(group: count.group, count: count.count)
-                } else {
-                    lost += 1
-                }
-            }
-            return lost
+        let all = taken.map { UsageClaim(key: $0.key, group: $0.value.group, hours: $0.value.hours) }
+        return stride(from: 0, to: all.count, by: max(1, chunkSize)).map {
+            UsageChunk(claims: Array(all[$0..<min($0 + chunkSize, all.count)]))
         }
     }
 
-    /// Buckets waiting for the next flush.
-    package var pending: Int { buckets.withLock { $0.count } }
+    /// Claims waiting for the next flush.
+    package var pending: Int { claims.withLock { $0.count } }
 }

@@ -111,12 +111,18 @@ final class AppPhase: Sendable {
     private struct Hung: Error { let phase: Phase }
 }
 
-/// Two replicas serving one database (with the demo catalog), for checks across replicas.
+/// Two replicas serving one database (with the demo catalog, and what `setup` writes before they start), for checks
+/// across replicas.
 func withReplicas(
     live: Bool = false, options configure: @Sendable (inout ServiceOptions) -> Void = { _ in },
+    setup: @escaping @Sendable (DatabasePool) async throws -> Void = { _ in },
     _ body: @escaping @Sendable (_ first: any TestClientProtocol, _ second: any TestClientProtocol) async throws -> Void
 ) async throws {
     let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
+    do { try await TestDatabase.withPool(endpoint, setup) } catch {
+        await drop()
+        throw error
+    }
     let trail = ServiceTrail()
     func replica(_ name: String) -> some ApplicationProtocol {
         var options = ServiceOptions()

@@ -1,8 +1,10 @@
 import CatalogApp
 import CatalogCore
+import CatalogServices
 import CatalogStore
 import Foundation
 import Logging
+import Synchronization
 import Testing
 
 /// The hourly counts in PostgreSQL: concurrent upserts, the scores' SQL against its Swift rule, retention, and the
@@ -134,31 +136,112 @@ import Testing
 
     @Test(
         "A replica stopped with SIGTERM writes the counts it holds before it exits",
-        .enabled(if: StickerdProcess.available), .hangLimit)
-    func sigtermFlushes() async throws {
+        .enabled(if: StickerdProcess.available), .hangLimit, arguments: [false, true])
+    func sigtermFlushes(whileABodyStalls: Bool) async throws {
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
         defer { Task { await drop() } }
-        // An hour between flushes: only the one at shutdown can write these.
+        // An hour between flushes: only shutdown can write these. A grace of 2 s: a stalled request body (its deadline
+        // is 30 s) outlasts it, and the service group cancels what is still running.
         let server = try StickerdProcess(
-            serve: ["--usage-flush-interval", "3600"], environment: ["DATABASE_URL": endpoint.url])
+            serve: ["--usage-flush-interval", "3600", "--usage-per-source-hour", "1000", "--shutdown-grace", "2"],
+            environment: ["DATABASE_URL": endpoint.url])
         #expect(try await server.waitHealthy())
         let manifest = try await server.get("/v1/manifest")
         let sticker = try #require(manifest.firstMatch(of: /"id":"([0-9A-Fa-f-]{36})"/)?.1)
         let at = ISO8601DateFormatter().string(from: Date())
         let body =
             "{\"events\":["
-            + Array(repeating: "{\"sticker\":\"\(sticker)\",\"action\":\"sent\",\"at\":\"\(at)\"}", count: 7)
+            + Array(repeating: "{\"sticker\":\"\(sticker)\",\"action\":\"sent\",\"at\":\"\(at)\"}", count: 50)
             .joined(separator: ",") + "]}"
-        let answer = try await RawHTTP.exchange(
-            port: server.port,
-            Array(
-                "POST /v1/usage HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
-                    .utf8), whole: true)
-        #expect(answer.hasPrefix("HTTP/1.1 202"), "\(answer)")
+        let post = "POST /v1/usage HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        for _ in 0..<2 {
+            let answer = try await RawHTTP.exchange(
+                port: server.port,
+                Array("\(post)Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)".utf8),
+                whole: true)
+            #expect(answer.hasPrefix("HTTP/1.1 202"), "\(answer)")
+        }
+        // A client that sends 4 bytes of a 1,000-byte body and no more, held open through shutdown.
+        let stalled = try RawSocket(port: server.port)
+        if whileABodyStalls {
+            stalled.send(Array("\(post)Content-Length: 1000\r\n\r\n{\"ev".utf8))
+            try await Task.sleep(for: .milliseconds(200))
+        }
         let log = await server.stop(SIGTERM)
-        #expect(server.process.terminationStatus == 0, "\(log.suffix(2000))")
-        #expect(log.contains("Flushed usage counts before stopping"), "\(log.suffix(2000))")
         let stored = try await TestDatabase.withPool(endpoint) { db in try await Usage.stored(db, String(sticker)) }
-        #expect(stored == 7)
+        #expect(stored == 100, "\(log.suffix(3000))")
+        withExtendedLifetime(stalled) {}
     }
+
+    @Test func aSourcesBoundHoldsAcrossChunksAndAChunkWrittenTwiceCountsOnce() async throws {
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: false)
+        defer { Task { await drop() } }
+        try await TestDatabase.withPool(endpoint) { db in
+            let usage = Self.usage(db)
+            let (sticker, now) = (UUID(), UsageCount.hour(of: Date()))
+            func chunk(_ source: String, uses: Int) -> UsageChunk {
+                let key = UsageClaim.Key(source: source, arrived: now, action: .sent, sticker: sticker)
+                return UsageChunk(claims: [
+                    UsageClaim(key: key, group: "g", hours: Array(repeating: now - 1, count: uses))
+                ])
+            }
+            // One source's uses through two chunks (two replicas, or two flushes): 3 in all, however many were held.
+            let first = chunk("203.0.113.9", uses: 2)
+            #expect(try await usage.write(first, perSourceHour: 3) == .written(counted: 2))
+            #expect(try await usage.write(chunk("203.0.113.9", uses: 3), perSourceHour: 3) == .written(counted: 1))
+            #expect(try await usage.write(chunk("u:ana", uses: 3), perSourceHour: 3) == .written(counted: 3))
+            // The first chunk again (its COMMIT's answer lost, the flusher retries): found, added nothing.
+            #expect(try await usage.write(first, perSourceHour: 3) == .alreadyWritten)
+            #expect(try await Usage.stored(db, sticker.uuidString) == 6)
+            // What is kept of the sources: a 12-byte digest each, no address, no user.
+            #expect(try await db.count("SELECT count(*)::bigint FROM usage_claims WHERE length(claim) = 12") == 2)
+            let dump = try await db.strings("SELECT encode(claim, 'escape') FROM usage_claims")
+            #expect(!dump.contains { $0.contains("203.0.113.9") || $0.contains("ana") })
+        }
+    }
+
+    @Test func aFlushWhoseCommitAnswerIsLostCountsOnce() async throws {
+        let (endpoint, drop) = try await TestDatabase.shared.clone(demo: false)
+        defer { Task { await drop() } }
+        try await TestDatabase.withPool(endpoint) { db in
+            let tally = UsageTally(perSourceHour: 100)
+            let sticker = UUID()
+            let key = UsageClaim.Key(source: "s", arrived: UsageCount.hour(of: Date()), action: .sent, sticker: sticker)
+            let use: (claim: UsageClaim.Key, hour: Int64, group: String) = (key, key.arrived, "g")
+            #expect(tally.add(Array(repeating: use, count: 7)).held == 7)
+            // The first write commits, then its answer is lost (the connection drops during COMMIT).
+            let repository = LosingAnswers(base: Self.usage(db), losses: 1)
+            let flusher = UsageFlusher(
+                tally: tally, repository: repository, interval: .seconds(3600), logger: TestDatabase.logger)
+            #expect(await flusher.flush() == false)
+            #expect(await flusher.flush() == true)  // the same chunk again: found written
+            let stored = try await Usage.stored(db, sticker.uuidString)
+            #expect(stored == 7)
+        }
+    }
+}
+
+/// A usage store whose first `losses` writes succeed but whose answers are lost: an error after the commit.
+private final class LosingAnswers: UsageRepository, Sendable {
+    let base: PostgresUsage
+    let losses: Mutex<Int>
+
+    init(base: PostgresUsage, losses: Int) {
+        self.base = base
+        self.losses = Mutex(losses)
+    }
+
+    func write(_ chunk: UsageChunk, perSourceHour: Int) async throws -> UsageChunkWrite {
+        let written = try await base.write(chunk, perSourceHour: perSourceHour)
+        if losses.withLock({ losses in
+            defer { losses -= 1 }
+            return losses > 0
+        }) {
+            throw CancellationError()
+        }
+        return written
+    }
+    func scores() async throws -> StickerScores { try await base.scores() }
+    func stats(_ query: UsageStatsQuery) async throws -> UsageStats { try await base.stats(query) }
+    func pruneUsage(olderThan age: Duration) async throws -> Int { try await base.pruneUsage(olderThan: age) }
 }
