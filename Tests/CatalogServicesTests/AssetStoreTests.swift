@@ -8,11 +8,11 @@ import Testing
 @Suite struct AssetStoreTests {
     /// A reader holding `stored` images, counting each kind of read.
     final class Reader: CatalogReader {
-        let stored: [String: [UInt8]]
+        let stored: Mutex<[String: [UInt8]]>
         let byteReads = Atomic(0)
         let existenceReads = Atomic(0)
 
-        init(stored: [String: [UInt8]]) { self.stored = stored }
+        init(stored: [String: [UInt8]]) { self.stored = Mutex(stored) }
 
         func snapshot(reusing previous: CatalogSnapshot?) async throws -> CatalogSnapshot {
             throw CancellationError()
@@ -20,11 +20,12 @@ import Testing
 
         func assetBytes(sha256: String) async throws -> [UInt8]? {
             byteReads.add(1, ordering: .relaxed)
-            return stored[sha256]
+            return stored.withLock { $0[sha256] }
         }
 
         func storedAssets(among sha256s: [String]) async throws -> Set<String> {
             existenceReads.add(1, ordering: .relaxed)
+            let stored = stored.withLock { $0 }
             return Set(sha256s.filter { stored[$0] != nil })
         }
     }
@@ -52,6 +53,21 @@ import Testing
         #expect(found == 1)
         #expect(reader.existenceReads.load(ordering: .relaxed) == 1)
         #expect(reader.byteReads.load(ordering: .relaxed) == 1, "only the stored image's bytes are read")
+    }
+
+    @Test("A digest missing at a revision of a lost history is looked up again at that number in the new one")
+    func theMissingMemoForgetsALostHistory() async throws {
+        let image = String(repeating: "cd", count: 32)
+        let digest = try #require(AssetDigest(hex: Substring(image)))
+        let (reader, revision) = (Reader(stored: [:]), CatalogRevision(8))
+        revision.advance(to: 8, stamp: 1)
+        let store = AssetStore(reader: reader, revision: revision)
+        #expect(try await store.asset(digest) == nil)  // remembered missing at revision 8
+        // The database goes back to 7, then climbs to 8 again in another history, where the image was uploaded.
+        revision.rewind(to: 7, stamp: 2)
+        reader.stored.withLock { $0[image] = [9] }
+        revision.advance(to: 8, stamp: 3)
+        #expect(try await store.asset(digest)?.bytes.readableBytes == 1)
     }
 }
 

@@ -8,7 +8,9 @@ import Testing
 /// A database that went back (a failover that lost commits, a restore from a backup) and then climbed to the same
 /// revision number again: the revision stamps (sql/0017_revision_stamps.sql) tell the two histories apart.
 @Suite struct RewindTests {
-    @Test("After a rewind that climbs back to its number, search forgets the lost sticker and its cursor is a 410")
+    @Test(
+        "After a rewind that climbs back to its number, search and the change feed forget the lost sticker, its cursor is a 410"
+    )
     func aRewoundDatabaseIsANewEpoch() async throws {
         try await withApp(demo: true) { client, db in
             // Setup: a commit the database will lose (a sticker renamed Ghostly), searched and synced to.
@@ -18,6 +20,9 @@ import Testing
             let lost = try await ChangeFeedTests.manifest(client)
             #expect(lost.revision == before.revision + 1)
             #expect(try await SearchTests.names(client, "ghostly") == ["Ghostly"])
+            // The page of changes since before it, built and cached: the lost rename.
+            let lostPage = try await ChangeFeedTests.changes(client, since: before.cursor)
+            #expect(lostPage.status == .ok && String(buffer: lostPage.body).contains("Ghostly"))
             // Action: the database as a backup taken before that commit restores it (no trigger, no NOTIFY)...
             try await db.withConnection { connection in
                 for sql: PostgresQuery
@@ -51,6 +56,10 @@ import Testing
             #expect(now.groups.flatMap(\.stickers).contains { $0.name == "Caramel" })
             #expect(try await SearchTests.names(client, "ghostly").isEmpty)
             #expect(try await SearchTests.names(client, "caramel").contains("Caramel"))
+            // The same cursor asks for the changes since before the lost commit: this history's, not the cached page
+            // of the lost one (it was keyed by revision alone).
+            let page = String(buffer: try await ChangeFeedTests.changes(client, since: before.cursor).body)
+            #expect(!page.contains("Ghostly") && page.contains("After the restore"), "\(page)")
             let old = try await ChangeFeedTests.changes(client, since: lost.cursor)
             #expect(old.status == .gone)
             #expect(try await ChangeFeedTests.changes(client, since: now.cursor).status == .notModified)

@@ -8,9 +8,18 @@ import Synchronization
 package final class AssetStore: Sendable {
     private struct State {
         package var bytes: ByteLRU<AssetDigest, CachedAsset>
-        /// Digests found missing, with the revision at which they were looked up.
-        package var missing: ByteLRU<AssetDigest, Int64>
+        /// Digests found missing, with the moment at which they were looked up.
+        package var missing: ByteLRU<AssetDigest, Moment>
     }
+
+    /// A revision of one history: after a rewind that climbs back to the same number, what was missing at it in the
+    /// lost history may be stored in the new one (the epoch tells them apart).
+    private struct Moment: Equatable {
+        let epoch: Int
+        let revision: Int64
+    }
+
+    private var now: Moment { Moment(epoch: revision.epoch, revision: revision.current) }
 
     private enum Lookup {
         case hit(CachedAsset)
@@ -36,7 +45,7 @@ package final class AssetStore: Sendable {
 
     /// The image, or nil when no asset has that digest.
     package func asset(_ digest: AssetDigest) async throws -> CachedAsset? {
-        let current = revision.current
+        let current = now
         switch lookup(digest, revision: current) {
         case .hit(let asset):
             counters.hit()
@@ -62,7 +71,7 @@ package final class AssetStore: Sendable {
     /// moves), so that asking for each of them next costs no SQL: a bundle of 256 random digests was 256 reads one after
     /// another, none of which the memo held.
     package func learnMissing(_ digests: [AssetDigest]) async throws {
-        let current = revision.current
+        let current = now
         let unknown = Array(
             Set(digests.filter { if case .unknown = lookup($0, revision: current) { true } else { false } }))
         guard unknown.count > 1 else { return }
@@ -73,7 +82,7 @@ package final class AssetStore: Sendable {
 
     // The lock is taken only in these synchronous helpers, never across an await.
 
-    private func lookup(_ digest: AssetDigest, revision: Int64) -> Lookup {
+    private func lookup(_ digest: AssetDigest, revision: Moment) -> Lookup {
         state.withLock { state in
             if let asset = state.bytes.value(for: digest) { return .hit(asset) }
             if let seen = state.missing.peek(digest), seen == revision { return .missing }
@@ -81,7 +90,7 @@ package final class AssetStore: Sendable {
         }
     }
 
-    private func keep(_ asset: CachedAsset?, for digest: AssetDigest, revision: Int64) {
+    private func keep(_ asset: CachedAsset?, for digest: AssetDigest, revision: Moment) {
         state.withLock { state in
             if let asset {
                 state.bytes.insert(asset, for: digest, cost: asset.bytes.readableBytes + 256)

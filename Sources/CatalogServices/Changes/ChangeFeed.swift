@@ -19,8 +19,10 @@ package final class ChangeFeed: Sendable {
         package let key: Key
     }
 
+    /// A page's key: the snapshot's point, not its revision alone (a rewind that climbs back to the same number is
+    /// another history, whose pages differ).
     package struct Key: Hashable, Sendable {
-        package let revision: Int64
+        package let point: CatalogSnapshot.Point
         package let cursor: ChangeCursor
         package let query: ManifestQuery
         package let limit: Int
@@ -67,7 +69,7 @@ package final class ChangeFeed: Sendable {
             cursor.through = max(snapshot.revision, cursor.since)
             cursor.throughStamp = cursor.through == snapshot.revision ? snapshot.stamp : cursor.sinceStamp
         }
-        let key = Key(revision: snapshot.revision, cursor: cursor, query: query, limit: limit)
+        let key = Key(point: snapshot.point, cursor: cursor, query: query, limit: limit)
         if let kept = pages.withLock({ $0.value(for: key) }) { return .page(Page(body: kept, key: key)) }
         let body = try await builds.run(key) { [self, manifests, cursor] in
             guard
