@@ -67,6 +67,8 @@ extension Problem {
             self = Problem(
                 .notFound, "unknown_filter", "There is no filter named '\(name)'; GET /v1/filters lists them.")
         case .invalidParameter(let name, let rule): self = .invalidParameter(name, rule)
+        case .invalidHeader(let name, let rule):
+            self = Problem(.badRequest, "invalid_parameter", "Header '\(name)' \(rule).")
         case .cursorExpired(let detail): self = Problem(.gone, "cursor_expired", detail)
         case .tooLarge(let detail): self = Problem(.contentTooLarge, "manifest_too_large", detail)
         }

@@ -37,4 +37,18 @@ struct ServeOptionsTests {
                 && emptyOutput.contains("--admin-auth-failures-per-minute must be at least 1"),
             "\(emptyOutput.suffix(500))")
     }
+
+    @Test(
+        "A usage allowance near Int.max is refused before anything starts, not a trap",
+        arguments: [
+            "--usage-per-address", "--usage-per-user", "--usage-per-source-hour",
+        ])
+    func hugeAllowances(flag: String) async throws {
+        let nowhere = "postgresql://stickerd@/stickerd?host=/nonexistent-\(UUID().uuidString)"
+        let (status, output) = try await StickerdProcess.run(
+            ["serve", "--port", "1", "--database-wait", "0.1", flag, "\(Int.max)"],
+            environment: ["DATABASE_URL": nowhere])
+        // 64: ArgumentParser's validation failure; a trap is a signal.
+        #expect(status == 64 && output.contains("1 to 1000000"), "\(status): \(output.suffix(500))")
+    }
 }

@@ -8,7 +8,7 @@ extension CatalogError: CustomStringConvertible {
         case .invalid(let issues), .invalidSchedule(let issues):
             issues.map { "\($0.field) \($0.message)" }.joined(separator: "; ") + "."
         case .unknownFilter(let name): "There is no filter named '\(name)'; GET /v1/filters lists them."
-        case .invalidParameter(let name, let rule): "\(name) \(rule)."
+        case .invalidParameter(let name, let rule), .invalidHeader(let name, let rule): "\(name) \(rule)."
         }
     }
 }

@@ -12,6 +12,8 @@ package enum CatalogError: Error, Sendable, Equatable {
     case unknownFilter(String)
     /// A malformed query parameter and the rule it breaks.
     case invalidParameter(name: String, rule: String)
+    /// A malformed request header and the rule it breaks (the same problem code as a parameter: they say one thing).
+    case invalidHeader(name: String, rule: String)
     /// A change-feed cursor this catalog can no longer answer from (history pruned, another view, a filter redefined).
     case cursorExpired(String)
     /// An answer too large to make for every request (a whole manifest of a very large catalog), and what to ask for

@@ -45,7 +45,7 @@ package struct ClientFactsMiddleware: RouterMiddleware {
             _ header: HTTPField.Name, _ name: Substring, rule: String, _ valid: (String) -> Bool
         ) throws(CatalogError) -> String? {
             let (sent, parameter) = (request.headers[header], query?[name].map(String.init))
-            if let sent, !valid(sent) { throw .invalidParameter(name: String(name), rule: rule) }
+            if let sent, !valid(sent) { throw .invalidHeader(name: header.rawName, rule: rule) }
             if let parameter, !valid(parameter) { throw .invalidParameter(name: String(name), rule: rule) }
             return sent ?? parameter
         }

@@ -29,7 +29,21 @@ package enum RequestIdentity {
         guard let prefix, case .stringConvertible(let value) = context.logger[metadataKey: logKey],
             let id = value as? RequestID
         else { return context.id }
-        return text(prefix: prefix, number: number(of: id))
+        return text(prefix: prefix, number: scrambled(number(of: id)))
+    }
+
+    /// `number` through a keyed permutation of 64-bit numbers (a four-round Feistel network over SipHash, keyed at
+    /// random for the process by `Hasher`): still one id per request, but Hummingbird counts requests one by one,
+    /// and ids in sequence would tell any client how many requests (admin work included) a replica serves.
+    package static func scrambled(_ number: UInt64) -> UInt64 {
+        var (left, right) = (UInt32(truncatingIfNeeded: number >> 32), UInt32(truncatingIfNeeded: number))
+        for round in 0..<4 {
+            var hasher = Hasher()
+            hasher.combine(right)
+            hasher.combine(round)
+            (left, right) = (right, left ^ UInt32(truncatingIfNeeded: hasher.finalize()))
+        }
+        return UInt64(left) << 32 | UInt64(right)
     }
 
     /// Whether ids are read from `RequestID`'s number (false: through `context.id`, after a Hummingbird change).

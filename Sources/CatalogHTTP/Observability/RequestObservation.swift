@@ -10,13 +10,13 @@ package struct RequestObservation: Sendable {
     package let durations: RequestDurations
     package let accessLog: AccessLog?
 
-    /// The request's id; an incoming one is also put on the context's logger, where Hummingbird's own id was.
+    /// The request's id, put on the context's logger where Hummingbird's own (sequential) id was: every log line and
+    /// problem of the request quotes it.
     package func identify(_ request: Request, context: inout AppRequestContext) -> String {
-        guard let incoming = request.headers[.requestID], RequestIdentity.isSane(incoming) else {
-            return RequestIdentity.id(of: context)
-        }
-        context.logger[metadataKey: RequestIdentity.logKey] = .string(incoming)
-        return incoming
+        var id = RequestIdentity.id(of: context)
+        if let incoming = request.headers[.requestID], RequestIdentity.isSane(incoming) { id = incoming }
+        context.logger[metadataKey: RequestIdentity.logKey] = .string(id)
+        return id
     }
 
     /// Marks `response` with `id` and nosniff, and records its duration and its access line under `route` (`path`:

@@ -28,7 +28,8 @@ extension UsageStats {
     }
 
     /// A header row (`id,name[,group],total,` and each day), then a row per sticker or group; RFC 4180 quoting.
-    /// A name that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`) is prefixed with an apostrophe.
+    /// A name that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or a carriage return first) is
+    /// prefixed with an apostrophe.
     var csv: [UInt8] {
         let groups = query.subject == .stickers
         let header = ["id", "name"] + (groups ? ["group"] : []) + ["total"] + query.days.map(\.text)
@@ -42,9 +43,11 @@ extension UsageStats {
         return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
     }
 
-    private static func cell(_ text: String) -> String {
+    /// `text` as one CSV cell. The first Unicode scalar is what a spreadsheet reads, not the first character: `=`
+    /// followed by a combining mark is one character that is not `=`, and went out unguarded.
+    package static func cell(_ text: String) -> String {
         var text = text
-        if let first = text.first, "=+-@".contains(first) { text = "'" + text }
+        if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) { text = "'" + text }
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
