@@ -45,7 +45,7 @@ export async function render(main, { params }) {
     filter: select('filter', [['', 'None'], ...filters.map((f) => [f.name, f.title])], params.get('filter') ?? ''),
     flags: h('input', { name: 'flags', value: params.get('flags') ?? '' }),
     size: select('size', [['', "Each group's own"], ['small', 'small'], ['medium', 'medium'], ['large', 'large']], params.get('size') ?? ''),
-    scale: select('scale', [['1', '@1x'], ['2', '@2x'], ['3', '@3x']], params.get('scale') ?? '2'),
+    scale: select('scale', [['1', '@1x'], ['2', '@2x'], ['3', '@3x']], params.get('scale') ?? '3'),  // the API's default
     locale: h('input', { name: 'locale', value: params.get('locale') ?? '', placeholder: 'e.g. fr-CA' }),
     format: select('format', [['', 'PNG, animated where it moves'], ['png', 'Still PNG only'], ['webp', 'WebP, animated where it moves']], params.get('format') ?? ''),
     user: h('input', { name: 'user', value: params.get('user') ?? '', autocomplete: 'off' }),

@@ -49,6 +49,7 @@ package struct StickerController {
             throw CatalogError.notFound("Group '\(groupId)'")
         }
         let upload = try await UploadReader.read(request, imageLimit: validator.rules.maxBytes)
+        try validator.preflight(upload.image)
         let draft = try StickerDraft(fields: upload.fields)
         try draft.validate()
         var (info, renditions) = try await validateRendering(upload.image)

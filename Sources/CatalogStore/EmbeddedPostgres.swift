@@ -5,15 +5,17 @@ import Synchronization
 /// A PostgreSQL cluster of stickerd's own under a data folder: initdb on first use, a Unix socket there and no TCP
 /// port. Run as root, the cluster runs as the unprivileged `postgres` user, since initdb refuses root.
 ///
-/// The process holding the folder's lock file owns the cluster and stops it on exit, including a cluster it found
-/// running (left behind by a stickerd that was killed). Other processes (`stickerd token create` while `serve` runs)
-/// use the cluster without stopping it.
+/// Every process using the cluster holds a shared lock on the folder's `stickerd.lock`; the last one out stops it,
+/// including a cluster found running (left behind by a stickerd that was killed). So `stickerd token create` while
+/// `serve` runs leaves it running, and `serve` stops it after. Creating, starting and stopping happen under
+/// `setup.lock`, exclusive: `stickerd serve &` and `stickerd token create` at once on an empty folder take turns, the
+/// second finding the cluster the first made (both ran initdb before, and one failed).
 package final class EmbeddedPostgres: Sendable {
     package let directory: URL
     /// False for throwaway test clusters: no fsync, so tests run fast.
     package let durable: Bool
     package let logger: Logger
-    /// The open lock file while this process owns the cluster.
+    /// The open `stickerd.lock`, share-locked, while this process uses the cluster.
     private let ownership = Mutex<Int32?>(nil)
 
     package static let database = "stickerd"
@@ -34,7 +36,8 @@ package final class EmbeddedPostgres: Sendable {
         guard socketPath.utf8.count < 104 else { throw EmbeddedPostgresError.pathTooLong(socketPath) }
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let owns = takeOwnership()
+        let setup = try FolderLock(directory.appending(path: "setup.lock"))
+        defer { setup.unlock() }
         let owner = try tools.clusterOwner(for: directory)
         let fresh = !FileManager.default.fileExists(atPath: cluster.appending(path: "PG_VERSION").path)
         if fresh {
@@ -44,10 +47,11 @@ package final class EmbeddedPostgres: Sendable {
                 ["-D", cluster.path, "-U", Self.user, "-A", "trust", "-E", "UTF8", "--no-locale"]
                     + (durable ? [] : ["--no-sync"]))
         }
+        let alone = join()
         switch ClusterLock(cluster: cluster).state {
         case .running(let pid):
             logger.info(
-                owns
+                alone
                     ? "Adopted the embedded PostgreSQL cluster left running; it stops when stickerd does"
                     : "Using the embedded PostgreSQL cluster of another running stickerd",
                 metadata: ["socket": "\(socketPath)", "pid": "\(pid)"])
@@ -62,7 +66,7 @@ package final class EmbeddedPostgres: Sendable {
             do {
                 try tools.run("createdb", as: nil, ["-h", directory.path, "-U", Self.user, Self.database])
             } catch {
-                stop()
+                stop(holding: setup)
                 throw error
             }
         }
@@ -86,34 +90,43 @@ package final class EmbeddedPostgres: Sendable {
         logger.info("Started embedded PostgreSQL", metadata: ["socket": "\(socketPath)"])
     }
 
-    /// Takes the folder's lock (`flock`, released by the kernel however this process ends); false when another
-    /// live process holds it.
-    private func takeOwnership() -> Bool {
+    /// Share-locks `stickerd.lock` (released by the kernel however this process ends); whether no other process held
+    /// it (this one is alone with the cluster).
+    private func join() -> Bool {
         ownership.withLock { held in
             if held != nil { return true }
             let fd = open(directory.appending(path: "stickerd.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
             guard fd >= 0 else { return false }
-            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-                close(fd)
-                return false
-            }
+            let alone = flock(fd, LOCK_EX | LOCK_NB) == 0
+            // Not waiting: a stickerd of an older version holds it exclusively for its life.
+            _ = flock(fd, LOCK_SH | LOCK_NB)
             held = fd
-            return true
+            return alone
         }
     }
 
     /// Stops a cluster that a process which is gone left running (test clean-up).
     package func stopAbandoned() {
-        guard takeOwnership() else { return }
+        _ = join()
         stop()
     }
 
-    /// Stops the cluster if this process owns it, and lets go of it.
+    /// Lets go of the cluster, and stops it when no other process uses it.
     package func stop() {
+        guard let setup = try? FolderLock(directory.appending(path: "setup.lock")) else { return }
+        defer { setup.unlock() }
+        stop(holding: setup)
+    }
+
+    private func stop(holding setup: FolderLock) {
         guard let fd = ownership.withLock({ $0 }) else { return }
         defer {
             ownership.withLock { $0 = nil }
             close(fd)
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            logger.info("Left the embedded PostgreSQL cluster running for the other stickerd using it")
+            return
         }
         guard case .running = ClusterLock(cluster: cluster).state, let tools = try? PostgresTools.find() else { return }
         do {
@@ -124,4 +137,22 @@ package final class EmbeddedPostgres: Sendable {
             logger.error("Could not stop embedded PostgreSQL", metadata: ["error": "\(error)"])
         }
     }
+}
+
+/// An exclusive `flock` on a file, waited for: held while a cluster is made, started or stopped.
+struct FolderLock {
+    let fd: Int32
+
+    init(_ file: URL) throws {
+        fd = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                close(fd)
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+        }
+    }
+
+    func unlock() { close(fd) }
 }

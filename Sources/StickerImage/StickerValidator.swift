@@ -20,6 +20,15 @@ public struct StickerValidator: Sendable {
         return info(file, stored: file.strippedBytes)
     }
 
+    /// The cheap checks alone (size, format, structure, dimensions and animation limits from the headers), no pixel
+    /// decoded: what an upload is refused for first, before its other fields, since a file that is no sticker at all
+    /// is the first thing its sender must hear of.
+    public func preflight(_ bytes: [UInt8]) throws(StickerRejection) {
+        guard !bytes.isEmpty else { throw .empty }
+        guard bytes.count <= rules.maxBytes else { throw .tooLarge(bytes: bytes.count, limit: rules.maxBytes) }
+        try checkStickerLimits(try StickerSource(bytes, rules: rules))
+    }
+
     private func info(_ file: StickerSource, stored: [UInt8]) -> StickerImageInfo {
         StickerImageInfo(
             width: file.width, height: file.height, animated: file.animation != nil, frames: file.frameCount,

@@ -6,8 +6,7 @@ import StickerImage
 struct DemoArtCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo-art",
-        abstract: "Write the nine demo stickers (408 x 408 PNG) and a 618 x 618, 30-frame APNG to a folder.",
-        shouldDisplay: false)
+        abstract: "Write the nine demo stickers (408 x 408 PNG) and a 618 x 618, 30-frame APNG to a folder.")
 
     @Argument(help: "The folder to write into (created if missing).")
     var folder: String

@@ -215,6 +215,12 @@ struct Serve: AsyncParsableCommand {
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = .seconds(drainSeconds + shutdownGrace)
         configuration.maximumCancellationDuration = .seconds(5)
-        try await ServiceGroup(configuration: configuration).run()
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch {
+            guard let explained = StartupFailure.explain(error, host: options.server.host, port: options.server.port)
+            else { throw error }
+            throw CommandFailure(explained)
+        }
     }
 }

@@ -9,7 +9,7 @@ import StickerImage
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check PNG/APNG files offline with the upload validator.",
+        abstract: "Check PNG, APNG and WebP files offline with the upload validator.",
         discussion: """
             Each file is judged as a PNG/APNG (every chunk, CRC and APNG rule, a full decode of every frame), then \
             against the sticker rules (at most 512000 bytes, sides of 300-618 px, at most 100 frames and 10 s). \

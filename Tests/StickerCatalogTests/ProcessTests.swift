@@ -43,7 +43,33 @@ struct ProcessTests {
         #expect(try await second.waitHealthy(timeout: .seconds(300)))
         let log = await second.stop(SIGTERM)
         #expect(log.contains("Adopted the embedded PostgreSQL cluster"))
-        #expect(lock.state == .stopped, "the adopting stickerd stops the cluster on exit")
+        #expect(lock.state == .stopped, "the adopting stickerd stops the cluster on exit: \(log.suffix(1500))")
+        #expect(!Self.isRunning(postmaster))
+    }
+
+    @Test(
+        "serve and token create started at once on an empty folder take turns: both work, the last out stops the cluster",
+        .hangLimit)
+    func firstStartsAtOnce() async throws {
+        let folder = NSTemporaryDirectory() + "sc-race-\(getpid())"
+        defer {
+            EmbeddedPostgres(directory: folder, logger: TestDatabase.logger).stopAbandoned()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        let lock = ClusterLock(cluster: URL(fileURLWithPath: folder).appending(path: "postgres"))
+        // Action: as the tour had it, `stickerd serve &` then `stickerd token create` at once.
+        let server = try StickerdProcess(
+            serve: ["--data-dir", folder], environment: ["STICKER_ADMIN_TOKEN": Self.token])
+        let (status, output) = try await StickerdProcess.run(["token", "create", "--name", "ops", "--data-dir", folder])
+        // Check: the token was made, the server came up, and the cluster runs for it after token create left.
+        #expect(status == 0, "\(output.suffix(1500))")
+        #expect(try await server.waitHealthy(timeout: .seconds(300)))
+        guard case .running(let postmaster) = lock.state else {
+            Issue.record("token create stopped the cluster serve uses")
+            return
+        }
+        let log = await server.stop(SIGTERM)
+        #expect(lock.state == .stopped, "\(log.suffix(1500))")
         #expect(!Self.isRunning(postmaster))
     }
 

@@ -130,6 +130,17 @@ struct UploadTests {
                 #expect(response.problemCode == code)
                 #expect((response.json["errors"] as? [[String: String]])?.compactMap { $0["field"] } == fields)
             }
+            // A file that is no image, sent with no name nor description: the file is what is wrong first.
+            let text = try await client.execute(
+                uri: "/v1/admin/groups/chewy/stickers", method: .post, headers: Body.formHeaders,
+                body: Body.form([], files: [("file", Array("just some text".utf8))]))
+            #expect(text.status == .unsupportedMediaType && text.problemCode == "unsupported_format", "\(text.json)")
+            // An image with no name: the name is said to be required, not to be of a length.
+            let nameless = try await client.execute(
+                uri: "/v1/admin/groups/chewy/stickers", method: .post, headers: Body.formHeaders,
+                body: Body.form([("description", "d")], files: [("file", Samples.sticker)]))
+            let issues = nameless.json["errors"] as? [[String: String]] ?? []
+            #expect(issues.first { $0["field"] == "name" }?["message"] == "is required", "\(nameless.json)")
             let missing = try await client.execute(
                 uri: "/v1/admin/groups/nope/stickers?name=X&description=d", method: .post,
                 headers: Body.pngHeaders, body: ByteBuffer(bytes: Samples.sticker))

@@ -226,18 +226,20 @@ def filter_preview():
     find(f"Preview {FILTER}", "clickable", By.LINK_TEXT).click()
     text_in("#preview-result .summary", "Anonymous")
     shown = [e.get_attribute("data-group") for e in find("#preview-result [data-group]", "all")]
-    wanted = [g["id"] for g in api(f"/v1/manifest?filter={FILTER}&scale=2")["groups"]]
+    wanted = [g["id"] for g in api(f"/v1/manifest?filter={FILTER}")["groups"]]
     check(shown == wanted and len(shown) > 0, f"the preview shows what the manifest serves under the filter: {shown} vs {wanted}")
     shot("filter-preview")
 
 
 def search_preview():
     go("/preview", "Preview")
+    scale = find("select[name=scale]").get_attribute("value")
+    check(scale == "3", f"the preview's scale defaults to the API's (@3x), not {scale}")
     fill(find("input[name=q]"), "choclate")
     find("input[name=q]").send_keys(Keys.ENTER)
     text_in("#preview-result .summary", 'Search "choclate"')
     shown = [e.get_attribute("data-sticker") for e in find("#preview-result .search-results [data-sticker]", "all")]
-    wanted = [r["id"] for r in api("/v1/search?q=choclate&scale=2")["results"]]
+    wanted = [r["id"] for r in api("/v1/search?q=choclate")["results"]]
     check(shown == wanted and len(shown) > 0, f"the search box shows what /v1/search answers, a typo included: {shown} vs {wanted}")
     shot("search")
     fill(find("input[name=q]"), "Cho")

@@ -12,14 +12,14 @@ struct StickerSyncCommand: AsyncParsableCommand {
             The folder gets catalog.json (the manifest as synced, replaced in one rename) and files/<sha256>.png (.webp with --format webp), each \
             checked against its digest before it is kept. The first sync reads the whole manifest; later ones read the \
             change feed. With --watch it stays connected to /v1/events and syncs on every change, printing one line \
-            per change. Example:
-              swift run sticker-sync http://127.0.0.1:8080 ./stickers --filter chocoholic --size small --scale 2 --watch
+            per change. Example, from the repository's root:
+              swift run --package-path Client sticker-sync http://127.0.0.1:8080 ./stickers --filter chocoholic --size small --scale 2 --watch
 
             Library mode, for catalogs too large to keep whole: --install GROUP (repeatable) installs groups and keeps \
             them in sync (library.json, files/), --uninstall GROUP removes one, --index walks the group index and \
             caches its covers (cache/files/, within --cache-mib); a run with neither syncs the installed groups when \
-            the folder is a library. Example:
-              swift run sticker-sync http://127.0.0.1:8080 ./library --install chewy --install crunchy --index
+            the folder is a library. Example, from the repository's root:
+              swift run --package-path Client sticker-sync http://127.0.0.1:8080 ./library --install chewy --install crunchy --index
             """)
 
     @Argument(help: "The service's base URL.")

@@ -11,7 +11,7 @@ package struct FieldErrors: Sendable {
     package mutating func text(_ value: String, _ field: String, maxLength: Int) {
         check(
             Validate.isText(value, maxLength: maxLength), field,
-            "must be 1 to \(maxLength) characters with no control characters")
+            value.isEmpty ? "is required" : "must be 1 to \(maxLength) characters with no control characters")
     }
 
     package mutating func name(_ value: String, field: String = "name") {
