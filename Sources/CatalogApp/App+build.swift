@@ -29,12 +29,23 @@ package func buildApplication(
     let (_, manifests, responder, usage, intake) = buildRouter(
         ports: repositories.ports(listener: listener), options: options, registry: registry, logger: logger,
         draining: draining, boundary: scheduler.nextBoundary)
+    let stalls = registry.makeCounter(
+        descriptor: .init(
+            metricName: "http_write_stalls", unitName: "total",
+            helpText: "Connections closed because their answer made no progress (the client stopped reading)."))
     let placeholders = PlaceholderFill(maintenance: PostgresMaintenance(store: store), logger: logger)
     let sweeper = DeliverySweeper(
         intake: intake, logger: logger, interval: options.database.deliverySweepInterval)
     var app = Application(
         responder: responder(),
-        server: .http1(configuration: .init(idleTimeout: TimeAmount(options.server.idleTimeout))),
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [
+                    WriteStallHandler(
+                        timeout: TimeAmount(options.server.writeStallTimeout),
+                        sendBuffer: options.server.sendBufferBytes, closed: { stalls.increment() })
+                ],
+                idleTimeout: TimeAmount(options.server.idleTimeout))),
         configuration: .init(
             address: .hostname(options.server.host, port: options.server.port), serverName: "stickerd"),
         // The flusher after the pools: a graceful shutdown stops services last to first, so it writes its last counts

@@ -34,6 +34,11 @@ package struct ServiceOptions: Sendable {
         package var idleTimeout = Duration.seconds(30)
         /// The longest a request body may take to arrive.
         package var bodyTimeout = Duration.seconds(30)
+        /// An answer that makes no progress for this long (its client stopped reading) has its connection closed
+        /// (`WriteStallHandler`).
+        package var writeStallTimeout = Duration.seconds(30)
+        /// Each connection's kernel send buffer, capped: what a client that stops reading can hold of the kernel.
+        package var sendBufferBytes = 256 << 10
         /// Connections held at once; past it, new ones wait in the listen backlog (`ConnectionLimit`). `stickerd
         /// serve` derives it from its file limit (`DescriptorBudget.connections`); nil holds any number.
         package var maxConnections: Int?

@@ -58,8 +58,17 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a client may take to send a request body (408 after that).")
     var bodyTimeout = 30
 
+    @Option(
+        help:
+            "Seconds an answer may make no progress (its client stopped reading) before its connection is closed."
+    )
+    var writeStallTimeout = 30
+
     @Option(help: "Uploads handled at once; more are refused with 503 and Retry-After.")
     var maxUploads = 8
+
+    @Option(help: "Asset bundles answered at once to one client address; more are refused with 429 and Retry-After.")
+    var maxBundlesPerAddress = ServiceOptions().limits.bundlesPerAddress
 
     @Option(
         help:
@@ -128,11 +137,12 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         guard manifestCacheMib >= 1, assetCacheMib >= 1, searchCacheMib >= 0, idleTimeout >= 1, bodyTimeout >= 1,
+            writeStallTimeout >= 1, maxBundlesPerAddress >= 1,
             maxUploads >= 1,
             maxEventStreams >= 1, eventHeartbeat >= 1, eventStreamLifetime >= 1, drainSeconds >= 0, shutdownGrace >= 1
         else {
             throw ValidationError(
-                "cache sizes, timeouts, --max-uploads, --max-event-streams and the event stream times must be at least 1"
+                "cache sizes, timeouts, --max-uploads, --max-bundles-per-address, --max-event-streams and the event stream times must be at least 1"
             )
         }
         guard (0.001...3600).contains(databaseWait), (0.001...86400).contains(statementTimeout) else {
@@ -155,6 +165,8 @@ struct Serve: AsyncParsableCommand {
         )
         (options.caches.manifestBytes, options.caches.assetBytes) = (manifestCacheMib << 20, assetCacheMib << 20)
         options.caches.searchBytes = searchCacheMib << 20
+        options.server.writeStallTimeout = .seconds(writeStallTimeout)
+        options.limits.bundlesPerAddress = maxBundlesPerAddress
         (options.server.idleTimeout, options.server.bodyTimeout, options.limits.concurrentUploads) = (
             .seconds(idleTimeout), .seconds(bodyTimeout), maxUploads
         )
