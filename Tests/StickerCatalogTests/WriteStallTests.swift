@@ -54,5 +54,6 @@ struct WriteStallTests {
         let next = try await RawHTTP.exchange(port: server.port, request)
         #expect(next.hasPrefix("HTTP/1.1 200"), "\(next.prefix(300))")
         withExtendedLifetime(greedy) {}
+        await server.stop()
     }
 }

@@ -6,6 +6,8 @@
 #     Target: at most 64 MiB.
 #  2. One bundle of 256 random digests: the database transactions it cost (pg_stat_database.xact_commit, less those of
 #     an idle window as long). Target: at most 2 round trips.
+#  3. 64 bundles from one address, never read: what each is answered (429 past the address's bound) and what the
+#     kernel holds for them (/proc/net/sockstat). Target: at most the bound's worth of send buffers.
 # Usage: scripts/bench.sh bundles [path/to/stickerd]
 set -euo pipefail
 cd "$(dirname "$0")/../.."

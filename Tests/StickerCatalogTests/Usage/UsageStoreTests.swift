@@ -140,10 +140,11 @@ import Testing
     func sigtermFlushes(whileABodyStalls: Bool) async throws {
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
         defer { Task { await drop() } }
-        // An hour between flushes: only shutdown can write these. A grace of 2 s: a stalled request body (its deadline
-        // is 30 s) outlasts it, and the service group cancels what is still running.
+        // An hour between flushes: only shutdown can write these. A grace of 10 s: a stalled request body (its deadline
+        // is 30 s) outlasts it, and the service group cancels what is still running, the database pool included. (2 s
+        // was too short for the flush begun at SIGTERM on a machine busy with the whole suite.)
         let server = try StickerdProcess(
-            serve: ["--usage-flush-interval", "3600", "--usage-per-source-hour", "1000", "--shutdown-grace", "2"],
+            serve: ["--usage-flush-interval", "3600", "--usage-per-source-hour", "1000", "--shutdown-grace", "10"],
             environment: ["DATABASE_URL": endpoint.url])
         #expect(try await server.waitHealthy())
         let manifest = try await server.get("/v1/manifest")
