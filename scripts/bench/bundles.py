@@ -22,6 +22,19 @@ def post(source, digests):
     return client
 
 
+def answered(clients):
+    """How many of `clients` got each status so far (their first bytes, not waited for); "none" for no answer yet."""
+    statuses = {}
+    for client in clients:
+        client.setblocking(False)
+        try:
+            head = client.recv(64).split(b" ")[1].decode()
+        except (BlockingIOError, IndexError):
+            head = "none"
+        statuses[head] = statuses.get(head, 0) + 1
+    return statuses
+
+
 def commits():
     out = subprocess.run(["psql", "-tAX", "-h", db, "-U", "stickerd", "stickerd", "-c",
                           "SELECT xact_commit FROM pg_stat_database WHERE datname = 'stickerd'"],
@@ -35,14 +48,7 @@ print(f"1. 100 greedy clients, 256 of {len(digests)} distinct images each, never
 before = rss_mib()
 clients = [post(f"127.0.1.{n + 1}", digests[n * 97 % len(digests):][:256] or digests[:256]) for n in range(100)]
 time.sleep(10)
-statuses = {}
-for client in clients:
-    client.setblocking(False)
-    try:
-        head = client.recv(64).split(b" ")[1].decode()
-    except (BlockingIOError, IndexError):
-        head = "none"
-    statuses[head] = statuses.get(head, 0) + 1
+statuses = answered(clients)
 after = rss_mib()
 print(f"   stickerd RSS {before:.0f} MiB before, {after:.0f} MiB with the 100 held: growth {after - before:.0f} MiB "
       f"(target at most 64 MiB); answers: {statuses}")
@@ -80,14 +86,7 @@ time.sleep(1)
 before_kernel = tcp_mem_mib()
 greedy = [post("127.0.2.1", digests[n * 97 % len(digests):][:256] or digests[:256]) for n in range(64)]
 time.sleep(5)
-answers = {}
-for client in greedy:
-    client.setblocking(False)
-    try:
-        head = client.recv(64).split(b" ")[1].decode()
-    except (BlockingIOError, IndexError):
-        head = "none"
-    answers[head] = answers.get(head, 0) + 1
+answers = answered(greedy)
 held = tcp_mem_mib() - before_kernel
 print(f"   answers: {answers} (target: 429 past the address's bound of 16); the kernel's TCP memory grew "
       f"{held:.0f} MiB (target: at most the bound's worth, 16 x 0.5 MiB of send buffer = 8 MiB, plus the 429s)")
