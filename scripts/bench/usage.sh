@@ -3,8 +3,9 @@
 #  1. POST /v1/usage in batches of 50 sends: wrk -t1 -c16 as fast as it can (events a second accepted, p99); then
 #     paced at 25,000 events a second (5 connections at 100 requests a second) while wrk -t1 -c8 fetches the cached
 #     manifest, next to the manifest alone, ROUNDS times in turn: the manifest's ratio (the last round's req/s shown).
-#     Default flags count at most 3 uses of a sticker an hour from one address (the rest answered 202 all the same); a second stickerd trusting 127.0.0.1 as a proxy takes events from 1,000
-#     addresses, so every one is counted and flushed: both are printed, with what was counted and flushed.
+#     Default flags count at most 3 uses of a sticker an hour from one address (the rest answered 202 all the same);
+#     a second stickerd trusting 127.0.0.1 as a proxy takes events from 1,000 addresses: both are printed, with what
+#     was held (counted) and flushed.
 #  2. 100,000 sources in a minute (one event each from a new address, through a trusted proxy), then more new ones:
 #     their requests' p50/p99 and whether they are counted (issue 48: admission scanned every bucket once full).
 #  3. GET /v1/trending at 10,000 stickers (scripts/bench/catalog-10k.sql) with 1,000,000 hourly rows (100 hours of
