@@ -56,6 +56,7 @@ check: deps
 	@scripts/check-modules.py
 	@scripts/format.sh --lint
 	@scripts/check_links.py
+	@scripts/check-web.sh
 
 test: deps
 	$(SWIFT) build --build-tests
@@ -66,6 +67,7 @@ test: deps
 	@scripts/check-modules.py
 	@scripts/format.sh --lint
 	@scripts/check_links.py
+	@scripts/check-web.sh
 	@scripts/schema.sh --check
 	@scripts/check-openapi.sh
 	@scripts/generate-client.sh --check

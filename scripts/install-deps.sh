@@ -4,7 +4,8 @@
 # As root it installs; otherwise it prints the exact commands to run and stops.
 set -euo pipefail
 
-packages=(pkg-config libpng-dev libwebp-dev webp zlib1g-dev libbrotli-dev liblcms2-dev libcurl4-openssl-dev postgresql util-linux curl python3 python3-pip libvips-tools apngdis)
+packages=(pkg-config libpng-dev libwebp-dev webp zlib1g-dev libbrotli-dev liblcms2-dev libcurl4-openssl-dev postgresql util-linux curl python3 python3-pip libvips-tools apngdis nodejs node-typescript)
+# nodejs and node-typescript: the web module's unit tests (node --test) and type checks (tsc), scripts/check-web.sh.
 # brotli: so that schemathesis (through urllib3) can read the brotli answers it asks for with `Accept-Encoding: br`.
 # kubernetes-validate: scripts/check-deploy.sh validates deploy/kubernetes against the Kubernetes schemas.
 # pillow: the tests' independent reader of the WebP, APNG and PNG files the service writes.
