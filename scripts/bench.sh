@@ -18,6 +18,7 @@
 #   usage            usage events at load beside cached manifests, and trending at 10,000 stickers
 #   audience         cached manifests with 5 audience-restricted groups next to none, callers spread wide
 #   groups           the group index at 100,000 stickers in 2,000 groups, beside the whole manifest
+#   cors             the manifest and an image with --cors-origin and an Origin, beside the same build without
 #   client           the change feed, live updates across two replicas, a first sync next to curl
 #                    (scripts/bench.sh client [stickerd] [sticker-sync])
 #   library          the client's library mode at 100,000 stickers, beside the whole-catalog sync
@@ -27,7 +28,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cases=(manifest observability validator renditions webp purchases manifest-build search search-postgres releases export
-  bundles usage audience groups client library)
+  bundles usage audience groups cors client library)
 usage() { sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 (($# > 0)) || { usage >&2; exit 2; }
 name=$1

@@ -23,11 +23,28 @@ if "$stickerd" serve --help 2>/dev/null | grep -q -- '--usage-flush-interval'; t
 if "$stickerd" serve --help 2>/dev/null | grep -q -- '--usage-per-source-hour'; then
   serve_options+=(--usage-per-source-hour 100)
 fi
+# The demo chat (issue 49) from a static host of its own, as a web chat's page would be: its origin is allowed, the
+# same files under "localhost" are another origin, which is not.
+mkdir -p "$work/static/web" "$work/static/demo"
+cp web/stickers.js "$work/static/web/" && cp web/demo/* "$work/static/demo/"
+static_port=$(free_port)
+python3 -m http.server "$static_port" --directory "$work/static" >"$work/static.log" 2>&1 &
+static_pid=$!
+trap 'kill $static_pid 2>/dev/null; stop_stickerds; rm -rf "$work"' EXIT
+if "$stickerd" serve --help 2>/dev/null | grep -q -- '--cors-origin'; then
+  serve_options+=(--cors-origin "http://127.0.0.1:$static_port")
+fi
 STICKER_ADMIN_TOKEN=$token LOG_LEVEL=warning start_stickerd "$stickerd" "$work/stickerd.log" --demo --data-dir "$work/db" \
   "${serve_options[@]}"
 mkdir -p .build/screenshots
 status=0
 SE_OFFLINE=true CHROMIUM="$chromium" CHROMEDRIVER="$driver" python3 scripts/browser/console_test.py \
   "$STICKERD_URL" "$token" .build/screenshots "$work/images" || status=$?
+# Last: its final scenario stops stickerd, to open the chat again from IndexedDB alone.
+if [[ -f web/demo/chat.js ]]; then
+  SE_OFFLINE=true CHROMIUM="$chromium" CHROMEDRIVER="$driver" python3 scripts/browser/chat_test.py \
+    "$STICKERD_URL" "http://127.0.0.1:$static_port" "http://localhost:$static_port" "$token" .build/screenshots \
+    "$STICKERD_PID" || status=$?
+fi
 if [[ $status -ne 0 ]]; then echo "stickerd log:"; tail -40 "$work/stickerd.log"; fi
 exit $status

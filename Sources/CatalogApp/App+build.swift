@@ -102,6 +102,7 @@ package func buildRouter(
     // Only the groups that read bodies pay for their deadline: a cached manifest is not a frame deeper for it.
     let deadline = BodyDeadlineMiddleware<AppRequestContext>(timeout: options.server.bodyTimeout)
     ConsoleController(publicBaseURL: options.server.publicBaseURL).addRoutes(to: router)
+    WebController(demo: options.demo ? .demoChat : nil).addRoutes(to: router)
     let manifests = ManifestService(
         reader: ports.reader, revision: ports.revision, linker: linker, capacity: options.caches.manifestBytes,
         logger: logger, counters: CacheCounters(registry: registry, cache: "manifest"))
@@ -128,8 +129,9 @@ package func buildRouter(
         limits: options.streams.limits, revision: ports.revision, entitlements: ports.entitlementChanges)
     EventController(
         hub: hub, feed: feed, entitlements: entitlements, heartbeat: options.streams.heartbeat,
-        lifetime: options.streams.lifetime, proxies: options.server.trustedProxies, metrics: metrics
-    ).addRoutes(to: client)
+        lifetime: options.streams.lifetime, proxies: options.server.trustedProxies, metrics: metrics,
+        tickets: EventTickets(signer: signer)
+    ).addRoutes(to: client, me: client.group("me", context: UserRequestContext.self))
     let assets = AssetStore(
         reader: ports.reader, revision: ports.revision, capacity: options.caches.assetBytes,
         counters: CacheCounters(registry: registry, cache: "asset"))
@@ -193,12 +195,21 @@ package func buildRouter(
     ExportController(manifests: manifests, reader: ports.reader, rules: options.limits.rules).addRoutes(
         to: admin.group("exports"))
     UsageStatsController(repository: ports.usage).addRoutes(to: authenticated.group("stats"))
-    if methodNotAllowed { router.answerMethodNotAllowed(unknownMethods: unknownMethods, admin: authenticator) }
+    // Origins are checked when options are parsed (`stickerd serve --cors-origin`); one that is not is dropped.
+    let crossOrigin = CrossOrigin(options.server.corsOrigins.compactMap(CrossOrigin.normalized)) ?? CrossOrigin([])!
+    if methodNotAllowed {
+        router.answerMethodNotAllowed(unknownMethods: unknownMethods, admin: authenticator, crossOrigin: crossOrigin)
+    }
+    let answered = crossOrigin.origins.isEmpty ? nil : crossOrigin
     let hot = HotRoutes(assets: assetController, manifests: manifestController, users: users, facts: facts)
     let observation = RequestObservation(durations: durations, accessLog: options.logging.accessLog)
     return (
         router, manifests,
-        { ServiceResponder(router: router.buildResponder(), hot: hot, observation: observation, problems: problems) },
+        {
+            ServiceResponder(
+                router: router.buildResponder(), hot: hot, observation: observation, problems: problems,
+                crossOrigin: answered)
+        },
         usage.flusher, intake
     )
 }

@@ -47,6 +47,8 @@ package struct ServiceOptions: Sendable {
         /// The header a CDN or load balancer sets to the client's country (`--country-header`), for audiences; nil
         /// when none does, and a country-restricted group is then shown to no one.
         package var countryHeader: String?
+        /// Origins whose pages may call the client API (`--cors-origin`, `CrossOrigin`); none by default.
+        package var corsOrigins: [String] = []
     }
 
     /// Memory for what is kept between requests, each an LRU bounded in bytes.

@@ -59,6 +59,8 @@ package struct UserRequestContext: ChildRequestContext {
     package var coreContext: CoreRequestContextStorage
     /// The `sub` of the verified token.
     package let user: String
+    /// When the token expires.
+    package let userTokenExpires: Date?
 
     package init(context: AppRequestContext) throws {
         guard let user = context.user else {
@@ -66,6 +68,7 @@ package struct UserRequestContext: ChildRequestContext {
         }
         self.coreContext = context.coreContext
         self.user = user
+        self.userTokenExpires = context.userTokenExpires
     }
 
     package var maxUploadSize: Int { 64 * 1024 }

@@ -8,16 +8,29 @@ extension Router {
     /// the paths and their methods, for methods no route can name (QUERY, PROPFIND...). HEAD is allowed wherever GET
     /// is (the router generates it). On the admin API's paths a request is authenticated first, so that nobody learns
     /// its paths or methods without a token.
-    package func answerMethodNotAllowed(unknownMethods: UnknownMethods? = nil, admin: AdminAuthenticator? = nil) {
+    /// `OPTIONS` on the paths `crossOrigin` opens to other origins is served: `CrossOrigin.preflight` answers it.
+    package func answerMethodNotAllowed(
+        unknownMethods: UnknownMethods? = nil, admin: AdminAuthenticator? = nil, crossOrigin: CrossOrigin? = nil
+    ) {
         var served: [String: (path: RouterPath, methods: Set<HTTPRequest.Method>)] = [:]
         for route in routes {
             served[route.path.description, default: (route.path, [])].methods.insert(route.method)
         }
-        // TRACE and OPTIONS too: neither is served (no CORS: the console is same-origin), and both must say so.
+        // TRACE and OPTIONS too: TRACE is never served, OPTIONS only where other origins may call (the console is
+        // same-origin), and both must say so.
         let all: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .trace, .options]
         var table: [(template: [Substring], allowed: [HTTPRequest.Method])] = []
         for (path, methods) in served.values {
-            let allowed = all.filter { methods.contains($0) || ($0 == .head && methods.contains(.get)) }
+            let open = crossOrigin != nil && CrossOrigin.scope(of: path.description) != .closed
+            let allowed = all.filter {
+                methods.contains($0) || ($0 == .head && methods.contains(.get)) || ($0 == .options && open)
+            }
+            if open, let crossOrigin {
+                let template = path.description
+                on(path, method: .options) { request, _ -> Response in
+                    crossOrigin.preflight(request, path: template, allowed: allowed)
+                }
+            }
             let guarded = AdminAuthenticator.guards(path.description) ? admin : nil
             for method in all where !allowed.contains(method) {
                 on(path, method: method) { request, context -> Response in

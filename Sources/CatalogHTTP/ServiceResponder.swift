@@ -7,6 +7,8 @@ package struct ServiceResponder: HTTPResponder {
     package let hot: HotRoutes
     package let observation: RequestObservation
     package let problems: ProblemMiddleware<AppRequestContext>
+    /// Nil when no other origin may call (`--cors-origin` not given): nothing is added to any answer.
+    package let crossOrigin: CrossOrigin?
 
     package func respond(to request: Request, context: AppRequestContext) async throws -> Response {
         let start = ContinuousClock.now
@@ -35,6 +37,7 @@ package struct ServiceResponder: HTTPResponder {
             }
             route = context.endpointPath ?? "unmatched"  // read once: it is behind a lock
         }
+        crossOrigin?.decorate(&response, request: request, path: path)
         observation.finish(&response, id: id, route: route, request: request, path: path, since: start)
         return response
     }
@@ -54,11 +57,12 @@ package struct ServiceResponder: HTTPResponder {
 
     package init(
         router: RouterResponder<AppRequestContext>, hot: HotRoutes, observation: RequestObservation,
-        problems: ProblemMiddleware<AppRequestContext>
+        problems: ProblemMiddleware<AppRequestContext>, crossOrigin: CrossOrigin? = nil
     ) {
         self.router = router
         self.hot = hot
         self.observation = observation
         self.problems = problems
+        self.crossOrigin = crossOrigin
     }
 }

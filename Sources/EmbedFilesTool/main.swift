@@ -1,7 +1,7 @@
 import Foundation
 
 // Usage: EmbedFilesTool migrations OUTPUT.swift MIGRATION.sql...
-//        EmbedFilesTool console ROOT OUTPUT.swift FILE...
+//        EmbedFilesTool console|web|demo ROOT OUTPUT.swift FILE...
 // Writes text files as a Swift array literal, sorted by name, so the binary needs no sql/ or console/ folder at run
 // time.
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -36,22 +36,22 @@ case "migrations":
     }
     source += "]\n"
     try source.write(toFile: output, atomically: true, encoding: .utf8)
-case "console":
-    guard arguments.count >= 2 else { fail("usage: EmbedFilesTool console ROOT OUTPUT.swift FILE...") }
+case "console", "web", "demo":
+    guard arguments.count >= 2 else { fail("usage: EmbedFilesTool \(kind) ROOT OUTPUT.swift FILE...") }
     let root = arguments.removeFirst()
     let output = arguments.removeFirst()
-    source += "let embeddedConsoleFiles: [(path: String, text: String)] = [\n"
+    source += "let embedded\(kind.prefix(1).uppercased() + kind.dropFirst())Files: [(path: String, text: String)] = [\n"
     for path in arguments.sorted() {
         guard path.hasPrefix(root + "/") else { fail("\(path) is not under \(root)") }
         let name = String(path.dropFirst(root.count + 1))
-        // Names become URL paths under /admin/: keep them to one plain segment.
-        guard name.wholeMatch(of: /[a-z0-9][a-z0-9-]*\.(html|css|js|svg)/) != nil else {
-            fail("\(path): console files are named like app.js")
+        // Names become URL paths under /admin/, /web/ or /demo/: keep them to one plain segment.
+        guard name.wholeMatch(of: /[a-z0-9][a-z0-9-]*\.(html|css|js|svg|d\.ts)/) != nil else {
+            fail("\(path): \(kind) files are named like app.js")
         }
         source += "    (path: \"\(name)\", text: \(literal(try String(contentsOfFile: path, encoding: .utf8)))),\n"
     }
     source += "]\n"
     try source.write(toFile: output, atomically: true, encoding: .utf8)
 default:
-    fail("unknown kind \(kind): migrations or console")
+    fail("unknown kind \(kind): migrations, console, web or demo")
 }

@@ -129,6 +129,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup(title: "Usage counting") var usage: UsageOptions
 
+    @OptionGroup(title: "Web pages on other origins") var web: WebOptions
+
     @OptionGroup(title: "Animated stickers") var limits: LimitOptions
 
     @OptionGroup(title: "Purchases") var purchases: PurchaseOptions
@@ -186,6 +188,7 @@ struct Serve: AsyncParsableCommand {
         options.limits.adminAuthFailuresPerMinute = adminAuthFailuresPerMinute
         try streams.configure(&options)
         usage.configure(&options)
+        web.configure(&options)
         if try database.level() <= .info { options.logging.accessLog = AccessLog(format: try database.format()) }
         options.server.publicBaseURL = environment["STICKER_PUBLIC_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         options.access.bootstrapAdminToken = environment["STICKER_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }

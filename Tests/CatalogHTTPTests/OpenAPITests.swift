@@ -3,6 +3,8 @@ import CatalogCore
 import CatalogHTTP
 import CatalogServices
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import Logging
 import Prometheus
 import Testing
@@ -62,14 +64,40 @@ struct OpenAPITests {
 
     @Test("Every route the router serves is documented, and every documented route is served")
     func routesMatch() throws {
-        let router = Offline.router(methodNotAllowed: false)
+        var options = ServiceOptions()
+        options.demo = true  // the demo chat's routes are served with --demo only
+        let router = Offline.router(options: options, methodNotAllowed: false)
         var served = Set(
             router.routes.map { "\($0.method.rawValue) \($0.path.description.hasPrefix("/") ? "" : "/")\($0.path)" })
         // The router answers HEAD wherever it answers GET.
         for route in served where route.hasPrefix("GET ") { served.insert("HEAD " + route.dropFirst(4)) }
-        let documented = try Self.documentedOperations()
+        // OPTIONS is among the routes `answerMethodNotAllowed` adds: `optionsWhereDocumented` checks it.
+        let documented = try Self.documentedOperations().filter { !$0.hasPrefix("OPTIONS ") }
         #expect(served.count >= 18)
         #expect(served.subtracting(documented).sorted() == [], "served but not documented")
         #expect(documented.subtracting(served).sorted() == [], "documented but not served")
+    }
+
+    @Test("OPTIONS answers 204 on exactly the documented paths, and 405 or 401 on every other")
+    func optionsWhereDocumented() async throws {
+        let documented = try Self.documentedOperations()
+        let paths = Set(documented.map { String($0.split(separator: " ")[1]) })
+        let withOptions = Set(documented.filter { $0.hasPrefix("OPTIONS ") }.map { String($0.dropFirst(8)) })
+        #expect(withOptions.count >= 10)
+        var options = ServiceOptions()
+        options.demo = true
+        options.server.corsOrigins = ["https://chat.example.com"]
+        try await Offline.app(options: options).test(.router) { client in
+            for path in paths {
+                let uri = path.replacing("{sha256}", with: String(repeating: "ab", count: 32))
+                    .replacing(/\{[A-Za-z]+\}/, with: "x")
+                let answer = try await client.execute(uri: uri, method: .options)
+                if withOptions.contains(path) {
+                    #expect(answer.status == .noContent, "\(path)")
+                } else {
+                    #expect([.methodNotAllowed, .unauthorized].contains(answer.status), "\(path): \(answer.status)")
+                }
+            }
+        }
     }
 }

@@ -18,10 +18,10 @@ import Testing
         let socket: RawSocket
         private(set) var text = ""
 
-        init(port: Int, headers: [String] = []) throws {
+        init(port: Int, headers: [String] = [], path: String = "/v1/events") throws {
             socket = try RawSocket(port: port)
             let head =
-                (["GET /v1/events HTTP/1.1", "Host: localhost"] + headers).joined(separator: "\r\n") + "\r\n\r\n"
+                (["GET \(path) HTTP/1.1", "Host: localhost"] + headers).joined(separator: "\r\n") + "\r\n\r\n"
             socket.send(Array(head.utf8))
         }
 
@@ -45,8 +45,10 @@ import Testing
     }
 
     /// A stream opened with `headers`, and its status code.
-    static func open(_ port: Int, _ headers: [String] = []) async throws -> (Opened, String) {
-        let stream = try Opened(port: port, headers: headers)
+    static func open(
+        _ port: Int, _ headers: [String] = [], path: String = "/v1/events"
+    ) async throws -> (Opened, String) {
+        let stream = try Opened(port: port, headers: headers, path: path)
         return (stream, try await stream.status())
     }
 
@@ -99,6 +101,37 @@ import Testing
             withExtendedLifetime((first, second)) {}
             #expect(try await Self.open(port, [bo]).1 == "200")
             #expect(try await Self.open(port).1 == "200")
+        }
+    }
+
+    @Test func aBrowsersTicketOpensOneStreamAsItsUser() async throws {
+        let purchasing = try await Purchasing.options()
+        try await withApp(
+            demo: true, live: true,
+            options: {
+                purchasing(&$0)
+                $0.streams.perUser = 1
+            }
+        ) { client, _ in
+            let port = try #require(client.port)
+            let ola = try await Purchasing.user("ola")
+            // Action: a page asks for a ticket with its token, then opens the stream with the ticket alone.
+            let asked = try await client.execute(uri: "/v1/me/event-ticket", method: .post, headers: ola)
+            #expect(asked.status == .ok && asked.headers[.cacheControl] == "no-store")
+            let ticket = try #require(asked.json["ticket"] as? String)
+            let (stream, status) = try await Self.open(port, path: "/v1/events?ticket=\(ticket)")
+            #expect(status == "200")
+            #expect(try await stream.saw(": connected"))
+            // Check: the stream is ola's (her one stream is taken), and the ticket is spent.
+            let (_, theirs) = try await Self.open(port, ["Authorization: " + (ola[.authorization] ?? "")])
+            #expect(theirs == "429")
+            let (again, spent) = try await Self.open(port, path: "/v1/events?ticket=\(ticket)")
+            #expect(spent == "401")
+            #expect(try await again.saw("invalid_ticket"))
+            // Nobody gets a ticket without a token.
+            let anonymous = try await client.execute(uri: "/v1/me/event-ticket", method: .post)
+            #expect(anonymous.status == .unauthorized)
+            withExtendedLifetime(stream) {}
         }
     }
 

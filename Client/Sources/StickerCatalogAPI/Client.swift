@@ -960,6 +960,9 @@ public struct Client: APIProtocol {
     /// (`--event-stream-lifetime` less up to a fifth, at random), or when the user's token expires (a token already
     /// expired opens none: 401); the `retry:` it sends is 1 to 5 seconds, at random, so that streams opened together
     /// do not come back together. Reconnect with `Last-Event-ID` (and a fresh token).
+    /// A browser's `EventSource` cannot send `Authorization`: a signed-in page sends `ticket` from
+    /// `POST /v1/me/event-ticket` instead (401 `invalid_ticket` when it is forged, expired or spent), and the audience
+    /// facts as query parameters.
     ///
     ///
     /// - Remark: HTTP `GET /v1/events`.
@@ -989,6 +992,13 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "since",
                     value: input.query.since
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "ticket",
+                    value: input.query.ticket
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,
@@ -1295,6 +1305,13 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "since",
                     value: input.query.since
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "ticket",
+                    value: input.query.ticket
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,
@@ -4891,6 +4908,110 @@ public struct Client: APIProtocol {
                         as: Components.Headers.RetryAfter.self
                     ))
                     return .serviceUnavailable(.init(headers: headers))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// A ticket that opens one event stream within a minute, for a browser's EventSource.
+    ///
+    /// `EventSource` cannot send `Authorization`, so a signed-in page asks for a ticket and opens
+    /// `GET /v1/events?ticket=...`. A ticket opens one stream (it is spent when used) within 60 seconds of being made,
+    /// as the user whose token asked for it; the stream ends when that token expires. It is no token: it grants
+    /// nothing else, and the access log never writes it.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/event-ticket`.
+    /// - Remark: Generated from `#/paths//v1/me/event-ticket/post(createEventTicket)`.
+    public func createEventTicket(_ input: Operations.CreateEventTicket.Input) async throws -> Operations.CreateEventTicket.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.CreateEventTicket.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/me/event-ticket",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .post
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.CreateEventTicket.Output.Ok.Headers = .init(cacheControl: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Cache-Control",
+                        as: Swift.String.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.CreateEventTicket.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Operations.CreateEventTicket.Output.Ok.Body.JsonPayload.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let headers: Components.Responses.InvalidToken.Headers = .init(wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "WWW-Authenticate",
+                        as: Swift.String.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InvalidToken.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,

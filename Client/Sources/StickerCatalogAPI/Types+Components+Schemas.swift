@@ -361,6 +361,8 @@ extension Components {
                 case invalidSchedule = "invalid_schedule"
                 case tooManyBundles = "too_many_bundles"
                 case tooManyAddressBundles = "too_many_address_bundles"
+                case invalidTicket = "invalid_ticket"
+                case tooManyTickets = "too_many_tickets"
             }
             /// - Remark: Generated from `#/components/schemas/Problem/code`.
             public var code: Components.Schemas.Problem.CodePayload

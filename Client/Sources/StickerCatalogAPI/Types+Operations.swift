@@ -1635,6 +1635,9 @@ public enum Operations {
     /// (`--event-stream-lifetime` less up to a fifth, at random), or when the user's token expires (a token already
     /// expired opens none: 401); the `retry:` it sends is 1 to 5 seconds, at random, so that streams opened together
     /// do not come back together. Reconnect with `Last-Event-ID` (and a fresh token).
+    /// A browser's `EventSource` cannot send `Authorization`: a signed-in page sends `ticket` from
+    /// `POST /v1/me/event-ticket` instead (401 `invalid_ticket` when it is forged, expired or spent), and the audience
+    /// facts as query parameters.
     ///
     ///
     /// - Remark: HTTP `GET /v1/events`.
@@ -1648,6 +1651,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/events/GET/query/since`.
                 public var since: Swift.String?
+                /// A ticket from `POST /v1/me/event-ticket`, for a page that cannot send `Authorization` (EventSource); spent by this stream.
+                ///
+                /// - Remark: Generated from `#/paths/v1/events/GET/query/ticket`.
+                public var ticket: Swift.String?
                 /// A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/events/GET/query/filter`.
@@ -1696,6 +1703,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - since: A cursor to resume from, for clients that cannot set Last-Event-ID.
+                ///   - ticket: A ticket from `POST /v1/me/event-ticket`, for a page that cannot send `Authorization` (EventSource); spent by this stream.
                 ///   - filter: A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
                 ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
                 ///   - size:
@@ -1707,6 +1715,7 @@ public enum Operations {
                 ///   - installation: As `Sticker-Installation`, for a client that cannot set headers.
                 public init(
                     since: Swift.String? = nil,
+                    ticket: Swift.String? = nil,
                     filter: Components.Parameters.Filter? = nil,
                     flags: Components.Parameters.Flags? = nil,
                     size: Components.Parameters.Size? = nil,
@@ -1718,6 +1727,7 @@ public enum Operations {
                     installation: Components.Parameters.InstallationQuery? = nil
                 ) {
                     self.since = since
+                    self.ticket = ticket
                     self.filter = filter
                     self.flags = flags
                     self.size = size
@@ -2072,6 +2082,8 @@ public enum Operations {
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/events/HEAD/query/since`.
                 public var since: Swift.String?
+                /// - Remark: Generated from `#/paths/v1/events/HEAD/query/ticket`.
+                public var ticket: Swift.String?
                 /// A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/events/HEAD/query/filter`.
@@ -2120,6 +2132,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - since:
+                ///   - ticket:
                 ///   - filter: A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
                 ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
                 ///   - size:
@@ -2131,6 +2144,7 @@ public enum Operations {
                 ///   - installation: As `Sticker-Installation`, for a client that cannot set headers.
                 public init(
                     since: Swift.String? = nil,
+                    ticket: Swift.String? = nil,
                     filter: Components.Parameters.Filter? = nil,
                     flags: Components.Parameters.Flags? = nil,
                     size: Components.Parameters.Size? = nil,
@@ -2142,6 +2156,7 @@ public enum Operations {
                     installation: Components.Parameters.InstallationQuery? = nil
                 ) {
                     self.since = since
+                    self.ticket = ticket
                     self.filter = filter
                     self.flags = flags
                     self.size = size
@@ -9132,6 +9147,199 @@ public enum Operations {
             ///
             /// A response with a code that is not documented in the OpenAPI document.
             case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+    }
+    /// A ticket that opens one event stream within a minute, for a browser's EventSource.
+    ///
+    /// `EventSource` cannot send `Authorization`, so a signed-in page asks for a ticket and opens
+    /// `GET /v1/events?ticket=...`. A ticket opens one stream (it is spent when used) within 60 seconds of being made,
+    /// as the user whose token asked for it; the stream ends when that token expires. It is no token: it grants
+    /// nothing else, and the access log never writes it.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/event-ticket`.
+    /// - Remark: Generated from `#/paths//v1/me/event-ticket/post(createEventTicket)`.
+    public enum CreateEventTicket {
+        public static let id: Swift.String = "createEventTicket"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/event-ticket/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateEventTicket.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateEventTicket.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.CreateEventTicket.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.CreateEventTicket.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/event-ticket/POST/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// `no-store`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/me/event-ticket/POST/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: `no-store`.
+                    public init(cacheControl: Swift.String? = nil) {
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.CreateEventTicket.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/me/event-ticket/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/event-ticket/POST/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// Opaque; pass it as `ticket` to `GET /v1/events`.
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/me/event-ticket/POST/responses/200/content/json/ticket`.
+                        public var ticket: Swift.String
+                        /// When it stops opening streams.
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/me/event-ticket/POST/responses/200/content/json/expiresAt`.
+                        public var expiresAt: Foundation.Date
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - ticket: Opaque; pass it as `ticket` to `GET /v1/events`.
+                        ///   - expiresAt: When it stops opening streams.
+                        public init(
+                            ticket: Swift.String,
+                            expiresAt: Foundation.Date
+                        ) {
+                            self.ticket = ticket
+                            self.expiresAt = expiresAt
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case ticket
+                            case expiresAt
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/me/event-ticket/POST/responses/200/content/application\/json`.
+                    case json(Operations.CreateEventTicket.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.CreateEventTicket.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.CreateEventTicket.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.CreateEventTicket.Output.Ok.Headers = .init(),
+                    body: Operations.CreateEventTicket.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The ticket.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/event-ticket/post(createEventTicket)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.CreateEventTicket.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.CreateEventTicket.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_token`: the user token is missing (where one is required), malformed, forged or expired.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/event-ticket/post(createEventTicket)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.InvalidToken)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.InvalidToken {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
         }
     }
     /// What the signed-in user holds now, and the transactions that grant it.

@@ -93,6 +93,9 @@ public protocol APIProtocol: Sendable {
     /// (`--event-stream-lifetime` less up to a fifth, at random), or when the user's token expires (a token already
     /// expired opens none: 401); the `retry:` it sends is 1 to 5 seconds, at random, so that streams opened together
     /// do not come back together. Reconnect with `Last-Event-ID` (and a fresh token).
+    /// A browser's `EventSource` cannot send `Authorization`: a signed-in page sends `ticket` from
+    /// `POST /v1/me/event-ticket` instead (401 `invalid_ticket` when it is forged, expired or spent), and the audience
+    /// facts as query parameters.
     ///
     ///
     /// - Remark: HTTP `GET /v1/events`.
@@ -287,6 +290,17 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `HEAD /v1/me/purchase-token`.
     /// - Remark: Generated from `#/paths//v1/me/purchase-token/head(headPurchaseToken)`.
     func headPurchaseToken(_ input: Operations.HeadPurchaseToken.Input) async throws -> Operations.HeadPurchaseToken.Output
+    /// A ticket that opens one event stream within a minute, for a browser's EventSource.
+    ///
+    /// `EventSource` cannot send `Authorization`, so a signed-in page asks for a ticket and opens
+    /// `GET /v1/events?ticket=...`. A ticket opens one stream (it is spent when used) within 60 seconds of being made,
+    /// as the user whose token asked for it; the stream ends when that token expires. It is no token: it grants
+    /// nothing else, and the access log never writes it.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/event-ticket`.
+    /// - Remark: Generated from `#/paths//v1/me/event-ticket/post(createEventTicket)`.
+    func createEventTicket(_ input: Operations.CreateEventTicket.Input) async throws -> Operations.CreateEventTicket.Output
     /// What the signed-in user holds now, and the transactions that grant it.
     ///
     /// Derived when read: a product is held while one of its transactions is neither revoked nor expired (so a lost
@@ -423,6 +437,9 @@ extension APIProtocol {
     /// (`--event-stream-lifetime` less up to a fifth, at random), or when the user's token expires (a token already
     /// expired opens none: 401); the `retry:` it sends is 1 to 5 seconds, at random, so that streams opened together
     /// do not come back together. Reconnect with `Last-Event-ID` (and a fresh token).
+    /// A browser's `EventSource` cannot send `Authorization`: a signed-in page sends `ticket` from
+    /// `POST /v1/me/event-ticket` instead (401 `invalid_ticket` when it is forged, expired or spent), and the audience
+    /// facts as query parameters.
     ///
     ///
     /// - Remark: HTTP `GET /v1/events`.
@@ -780,6 +797,19 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/me/purchase-token/head(headPurchaseToken)`.
     public func headPurchaseToken() async throws -> Operations.HeadPurchaseToken.Output {
         try await headPurchaseToken(Operations.HeadPurchaseToken.Input())
+    }
+    /// A ticket that opens one event stream within a minute, for a browser's EventSource.
+    ///
+    /// `EventSource` cannot send `Authorization`, so a signed-in page asks for a ticket and opens
+    /// `GET /v1/events?ticket=...`. A ticket opens one stream (it is spent when used) within 60 seconds of being made,
+    /// as the user whose token asked for it; the stream ends when that token expires. It is no token: it grants
+    /// nothing else, and the access log never writes it.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/me/event-ticket`.
+    /// - Remark: Generated from `#/paths//v1/me/event-ticket/post(createEventTicket)`.
+    public func createEventTicket(headers: Operations.CreateEventTicket.Input.Headers = .init()) async throws -> Operations.CreateEventTicket.Output {
+        try await createEventTicket(Operations.CreateEventTicket.Input(headers: headers))
     }
     /// What the signed-in user holds now, and the transactions that grant it.
     ///

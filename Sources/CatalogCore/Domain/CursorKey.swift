@@ -9,13 +9,14 @@ import Purchases
 package struct CursorKey: Sendable {
     /// 128 bits: as much as a forger must guess, for 22 more characters per cursor.
     package static let tagLength = 16
-    private static let label = Array("stickerd change cursor v1".utf8)
+    private static let label = "stickerd change cursor v1"
     private let key: SymmetricKey
 
-    /// The key derived from `signer`'s; a random one, good for this process only, when there is no signer.
-    package init(signer: AssetSigner?) {
+    /// The key derived from `signer`'s for `purpose` (change cursors unless told); a random one, good for this
+    /// process only, when there is no signer.
+    package init(signer: AssetSigner?, purpose: String = Self.label) {
         let secret = signer?.key ?? SymmetricKey(size: .bits256)
-        key = HKDF<SHA256>.deriveKey(inputKeyMaterial: secret, info: Self.label, outputByteCount: 32)
+        key = HKDF<SHA256>.deriveKey(inputKeyMaterial: secret, info: Array(purpose.utf8), outputByteCount: 32)
     }
 
     /// `payload` followed by its tag.

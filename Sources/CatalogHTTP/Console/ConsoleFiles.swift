@@ -35,6 +35,7 @@ package struct ConsoleFiles: Sendable {
         case "html": "text/html; charset=utf-8"
         case "css": "text/css; charset=utf-8"
         case "js": "text/javascript; charset=utf-8"
+        case "ts": "text/plain; charset=utf-8"
         case "svg": "image/svg+xml"
         default: "application/octet-stream"
         }

@@ -21,17 +21,35 @@ package struct EventController {
     /// Whose `X-Forwarded-For` names the client a stream counts against.
     package let proxies: TrustedProxies
     package let metrics: CatalogMetrics
+    /// What a browser's page brings in place of its token.
+    package let tickets: EventTickets
 
-    package func addRoutes(to group: RouterGroup<AppRequestContext>) {
+    package func addRoutes(to group: RouterGroup<AppRequestContext>, me: RouterGroup<UserRequestContext>) {
         group.get("events", use: events)
+        me.post("event-ticket") { [tickets] _, context -> Response in
+            let (ticket, expires) = tickets.issue(user: context.user, tokenExpires: context.userTokenExpires)
+            let body = try JSONEncoder.catalog.encode(EventTicketResponse(ticket: ticket, expiresAt: expires))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
     }
 
     @Sendable package func events(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var context = context
+        var parameters = ManifestController.parameters(request)
+        // A browser's `EventSource` cannot send `Authorization`: its page brings a ticket (`EventTickets`) instead.
+        if let ticket = parameters.removeValue(forKey: "ticket") {
+            guard context.user == nil else {
+                throw CatalogError.invalidParameter(name: "ticket", rule: "is for a page without a token: send one")
+            }
+            let verified = try tickets.redeem(Substring(ticket))
+            (context.user, context.userTokenExpires) = (verified.user, verified.expires)
+        }
         // Accepted for other requests within the clock skew, but a stream would end as it began.
         if let expires = context.userTokenExpires, expires <= Date() {
             throw Problem.invalidUserToken("The token has expired; a stream needs one that has not.")
         }
-        var parameters = ManifestController.parameters(request)
         let since = parameters.removeValue(forKey: "since")
         let view = try ManifestQuery(parameters: parameters)
         // Both checked when both are sent (malformed is a 400 either way); Last-Event-ID wins, as a reconnect sends it.
@@ -132,7 +150,7 @@ package struct EventController {
 
     package init(
         hub: EventHub, feed: ChangeFeed, entitlements: EntitlementCache, heartbeat: Duration, lifetime: Duration,
-        proxies: TrustedProxies, metrics: CatalogMetrics
+        proxies: TrustedProxies, metrics: CatalogMetrics, tickets: EventTickets
     ) {
         self.hub = hub
         self.feed = feed
@@ -141,7 +159,14 @@ package struct EventController {
         self.lifetime = lifetime
         self.proxies = proxies
         self.metrics = metrics
+        self.tickets = tickets
     }
+}
+
+/// `POST /v1/me/event-ticket`: a ticket opening one event stream for this user within a minute.
+package struct EventTicketResponse: Codable, Sendable {
+    package var ticket: String
+    package var expiresAt: Date
 }
 
 extension HTTPField.Name {
