@@ -166,6 +166,12 @@ function checkSticker(sticker, where, seen) {
   checkAsset(sticker.asset, `${where}.asset`);
   checkAsset(sticker.thumbnail, `${where}.thumbnail`);
   expect(sticker.placeholder === undefined || PLACEHOLDER.test(sticker.placeholder), `${where}: bad placeholder`);
+  if (sticker.sources === undefined) return;
+  expect(Array.isArray(sticker.sources) && sticker.sources.length <= 12, `${where}: bad sources`);
+  sticker.sources.forEach((source, i) => {
+    expect(isObject(source) && isText(source.format, 16) && [1, 2, 3].includes(source.scale), `${where}.sources[${i}]`);
+    expect(isText(source.url, 4096) && isCount(source.width, 4096) && isCount(source.height, 4096), `${where}.sources[${i}]`);
+  });
 }
 
 /** A page of search or trending results: locked results carry no image. */
@@ -550,7 +556,7 @@ async function problemOf(response) {
 
 // MARK: The catalog
 
-const viewKeys = ['filter', 'flags', 'size', 'scale', 'format', 'locale'];
+const viewKeys = ['filter', 'flags', 'size', 'scale', 'format', 'locale', 'sources'];
 
 /** A page's sticker catalog: the group index and the groups it shows, stored, revalidated and followed live.
  * Events: `change` (detail: {source: 'storage'|'network'|'live'}), `error` (detail: a CatalogError).
@@ -568,6 +574,7 @@ export class StickerCatalog extends EventTarget {
     super();
     this.view = Object.fromEntries(viewKeys.filter((k) => view[k] !== undefined).map((k) => [k, view[k]]));
     this.view.scale ??= Math.min(3, Math.max(1, Math.ceil(globalThis.devicePixelRatio ?? 2)));
+    this.view.sources ??= 'all'; // every sticker's pictures at 1x-3x in WebP and PNG, for picture()'s srcset
     this.facts = facts;
     this.transport = new Transport({ baseURL, token, facts, ...(fetch ? { fetch } : {}) });
     this.shelf = shelf ?? new Shelf({ maxBytes: maxStorageBytes });
@@ -841,6 +848,7 @@ export function picture(sticker, { baseURL = globalThis.location?.href, scale = 
   const resolve = (url) => new URL(url, baseURL).toString();
   const byFormat = new Map();
   for (const source of Array.isArray(sticker.sources) ? sticker.sources : []) {
+    if (source.format !== 'webp' && source.format !== 'png') continue; // a format a later service adds
     if (!byFormat.has(source.format)) byFormat.set(source.format, []);
     byFormat.get(source.format).push(`${resolve(source.url)} ${source.scale}x`);
   }

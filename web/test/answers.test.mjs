@@ -54,3 +54,25 @@ test('a body far larger than it announced is cut off and refused', async () => {
   const response = { headers: new Headers({ 'content-length': '10' }), body };
   await assert.rejects(readJSON(response), /far larger than it announced/);
 });
+
+test('sources for srcset are checked too; picture() makes a <source> per format with 1x-3x', async () => {
+  const sources = [1, 2, 3].flatMap((scale) => ['webp', 'png'].map((format) =>
+    ({ format, scale, url: `/v1/assets/${format}${scale}`, width: 136 * scale, height: 136 * scale })));
+  checkGroupPage(group('chewy', [{ ...sticker('s1'), sources }]), 'chewy');
+  refused(() => checkGroupPage(group('chewy', [{ ...sticker('s1'), sources: [{ ...sources[0], scale: 4 }] }]), 'chewy'),
+    /sources/);
+  const { picture } = await import('../stickers.js');
+  const made = [];
+  const element = (tag) => {
+    const node = { tag, children: [], style: {}, append: (...c) => node.children.push(...c) };
+    made.push(node);
+    return node;
+  };
+  const document = { createElement: element };
+  const root = picture({ ...sticker('s1'), sources }, { baseURL: 'https://s.example/', scale: 3, document });
+  const [webp, png, img] = root.children;
+  assert.equal(webp.type, 'image/webp');
+  assert.equal(webp.srcset, 'https://s.example/v1/assets/webp1 1x, https://s.example/v1/assets/webp2 2x, https://s.example/v1/assets/webp3 3x');
+  assert.equal(png.type, 'image/png');
+  assert.deepEqual([img.width, img.height, img.loading, img.decoding, img.alt], [136, 136, 'lazy', 'async', 's1 sticker']);
+});

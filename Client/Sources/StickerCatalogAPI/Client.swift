@@ -168,6 +168,13 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "sources",
+                    value: input.query.sources
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "locale",
                     value: input.query.locale
                 )
@@ -443,6 +450,13 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "sources",
+                    value: input.query.sources
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "locale",
                     value: input.query.locale
                 )
@@ -589,6 +603,13 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "format",
                     value: input.query.format
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "sources",
+                    value: input.query.sources
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,
@@ -878,6 +899,13 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "sources",
+                    value: input.query.sources
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "locale",
                     value: input.query.locale
                 )
@@ -1034,6 +1062,13 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "format",
                     value: input.query.format
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "sources",
+                    value: input.query.sources
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,
@@ -1352,6 +1387,13 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "sources",
+                    value: input.query.sources
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "locale",
                     value: input.query.locale
                 )
@@ -1497,6 +1539,13 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "format",
                     value: input.query.format
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "sources",
+                    value: input.query.sources
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,
@@ -1805,6 +1854,13 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "sources",
+                    value: input.query.sources
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "locale",
                     value: input.query.locale
                 )
@@ -1943,6 +1999,13 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "format",
                     value: input.query.format
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "sources",
+                    value: input.query.sources
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,
@@ -2220,6 +2283,13 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "format",
                     value: input.query.format
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "sources",
+                    value: input.query.sources
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,

@@ -101,6 +101,12 @@ extension Components {
             case apng = "apng"
             case webp = "webp"
         }
+        /// `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
+        ///
+        /// - Remark: Generated from `#/components/parameters/Sources`.
+        @frozen public enum Sources: String, Codable, Hashable, Sendable, CaseIterable {
+            case all = "all"
+        }
         /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
         ///
         /// - Remark: Generated from `#/components/parameters/Locale`.

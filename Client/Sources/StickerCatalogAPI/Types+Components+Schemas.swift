@@ -884,6 +884,10 @@ extension Components {
             public var thumbnail: Components.Schemas.AssetLink
             /// - Remark: Generated from `#/components/schemas/ManifestSticker/placeholder`.
             public var placeholder: Components.Schemas.Placeholder?
+            /// With `sources=all` only: the picture at 1x to 3x as WebP and as PNG, for a web page's `<picture>` and `srcset`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ManifestSticker/sources`.
+            public var sources: [Components.Schemas.PictureSource]?
             /// Creates a new `ManifestSticker`.
             ///
             /// - Parameters:
@@ -900,6 +904,7 @@ extension Components {
             ///   - asset:
             ///   - thumbnail:
             ///   - placeholder:
+            ///   - sources: With `sources=all` only: the picture at 1x to 3x as WebP and as PNG, for a web page's `<picture>` and `srcset`.
             public init(
                 id: Swift.String,
                 name: Swift.String,
@@ -913,7 +918,8 @@ extension Components {
                 loops: Swift.Int,
                 asset: Components.Schemas.AssetLink,
                 thumbnail: Components.Schemas.AssetLink,
-                placeholder: Components.Schemas.Placeholder? = nil
+                placeholder: Components.Schemas.Placeholder? = nil,
+                sources: [Components.Schemas.PictureSource]? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -928,6 +934,7 @@ extension Components {
                 self.asset = asset
                 self.thumbnail = thumbnail
                 self.placeholder = placeholder
+                self.sources = sources
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -943,6 +950,50 @@ extension Components {
                 case asset
                 case thumbnail
                 case placeholder
+                case sources
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PictureSource`.
+        public struct PictureSource: Codable, Hashable, Sendable {
+            /// `webp` or `png` (any other value: a format a later version adds).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PictureSource/format`.
+            public var format: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PictureSource/scale`.
+            public var scale: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/PictureSource/url`.
+            public var url: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PictureSource/width`.
+            public var width: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/PictureSource/height`.
+            public var height: Swift.Int
+            /// Creates a new `PictureSource`.
+            ///
+            /// - Parameters:
+            ///   - format: `webp` or `png` (any other value: a format a later version adds).
+            ///   - scale:
+            ///   - url:
+            ///   - width:
+            ///   - height:
+            public init(
+                format: Swift.String,
+                scale: Swift.Int,
+                url: Swift.String,
+                width: Swift.Int,
+                height: Swift.Int
+            ) {
+                self.format = format
+                self.scale = scale
+                self.url = url
+                self.width = width
+                self.height = height
+            }
+            public enum CodingKeys: String, CodingKey {
+                case format
+                case scale
+                case url
+                case width
+                case height
             }
         }
         /// `#rrggbbaa` to paint where the sticker shows before its picture arrives: the still picture's mean colour weighted by alpha (averaged in linear light), and its mean alpha. Absent only for an image stored before placeholders, until the service has filled it in (moments after it starts).

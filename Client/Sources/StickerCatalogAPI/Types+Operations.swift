@@ -79,6 +79,14 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/manifest/GET/query/format`.
                 public var format: Components.Parameters.Format?
+                /// - Remark: Generated from `#/components/parameters/Sources`.
+                @frozen public enum Sources: String, Codable, Hashable, Sendable, CaseIterable {
+                    case all = "all"
+                }
+                /// `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
+                ///
+                /// - Remark: Generated from `#/paths/v1/manifest/GET/query/sources`.
+                public var sources: Components.Parameters.Sources?
                 /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///
                 /// - Remark: Generated from `#/paths/v1/manifest/GET/query/locale`.
@@ -91,6 +99,7 @@ public enum Operations {
                 ///   - size:
                 ///   - scale:
                 ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///   - sources: `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 public init(
                     filter: Components.Parameters.Filter? = nil,
@@ -98,6 +107,7 @@ public enum Operations {
                     size: Components.Parameters.Size? = nil,
                     scale: Components.Parameters.Scale? = nil,
                     format: Components.Parameters.Format? = nil,
+                    sources: Components.Parameters.Sources? = nil,
                     locale: Components.Parameters.Locale? = nil
                 ) {
                     self.filter = filter
@@ -105,6 +115,7 @@ public enum Operations {
                     self.size = size
                     self.scale = scale
                     self.format = format
+                    self.sources = sources
                     self.locale = locale
                 }
             }
@@ -480,6 +491,14 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/manifest/HEAD/query/format`.
                 public var format: Components.Parameters.Format?
+                /// - Remark: Generated from `#/components/parameters/Sources`.
+                @frozen public enum Sources: String, Codable, Hashable, Sendable, CaseIterable {
+                    case all = "all"
+                }
+                /// `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
+                ///
+                /// - Remark: Generated from `#/paths/v1/manifest/HEAD/query/sources`.
+                public var sources: Components.Parameters.Sources?
                 /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///
                 /// - Remark: Generated from `#/paths/v1/manifest/HEAD/query/locale`.
@@ -492,6 +511,7 @@ public enum Operations {
                 ///   - size:
                 ///   - scale:
                 ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///   - sources: `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 public init(
                     filter: Components.Parameters.Filter? = nil,
@@ -499,6 +519,7 @@ public enum Operations {
                     size: Components.Parameters.Size? = nil,
                     scale: Components.Parameters.Scale? = nil,
                     format: Components.Parameters.Format? = nil,
+                    sources: Components.Parameters.Sources? = nil,
                     locale: Components.Parameters.Locale? = nil
                 ) {
                     self.filter = filter
@@ -506,6 +527,7 @@ public enum Operations {
                     self.size = size
                     self.scale = scale
                     self.format = format
+                    self.sources = sources
                     self.locale = locale
                 }
             }
@@ -874,6 +896,14 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/manifest/changes/GET/query/format`.
                 public var format: Components.Parameters.Format?
+                /// - Remark: Generated from `#/components/parameters/Sources`.
+                @frozen public enum Sources: String, Codable, Hashable, Sendable, CaseIterable {
+                    case all = "all"
+                }
+                /// `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
+                ///
+                /// - Remark: Generated from `#/paths/v1/manifest/changes/GET/query/sources`.
+                public var sources: Components.Parameters.Sources?
                 /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///
                 /// - Remark: Generated from `#/paths/v1/manifest/changes/GET/query/locale`.
@@ -888,6 +918,7 @@ public enum Operations {
                 ///   - size:
                 ///   - scale:
                 ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///   - sources: `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 public init(
                     since: Swift.String,
@@ -897,6 +928,7 @@ public enum Operations {
                     size: Components.Parameters.Size? = nil,
                     scale: Components.Parameters.Scale? = nil,
                     format: Components.Parameters.Format? = nil,
+                    sources: Components.Parameters.Sources? = nil,
                     locale: Components.Parameters.Locale? = nil
                 ) {
                     self.since = since
@@ -906,6 +938,7 @@ public enum Operations {
                     self.size = size
                     self.scale = scale
                     self.format = format
+                    self.sources = sources
                     self.locale = locale
                 }
             }
@@ -1282,6 +1315,14 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/manifest/changes/HEAD/query/format`.
                 public var format: Components.Parameters.Format?
+                /// - Remark: Generated from `#/components/parameters/Sources`.
+                @frozen public enum Sources: String, Codable, Hashable, Sendable, CaseIterable {
+                    case all = "all"
+                }
+                /// `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
+                ///
+                /// - Remark: Generated from `#/paths/v1/manifest/changes/HEAD/query/sources`.
+                public var sources: Components.Parameters.Sources?
                 /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///
                 /// - Remark: Generated from `#/paths/v1/manifest/changes/HEAD/query/locale`.
@@ -1296,6 +1337,7 @@ public enum Operations {
                 ///   - size:
                 ///   - scale:
                 ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///   - sources: `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 public init(
                     since: Swift.String,
@@ -1305,6 +1347,7 @@ public enum Operations {
                     size: Components.Parameters.Size? = nil,
                     scale: Components.Parameters.Scale? = nil,
                     format: Components.Parameters.Format? = nil,
+                    sources: Components.Parameters.Sources? = nil,
                     locale: Components.Parameters.Locale? = nil
                 ) {
                     self.since = since
@@ -1314,6 +1357,7 @@ public enum Operations {
                     self.size = size
                     self.scale = scale
                     self.format = format
+                    self.sources = sources
                     self.locale = locale
                 }
             }
@@ -1683,6 +1727,14 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/events/GET/query/format`.
                 public var format: Components.Parameters.Format?
+                /// - Remark: Generated from `#/components/parameters/Sources`.
+                @frozen public enum Sources: String, Codable, Hashable, Sendable, CaseIterable {
+                    case all = "all"
+                }
+                /// `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
+                ///
+                /// - Remark: Generated from `#/paths/v1/events/GET/query/sources`.
+                public var sources: Components.Parameters.Sources?
                 /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///
                 /// - Remark: Generated from `#/paths/v1/events/GET/query/locale`.
@@ -1709,6 +1761,7 @@ public enum Operations {
                 ///   - size:
                 ///   - scale:
                 ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///   - sources: `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///   - platform: As `Sticker-Platform`, for a client that cannot set headers (a browser's EventSource); the header wins when both are sent. In the admin's preview and exports: the platform to see the catalog as.
                 ///   - appVersion: As `Sticker-App-Version`, for a client that cannot set headers; in the admin's preview and exports, the version to see the catalog as.
@@ -1721,6 +1774,7 @@ public enum Operations {
                     size: Components.Parameters.Size? = nil,
                     scale: Components.Parameters.Scale? = nil,
                     format: Components.Parameters.Format? = nil,
+                    sources: Components.Parameters.Sources? = nil,
                     locale: Components.Parameters.Locale? = nil,
                     platform: Components.Parameters.PlatformQuery? = nil,
                     appVersion: Components.Parameters.AppVersionQuery? = nil,
@@ -1733,6 +1787,7 @@ public enum Operations {
                     self.size = size
                     self.scale = scale
                     self.format = format
+                    self.sources = sources
                     self.locale = locale
                     self.platform = platform
                     self.appVersion = appVersion
@@ -2112,6 +2167,14 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/events/HEAD/query/format`.
                 public var format: Components.Parameters.Format?
+                /// - Remark: Generated from `#/components/parameters/Sources`.
+                @frozen public enum Sources: String, Codable, Hashable, Sendable, CaseIterable {
+                    case all = "all"
+                }
+                /// `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
+                ///
+                /// - Remark: Generated from `#/paths/v1/events/HEAD/query/sources`.
+                public var sources: Components.Parameters.Sources?
                 /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///
                 /// - Remark: Generated from `#/paths/v1/events/HEAD/query/locale`.
@@ -2138,6 +2201,7 @@ public enum Operations {
                 ///   - size:
                 ///   - scale:
                 ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///   - sources: `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///   - platform: As `Sticker-Platform`, for a client that cannot set headers (a browser's EventSource); the header wins when both are sent. In the admin's preview and exports: the platform to see the catalog as.
                 ///   - appVersion: As `Sticker-App-Version`, for a client that cannot set headers; in the admin's preview and exports, the version to see the catalog as.
@@ -2150,6 +2214,7 @@ public enum Operations {
                     size: Components.Parameters.Size? = nil,
                     scale: Components.Parameters.Scale? = nil,
                     format: Components.Parameters.Format? = nil,
+                    sources: Components.Parameters.Sources? = nil,
                     locale: Components.Parameters.Locale? = nil,
                     platform: Components.Parameters.PlatformQuery? = nil,
                     appVersion: Components.Parameters.AppVersionQuery? = nil,
@@ -2162,6 +2227,7 @@ public enum Operations {
                     self.size = size
                     self.scale = scale
                     self.format = format
+                    self.sources = sources
                     self.locale = locale
                     self.platform = platform
                     self.appVersion = appVersion
@@ -2522,6 +2588,14 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/GET/query/format`.
                 public var format: Components.Parameters.Format?
+                /// - Remark: Generated from `#/components/parameters/Sources`.
+                @frozen public enum Sources: String, Codable, Hashable, Sendable, CaseIterable {
+                    case all = "all"
+                }
+                /// `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/GET/query/sources`.
+                public var sources: Components.Parameters.Sources?
                 /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/GET/query/locale`.
@@ -2548,6 +2622,7 @@ public enum Operations {
                 ///   - size:
                 ///   - scale:
                 ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///   - sources: `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///   - q: Only groups whose name or id contains this, case and accents aside; longer than 100 characters or with a control character is a 400.
                 ///   - ids: Only these groups (1 to 100 ids, split by commas; others are a 400): a client that keeps some groups learns in one request, usually a 304, whether any of them changed, and which left its view (they are not listed).
@@ -2559,6 +2634,7 @@ public enum Operations {
                     size: Components.Parameters.Size? = nil,
                     scale: Components.Parameters.Scale? = nil,
                     format: Components.Parameters.Format? = nil,
+                    sources: Components.Parameters.Sources? = nil,
                     locale: Components.Parameters.Locale? = nil,
                     q: Components.Parameters.GroupQuery? = nil,
                     ids: Components.Parameters.GroupIds? = nil,
@@ -2570,6 +2646,7 @@ public enum Operations {
                     self.size = size
                     self.scale = scale
                     self.format = format
+                    self.sources = sources
                     self.locale = locale
                     self.q = q
                     self.ids = ids
@@ -2949,6 +3026,14 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/HEAD/query/format`.
                 public var format: Components.Parameters.Format?
+                /// - Remark: Generated from `#/components/parameters/Sources`.
+                @frozen public enum Sources: String, Codable, Hashable, Sendable, CaseIterable {
+                    case all = "all"
+                }
+                /// `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/HEAD/query/sources`.
+                public var sources: Components.Parameters.Sources?
                 /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/HEAD/query/locale`.
@@ -2975,6 +3060,7 @@ public enum Operations {
                 ///   - size:
                 ///   - scale:
                 ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///   - sources: `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///   - q: Only groups whose name or id contains this, case and accents aside; longer than 100 characters or with a control character is a 400.
                 ///   - ids: Only these groups (1 to 100 ids, split by commas; others are a 400): a client that keeps some groups learns in one request, usually a 304, whether any of them changed, and which left its view (they are not listed).
@@ -2986,6 +3072,7 @@ public enum Operations {
                     size: Components.Parameters.Size? = nil,
                     scale: Components.Parameters.Scale? = nil,
                     format: Components.Parameters.Format? = nil,
+                    sources: Components.Parameters.Sources? = nil,
                     locale: Components.Parameters.Locale? = nil,
                     q: Components.Parameters.GroupQuery? = nil,
                     ids: Components.Parameters.GroupIds? = nil,
@@ -2997,6 +3084,7 @@ public enum Operations {
                     self.size = size
                     self.scale = scale
                     self.format = format
+                    self.sources = sources
                     self.locale = locale
                     self.q = q
                     self.ids = ids
@@ -3348,6 +3436,14 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/{id}/GET/query/format`.
                 public var format: Components.Parameters.Format?
+                /// - Remark: Generated from `#/components/parameters/Sources`.
+                @frozen public enum Sources: String, Codable, Hashable, Sendable, CaseIterable {
+                    case all = "all"
+                }
+                /// `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/GET/query/sources`.
+                public var sources: Components.Parameters.Sources?
                 /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/{id}/GET/query/locale`.
@@ -3366,6 +3462,7 @@ public enum Operations {
                 ///   - size:
                 ///   - scale:
                 ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///   - sources: `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///   - limit: Stickers per page of a group.
                 ///   - cursor: The previous page's `next` (opaque, signed); one that does not verify is a 410.
@@ -3373,6 +3470,7 @@ public enum Operations {
                     size: Components.Parameters.Size? = nil,
                     scale: Components.Parameters.Scale? = nil,
                     format: Components.Parameters.Format? = nil,
+                    sources: Components.Parameters.Sources? = nil,
                     locale: Components.Parameters.Locale? = nil,
                     limit: Components.Parameters.StickerLimit? = nil,
                     cursor: Components.Parameters.StickerCursor? = nil
@@ -3380,6 +3478,7 @@ public enum Operations {
                     self.size = size
                     self.scale = scale
                     self.format = format
+                    self.sources = sources
                     self.locale = locale
                     self.limit = limit
                     self.cursor = cursor
@@ -3765,6 +3864,14 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/{id}/HEAD/query/format`.
                 public var format: Components.Parameters.Format?
+                /// - Remark: Generated from `#/components/parameters/Sources`.
+                @frozen public enum Sources: String, Codable, Hashable, Sendable, CaseIterable {
+                    case all = "all"
+                }
+                /// `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
+                ///
+                /// - Remark: Generated from `#/paths/v1/groups/{id}/HEAD/query/sources`.
+                public var sources: Components.Parameters.Sources?
                 /// BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///
                 /// - Remark: Generated from `#/paths/v1/groups/{id}/HEAD/query/locale`.
@@ -3783,6 +3890,7 @@ public enum Operations {
                 ///   - size:
                 ///   - scale:
                 ///   - format: `apng` (default): PNG pictures, animated (APNG) where the sticker moves; `png`: still PNG pictures only (an animation's still picture), for clients that cannot animate; `webp`: WebP pictures, animated where the sticker moves.
+                ///   - sources: `all`: each sticker also lists its pictures at 1x to 3x in WebP and PNG (`sources`), for a web page's `<picture>` (the web module asks for it).
                 ///   - locale: BCP 47 language tag, `-` or `_` separated, any case (`pt-BR`, `pt_br`): a language of 2-3 letters and at most two subtags of 2-8 letters or digits.
                 ///   - limit: Stickers per page of a group.
                 ///   - cursor: The previous page's `next` (opaque, signed); one that does not verify is a 410.
@@ -3790,6 +3898,7 @@ public enum Operations {
                     size: Components.Parameters.Size? = nil,
                     scale: Components.Parameters.Scale? = nil,
                     format: Components.Parameters.Format? = nil,
+                    sources: Components.Parameters.Sources? = nil,
                     locale: Components.Parameters.Locale? = nil,
                     limit: Components.Parameters.StickerLimit? = nil,
                     cursor: Components.Parameters.StickerCursor? = nil
@@ -3797,6 +3906,7 @@ public enum Operations {
                     self.size = size
                     self.scale = scale
                     self.format = format
+                    self.sources = sources
                     self.locale = locale
                     self.limit = limit
                     self.cursor = cursor

@@ -111,13 +111,16 @@ package struct ManifestSticker: Codable, Sendable, Equatable {
     package var thumbnail: AssetLink
     /// `#rrggbbaa` to paint before the picture arrives (`Placeholder`); absent until made for an older image.
     package var placeholder: String?
+    /// With `sources=all`: the picture at 1x to 3x in WebP and PNG, for a web page's `<picture>` (`PictureSource`).
+    package var sources: [PictureSource]?
 
     package init(
         id: String, name: String, description: String, flags: [String], keywords: [String], emoji: [String],
         animated: Bool, frames: Int, durationMs: Int, loops: Int, asset: AssetLink, thumbnail: AssetLink,
-        placeholder: String? = nil
+        placeholder: String? = nil, sources: [PictureSource]? = nil
     ) {
         self.placeholder = placeholder
+        self.sources = sources
         self.id = id
         self.name = name
         self.description = description

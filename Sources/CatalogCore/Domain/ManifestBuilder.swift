@@ -99,6 +99,11 @@ extension ManifestSticker {
             thumbnail: linker.link(
                 sticker.picture(edge: SizeClass.small.pixels(scale: query.scale), still: true, file: query.format.file),
                 signedUntil: signedUntil),
-            placeholder: sticker.placeholder)
+            placeholder: sticker.placeholder,
+            sources: query.sources
+                ? PictureSource.all(
+                    sticker, points: edge, scale: query.scale, still: query.still, linker: linker,
+                    signedUntil: signedUntil)
+                : nil)
     }
 }

@@ -15,6 +15,8 @@ package struct ManifestQuery: Sendable, Hashable {
     package var still: Bool { format.still }
     /// A canonical language tag (`pt-BR`).
     package var locale: String?
+    /// `sources=all`: each sticker lists its pictures at 1x to 3x in WebP and PNG (`PictureSource`), for web pages.
+    package var sources = false
     /// Products the user holds whose groups are unlocked, sorted; empty for anonymous clients.
     package var unlocked: [String] = []
     /// When the signed URLs of unlocked or restricted images expire (Unix seconds); nil when nothing is unlocked and no
@@ -81,6 +83,10 @@ package struct ManifestQuery: Sendable, Hashable {
                     name: "format", rule: "must be apng (the default), png (still pictures only) or webp")
             }
             query.format = value
+        }
+        if let sources = parameters["sources"] {
+            guard sources == "all" else { throw .invalidParameter(name: "sources", rule: "must be all") }
+            query.sources = true
         }
         if let locale = parameters["locale"] {
             guard let tag = LocaleTag.canonical(locale) else {

@@ -30,6 +30,7 @@ package enum GroupVersion {
         bytes.add(view.scale)
         bytes.add(view.format.rawValue)
         bytes.add(view.locale ?? "")
+        if view.sources { bytes.add("sources") }  // only then: every other view's versions stay as they were
         bytes.add(view.unlocked)
         bytes.add(Int(view.signedUntil ?? -1))
         bytes.add(page ?? "")
