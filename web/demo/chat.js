@@ -83,11 +83,14 @@ function status(text) {
 }
 
 const search = debounced((q, options) => catalog.search(q, options));
+let typed = 0; // the input a result answers: one that arrives after the box changed again is dropped
 $('search').addEventListener('input', async (event) => {
   const q = event.target.value.trim();
+  const generation = ++typed;
   if (!q) return select(selected);
   try {
-    showStickers((await search(q)).filter((r) => !r.locked));
+    const results = await search(q);
+    if (generation === typed) showStickers(results.filter((r) => !r.locked));
   } catch (error) {
     if (error.kind !== 'aborted') status(`Search failed: ${error.message}`);
   }
