@@ -43,6 +43,8 @@ struct HTTPBehaviourTests {
         for route in router.routes {
             served["/" + route.path.description.drop { $0 == "/" }, default: []].insert(route.method)
         }
+        // Where pages on other origins may call, OPTIONS is served (a preflight: CrossOriginTests), so it is allowed.
+        for path in served.keys where CrossOrigin.scope(of: path) != .closed { served[path]?.insert(.options) }
         try await withApp(demo: true) { [served] client, _ in
             for (path, methods) in served {
                 for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete, .trace, .options]

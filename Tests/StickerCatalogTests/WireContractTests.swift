@@ -175,6 +175,7 @@ import Testing
             try await wire.check(
                 Schemas.ManifestGroup.self, client, "/v1/groups/chewy?locale=fr&format=webp", headers: hana)
             try await wire.check(Schemas.ManifestGroup.self, client, "/v1/groups/chocolate?size=medium&scale=2")
+            try await wire.check(Schemas.ManifestGroup.self, client, "/v1/groups/chocolate?sources=all")
             // A group in pages (a next cursor), and the group index: anonymous (a locked group), signed in, a next page.
             try await wire.check(Schemas.ManifestGroup.self, client, "/v1/groups/chocolate?limit=1")
             try await wire.check(Schemas.GroupIndexPage.self, client, "/v1/groups?locale=fr&format=webp&limit=2")
