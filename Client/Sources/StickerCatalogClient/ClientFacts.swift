@@ -20,7 +20,7 @@ final class ClientFacts: @unchecked Sendable {
     /// Operations that answer with the catalog as this client sees it. The HEADs too: their ETags must be the GETs'.
     static let operations: Set<String> = [
         "getManifest", "headManifest", "getManifestChanges", "headManifestChanges", "getEvents", "headEvents",
-        "getGroup", "headGroup", "search", "headSearch", "trending", "headTrending",
+        "getGroupIndex", "headGroupIndex", "getGroup", "headGroup", "search", "headSearch", "trending", "headTrending",
     ]
     static let platformHeader = HTTPField.Name("Sticker-Platform")!
     static let versionHeader = HTTPField.Name("Sticker-App-Version")!

@@ -43,6 +43,23 @@ import Testing
             })
     }
 
+    /// The library's reads state the facts too: a sync's index asked without them would find an installed group shown
+    /// to some platforms only missing, and uninstall it.
+    @Test func theLibrarysIndexAndGroupsCarryTheFacts() async throws {
+        // Setup
+        let service = LibraryService(groups: 3, stickers: 2)
+        let library = StickerLibrary.testing(service) { $0.platform = "ios" }
+        // Action: browse, install, sync.
+        _ = try await library.index()
+        try await library.install(group: "g1")
+        _ = try await library.sync()
+        // Check: every catalog read said which platform asks; images said nothing.
+        let reads = service.platforms.filter { $0.target.hasPrefix("/v1/groups") }
+        #expect(reads.count >= 3 && reads.contains { $0.target.hasPrefix("/v1/groups?") })
+        #expect(reads.allSatisfy { $0.platform == "ios" }, "\(reads.filter { $0.platform != "ios" }.map(\.target))")
+        #expect(service.platforms.filter { $0.target.hasPrefix("/v1/assets/") }.allSatisfy { $0.platform == nil })
+    }
+
     @Test func eachFolderHasItsOwnIdAndABrokenOneIsReplaced() async throws {
         let service = MemoryService()
         let (first, second) = (StickerSync.temporaryFolder(), StickerSync.temporaryFolder())

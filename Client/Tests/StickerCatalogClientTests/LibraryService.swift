@@ -14,6 +14,8 @@ final class LibraryService: ClientTransport, @unchecked Sendable {
     private var order: [String] = []
     private var files: [String: Data] = [:]
     private(set) var requests: [String] = []
+    /// Each request's target and the platform it stated (`Sticker-Platform`), for the audience facts' tests.
+    private(set) var platforms: [(target: String, platform: String?)] = []
     /// Revalidations answered 304.
     private(set) var notModified = 0
 
@@ -107,6 +109,7 @@ final class LibraryService: ClientTransport, @unchecked Sendable {
             }, uniquingKeysWith: { $1 })
         return lock.withLock {
             requests.append(target)
+            platforms.append((target, request.headerFields[HTTPField.Name("Sticker-Platform")!]))
             if path == "/v1/groups" {
                 let asked = query["ids"].map { Set($0.split(separator: ",").map(String.init)) }
                 let listed = order.filter { asked?.contains($0) ?? true }.map(summary)
