@@ -119,6 +119,11 @@ import Testing
             let asked = try await client.execute(uri: "/v1/me/event-ticket", method: .post, headers: ola)
             #expect(asked.status == .ok && asked.headers[.cacheControl] == "no-store")
             let ticket = try #require(asked.json["ticket"] as? String)
+            // With a token as well, the token decides and the ticket is not spent; a malformed ticket is a 400.
+            let bo = "Authorization: " + ((try await Purchasing.user("bo"))[.authorization] ?? "")
+            let (asBo, boStatus) = try await Self.open(port, [bo], path: "/v1/events?ticket=\(ticket)")
+            #expect(boStatus == "200")
+            #expect(try await Self.open(port, path: "/v1/events?ticket=not%20one").1 == "400")
             let (stream, status) = try await Self.open(port, path: "/v1/events?ticket=\(ticket)")
             #expect(status == "200")
             #expect(try await stream.saw(": connected"))
@@ -131,7 +136,7 @@ import Testing
             // Nobody gets a ticket without a token.
             let anonymous = try await client.execute(uri: "/v1/me/event-ticket", method: .post)
             #expect(anonymous.status == .unauthorized)
-            withExtendedLifetime(stream) {}
+            withExtendedLifetime((stream, asBo)) {}
         }
     }
 

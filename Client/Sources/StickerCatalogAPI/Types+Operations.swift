@@ -1695,7 +1695,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/events/GET/query/since`.
                 public var since: Swift.String?
-                /// A ticket from `POST /v1/me/event-ticket`, for a page that cannot send `Authorization` (EventSource); spent by this stream.
+                /// A ticket from `POST /v1/me/event-ticket`, for a page that cannot send `Authorization` (EventSource); spent by this stream. With `Authorization` as well, the token decides and the ticket is not spent.
                 ///
                 /// - Remark: Generated from `#/paths/v1/events/GET/query/ticket`.
                 public var ticket: Swift.String?
@@ -1755,7 +1755,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - since: A cursor to resume from, for clients that cannot set Last-Event-ID.
-                ///   - ticket: A ticket from `POST /v1/me/event-ticket`, for a page that cannot send `Authorization` (EventSource); spent by this stream.
+                ///   - ticket: A ticket from `POST /v1/me/event-ticket`, for a page that cannot send `Authorization` (EventSource); spent by this stream. With `Authorization` as well, the token decides and the ticket is not spent.
                 ///   - filter: A filter name (see /v1/filters); a name the catalog does not define is a 404 `unknown_filter`.
                 ///   - flags: Comma-separated flags (at most 20) every shown sticker must be covered by, on top of the filter's.
                 ///   - size:

@@ -39,12 +39,16 @@ package struct EventController {
         var context = context
         var parameters = ManifestController.parameters(request)
         // A browser's `EventSource` cannot send `Authorization`: its page brings a ticket (`EventTickets`) instead.
+        // With a token as well, the token decides and the ticket is not spent; a malformed one is refused either way.
         if let ticket = parameters.removeValue(forKey: "ticket") {
-            guard context.user == nil else {
-                throw CatalogError.invalidParameter(name: "ticket", rule: "is for a page without a token: send one")
+            guard (1...1024).contains(ticket.utf8.count), ticket.utf8.allSatisfy(EventTickets.isTicketByte) else {
+                throw CatalogError.invalidParameter(
+                    name: "ticket", rule: "must be a ticket from POST /v1/me/event-ticket")
             }
-            let verified = try tickets.redeem(Substring(ticket))
-            (context.user, context.userTokenExpires) = (verified.user, verified.expires)
+            if context.user == nil {
+                let verified = try tickets.redeem(Substring(ticket))
+                (context.user, context.userTokenExpires) = (verified.user, verified.expires)
+            }
         }
         // Accepted for other requests within the clock skew, but a stream would end as it began.
         if let expires = context.userTokenExpires, expires <= Date() {

@@ -66,6 +66,17 @@ package final class EventTickets: Sendable {
 
     private enum Outcome { case fresh, spent, full }
 
+    /// A byte a ticket's text may hold: base64url's alphabet.
+    package static func isTicketByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default: false
+        }
+    }
+
     private static func refusal(_ detail: String) -> Problem {
         var problem = Problem(.unauthorized, "invalid_ticket", detail)
         problem.headers[.wwwAuthenticate] = #"Bearer realm="stickerd", error="invalid_token""#
