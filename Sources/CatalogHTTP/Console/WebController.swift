@@ -3,6 +3,7 @@ import CatalogServices
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Synchronization
 
 /// `GET /web/{file}`: the web module (`stickers.js`, `stickers.d.ts`), at a stable path any page may import from any
 /// origin (a module script is fetched with CORS, and the file is public: `Access-Control-Allow-Origin: *`); and with
@@ -10,8 +11,9 @@ import NIOCore
 package struct WebController {
     package let module: ConsoleFiles
     package let demo: ConsoleFiles?
-    /// Each module file compressed once, at start-up, at the best level: 38 KB of JavaScript leaves as about 10 KB.
-    private let encoded: [String: [ContentCoding: ByteBuffer]]
+    /// Each module file compressed at the best level, once, when first asked for (not at start-up: every replica
+    /// and every test app starts without it): 38 KB of JavaScript leaves as about 10 KB.
+    private let encoded = Encoded()
     /// The demo page's policy: its own scripts and styles only; it may call and show any catalog (its `?api=`).
     package static let demoPolicy =
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' http: https: data:; "
@@ -20,17 +22,6 @@ package struct WebController {
     package init(module: ConsoleFiles = ConsoleFiles(embeddedWebFiles), demo: ConsoleFiles? = nil) {
         self.module = module
         self.demo = demo
-        var encoded: [String: [ContentCoding: ByteBuffer]] = [:]
-        for path in module.paths {
-            guard let file = module[path] else { continue }
-            let bytes = Array(buffer: file.body)
-            for coding in [ContentCoding.brotli, .gzip] {
-                if let body = Compression.compress(bytes, coding, .best), body.count < bytes.count {
-                    encoded[path, default: [:]][coding] = ByteBuffer(bytes: body)
-                }
-            }
-        }
-        self.encoded = encoded
     }
 
     package func addRoutes(to router: Router<AppRequestContext>) {
@@ -52,7 +43,7 @@ package struct WebController {
     /// A module file in the coding the client prefers, with its ETag (a compressed one's ends in `-br` or `-gzip`).
     private func moduleFile(_ path: String, _ request: Request) throws -> Response {
         guard let file = module[path] else { throw CatalogError.notFound("File '\(path.prefix(64))'") }
-        let codings = encoded[path] ?? [:]
+        let codings = encoded.codings(of: path, file)
         let coding = AcceptEncoding.preferred(
             request.headers[.acceptEncoding],
             offered: [.brotli, .gzip, .identity].filter { $0 == .identity || codings[$0] != nil })
@@ -89,4 +80,25 @@ package struct WebController {
 extension ConsoleFiles {
     /// The demo chat's files (`web/demo/`).
     package static var demoChat: ConsoleFiles { ConsoleFiles(embeddedDemoFiles) }
+}
+
+/// The module's files compressed, made on first use under a lock (a few files, tens of kilobytes: one request waits
+/// for them once).
+private final class Encoded: Sendable {
+    private let made = Mutex<[String: [ContentCoding: ByteBuffer]]>([:])
+
+    func codings(of path: String, _ file: ConsoleFiles.File) -> [ContentCoding: ByteBuffer] {
+        made.withLock { made in
+            if let found = made[path] { return found }
+            let bytes = Array(buffer: file.body)
+            var codings: [ContentCoding: ByteBuffer] = [:]
+            for coding in [ContentCoding.brotli, .gzip] {
+                if let body = Compression.compress(bytes, coding, .best), body.count < bytes.count {
+                    codings[coding] = ByteBuffer(bytes: body)
+                }
+            }
+            made[path] = codings
+            return codings
+        }
+    }
 }
