@@ -151,7 +151,11 @@ package final class DatabasePool: Service, Sendable {
         state.withLock { state in
             if state.running == nil {
                 let client = state.client
-                state.running = Task { await client.run() }
+                // Detached: `PostgresClient.run` stops at the graceful shutdown of the service whose task made it
+                // (a task-local). Started on first use, that could be the application's (migrations before this
+                // service ran), and SIGTERM then closed the pool under the flusher's last write. It stops when this
+                // service's `run` cancels it, last of all.
+                state.running = Task.detached { await client.run() }
             }
             return (state.client, state.health)
         }
@@ -192,7 +196,7 @@ package final class DatabasePool: Service, Sendable {
             return
         }
         let fresh = PostgresClient(configuration: endpoint.clientConfiguration(), backgroundLogger: logger)
-        let task = Task { await fresh.run() }
+        let task = Task.detached { await fresh.run() }  // as in `startIfNeeded`
         if await Self.answers(fresh, within: acquireTimeout) {
             start(fresh, running: task)
             logger.notice("PostgreSQL answers again; replaced the connection pool, which was still backing off")
