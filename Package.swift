@@ -51,6 +51,18 @@ let package = Package(
             pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"])]
         ),
+        /// giflib, as Debian's libgif-dev installs it: GIF uploads' LZW data, decoded a line at a time.
+        .systemLibrary(
+            name: "CGIF",
+            pkgConfig: "libgif",
+            providers: [.apt(["libgif-dev"])]
+        ),
+        /// libjpeg-turbo's TurboJPEG API, as Debian's libturbojpeg0-dev installs it: JPEG uploads.
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
         /// PNG writing with libpng's full API (zlib level, strategy, row filters), its setjmp inside one C function.
         .target(
             name: "CStickerPNG",
@@ -66,7 +78,8 @@ let package = Package(
         ),
         /// multipart/form-data (RFC 7578) read within a byte budget; no dependencies, so it can be fuzzed on its own.
         .target(name: "FormData"),
-        /// Sticker image rules: PNG/APNG and WebP structure, libpng and libwebp decode and encode, drawing the demo
+        /// Sticker image rules: PNG/APNG, WebP, GIF and JPEG structure, libpng, libwebp, giflib and libjpeg-turbo decode,
+        /// libpng and libwebp encode, drawing the demo
         /// art. No HTTP, no SQL.
         .target(
             name: "StickerImage",
@@ -75,6 +88,8 @@ let package = Package(
                 "CWebP",
                 "CStickerPNG",
                 "CLCMS2",
+                "CGIF",
+                "CTurboJPEG",
             ],
             // Optimised in debug builds too: the tests decode, draw and resize real images, 50x slower unoptimised.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]

@@ -55,7 +55,7 @@ export function stickerGrid(group, reload) {
     });
     const card = h('li', { class: 'sticker-card', draggable: 'true', dataset: { id: sticker.id } },
       h('img', { src: picture.url, alt: sticker.description, width: 100, height: 100, loading: 'lazy', draggable: 'false' }),
-      h('p', { class: 'sticker-name' }, sticker.name, sticker.animated ? h('span', { class: 'badge' }, `APNG ${sticker.frames} frames`) : null),
+      h('p', { class: 'sticker-name' }, sticker.name, sticker.animated ? h('span', { class: 'badge' }, `Animated, ${sticker.frames} frames`) : null),
       h('p', { class: 'emoji' }, sticker.emoji.join(' ')),
       h('label', { class: 'check' }, cover, ` Cover`),
       h('div', { class: 'card-actions' },

@@ -87,17 +87,17 @@ async function send(groupId, item) {
 /** The upload area for group `groupId`; `uploaded()` runs after a batch in which at least one file was kept. */
 export function uploader(groupId, uploaded) {
   let items = [];
-  const input = h('input', { type: 'file', accept: 'image/png,image/apng', multiple: true, id: 'upload-files' });
+  const input = h('input', { type: 'file', accept: 'image/png,image/apng,image/webp,image/gif,image/jpeg', multiple: true, id: 'upload-files' });
   const staged = h('ol', { class: 'staged-list', 'aria-label': 'Files to upload' });
   const summary = h('p', { class: 'summary', 'aria-live': 'polite' });
   const start = h('button', { type: 'submit', class: 'primary', disabled: true }, 'Upload');
   const form = h('form', { class: 'card upload', 'aria-labelledby': 'upload-title' },
     h('h2', { id: 'upload-title' }, 'Add stickers'),
     h('div', { class: 'dropzone' },
-      h('p', {}, 'Drop PNG or APNG files here, or '),
+      h('p', {}, 'Drop PNG, APNG, WebP, GIF or JPEG files here, or '),
       h('label', { for: 'upload-files', class: 'button' }, 'choose files'),
       input,
-      h('p', { class: 'hint' }, 'Each file: PNG or APNG, 300 to 618 pixels a side (@3x), at most 500 KB, 10 s and 100 frames.')),
+      h('p', { class: 'hint' }, 'Each file: PNG, APNG, WebP, GIF or JPEG (opaque), 300 to 618 pixels a side (@3x), at most 500 KB, 10 s and 100 frames.')),
     staged, summary, start);
   const stage = (files) => {
     const pngs = [...files];

@@ -3,9 +3,9 @@
 const meanings = {
   dimensions_out_of_range: ['Wrong size', 'Resize it so that each side is 300 to 618 pixels (supply it at @3x: 618 x 618 for a large group).'],
   too_large: ['File too big', 'Save it under 500 KB: fewer colours, fewer frames or a smaller size.'],
-  unsupported_format: ['Not a PNG', 'Export it as PNG or APNG; JPEG, GIF and WebP are not accepted.'],
-  corrupt_image: ['Damaged file', 'The PNG data does not decode. Export it again from your editor.'],
-  invalid_animation: ['Broken animation', 'Export the APNG again; its frames do not fit together.'],
+  unsupported_format: ['Not a sticker image', 'Export it as PNG, APNG, WebP, GIF or JPEG; HEIC, AVIF, SVG and others are not accepted.'],
+  corrupt_image: ['Damaged file', 'The image data does not decode. Export it again from your editor.'],
+  invalid_animation: ['Broken animation', 'Export the animation again; its frames do not fit together.'],
   too_many_frames: ['Too many frames', 'Use at most 100 frames, and keep all of them under the memory limit.'],
   animation_too_long: ['Animation too long', 'One loop may last at most 10 seconds.'],
   rendition_too_large: ['Too noisy to shrink', 'A resized copy would pass 500 KB: use fewer colours or less noise.'],

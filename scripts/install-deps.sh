@@ -4,7 +4,8 @@
 # As root it installs; otherwise it prints the exact commands to run and stops.
 set -euo pipefail
 
-packages=(pkg-config libpng-dev libwebp-dev webp zlib1g-dev libbrotli-dev liblcms2-dev libcurl4-openssl-dev postgresql util-linux curl python3 python3-pip libvips-tools apngdis nodejs node-typescript)
+packages=(pkg-config libpng-dev libgif-dev libturbojpeg0-dev libwebp-dev webp zlib1g-dev libbrotli-dev liblcms2-dev libcurl4-openssl-dev postgresql util-linux curl python3 python3-pip libvips-tools apngdis nodejs node-typescript imagemagick)
+# imagemagick: the reference GIF decoder (its coalesced frames) the GIF conformance tests compare against.
 # nodejs and node-typescript: the web module's unit tests (node --test) and type checks (tsc), scripts/check-web.sh.
 # brotli: so that schemathesis (through urllib3) can read the brotli answers it asks for with `Accept-Encoding: br`.
 # kubernetes-validate: scripts/check-deploy.sh validates deploy/kubernetes against the Kubernetes schemas.

@@ -21,7 +21,7 @@ package enum UploadReader {
         let contentType = request.headers[.contentType] ?? ""
         let header = HeaderParameters(contentType)
         switch header?.value.lowercased() ?? "" {
-        case "image/png", "image/apng", "image/vnd.mozilla.apng", "image/webp":
+        case "image/png", "image/apng", "image/vnd.mozilla.apng", "image/webp", "image/gif", "image/jpeg":
             try checkDeclaredLength(request, limit: imageLimit)
             var image: [UInt8] = []
             for try await chunk in request.body {
@@ -46,7 +46,8 @@ package enum UploadReader {
         default:
             throw Problem(
                 .unsupportedMediaType, "unsupported_format",
-                "Send the sticker as multipart/form-data with a 'file' part, or as a raw image/png or image/webp body.")
+                "Send the sticker as multipart/form-data with a 'file' part, or as a raw image/png, image/webp, image/gif or image/jpeg body."
+            )
         }
     }
 

@@ -22,7 +22,7 @@ public enum APNGEncoder {
         }
     }
 
-    /// A frame already compressed: the zlib stream of its RGBA rows, as libpng wrote it.
+    /// A frame already compressed: the zlib stream of its rows (in the animation's `FrameLayout`), as libpng wrote it.
     public struct EncodedFrame: Sendable {
         public var data: [UInt8]
         public var width: Int
@@ -65,12 +65,16 @@ public enum APNGEncoder {
             loops: loops)
     }
 
-    /// The APNG file around frames compressed already: IHDR (8-bit RGBA), acTL, then fcTL and IDAT for the first frame
-    /// and fcTL and fdAT for the others, sequence numbers from 0, IEND.
-    public static func assemble(width: Int, height: Int, frames: [EncodedFrame], loops: UInt32 = 0) -> [UInt8] {
+    /// The APNG file around frames compressed already in `layout`: IHDR (8 bits a sample), PLTE and tRNS for a
+    /// palette, acTL, then fcTL and IDAT for the first frame and fcTL and fdAT for the others, sequence numbers from 0,
+    /// IEND.
+    public static func assemble(
+        width: Int, height: Int, frames: [EncodedFrame], loops: UInt32 = 0, layout: FrameLayout = .rgba
+    ) -> [UInt8] {
         var out = ImageFormat.pngSignature
         func append(_ type: String, _ data: [UInt8]) { out += PNGChunkWalker.encode(type: type, data: data) }
-        append("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 6, 0, 0, 0])
+        append("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, layout.colourType, 0, 0, 0])
+        for (type, data) in layout.paletteChunks { append(type, data) }
         append("acTL", bigEndian(UInt32(frames.count)) + bigEndian(loops))
         var sequence: UInt32 = 0
         func next() -> [UInt8] {

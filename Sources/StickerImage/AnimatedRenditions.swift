@@ -13,6 +13,8 @@ struct AnimatedRenditions {
         /// Which files to make at this size.
         var png = true
         var webp = true
+        /// How the APNG's frames store their pixels.
+        var layout = FrameLayout.rgba
     }
 
     let targets: [Target]
@@ -67,7 +69,8 @@ struct AnimatedRenditions {
                 guard let picture = previous[index] else { continue }
                 if targets[index].png {
                     append(
-                        index, region: (0, 0, 1, 1), data: try PNGWriter.imageData(Self.crop(picture, (0, 0, 1, 1))),
+                        index, region: (0, 0, 1, 1),
+                        data: try PNGWriter.imageData(Self.crop(picture, (0, 0, 1, 1)), layout: targets[index].layout),
                         control: control)
                 }
                 if targets[index].webp { webp[index].append(unchanged) }
@@ -86,7 +89,7 @@ struct AnimatedRenditions {
             let region =
                 previous[index].flatMap { Self.changed(from: $0, to: resized) }
                 ?? (first ? (0, 0, resized.width, resized.height) : (0, 0, 1, 1))
-            let data = target.png ? try PNGWriter.imageData(Self.crop(resized, region)) : []
+            let data = target.png ? try PNGWriter.imageData(Self.crop(resized, region), layout: target.layout) : []
             // WebP frames sit at even offsets: the region grows left and up by a pixel where it must.
             let even = (
                 x: region.x & ~1, y: region.y & ~1, width: region.width + region.x % 2,
@@ -140,7 +143,8 @@ struct AnimatedRenditions {
         let (width, height) = (targets[index].width, targets[index].height)
         return format == .webp
             ? try WebPAnimation.assemble(width: width, height: height, frames: webp[index], loops: loops)
-            : APNGEncoder.assemble(width: width, height: height, frames: png[index], loops: UInt32(loops))
+            : APNGEncoder.assemble(
+                width: width, height: height, frames: png[index], loops: UInt32(loops), layout: targets[index].layout)
     }
 
     /// The smallest rectangle holding every pixel that differs between `old` and `new`; nil when none does.

@@ -20,21 +20,44 @@ public enum PNGWriter {
     /// `reduce` false keeps RGBA, for APNG frames, which must all share one layout.
     public static func encode(_ image: RGBAImage, level: Int32 = 9, reduce: Bool = true) throws(Failure) -> [UInt8] {
         let layout = reduce ? Layout(image) : Layout(rgba: image.pixels)
+        return try write(
+            width: image.width, height: image.height, channels: Int32(layout.channels), pixels: layout.pixels,
+            palette: layout.palette, level: level)
+    }
+
+    /// The zlib stream of the image data libpng writes for `image` in `layout`: what an APNG frame's IDAT or fdAT
+    /// carries.
+    public static func imageData(
+        _ image: RGBAImage, level: Int32 = 9, layout: FrameLayout = .rgba
+    ) throws(Failure) -> [UInt8] {
+        let (channels, pixels, palette) = layout.pixels(of: image)
+        let png = try write(
+            width: image.width, height: image.height, channels: channels, pixels: pixels, palette: palette, level: level
+        )
+        guard let chunks = try? PNGChunkWalker.chunks(of: png).get() else {
+            throw Failure(message: "libpng wrote an unreadable PNG")
+        }
+        return chunks.filter { $0.type == "IDAT" }.flatMap { png[$0.data] }
+    }
+
+    /// A PNG of `pixels` (`channels` bytes each, or palette indices for 0) through libpng, rows unfiltered.
+    private static func write(
+        width: Int, height: Int, channels: Int32, pixels: [UInt8], palette: [UInt8], level: Int32
+    ) throws(Failure) -> [UInt8] {
         var options = sticker_png_options()
         options.level = level
         options.strategy = 0  // Z_DEFAULT_STRATEGY
         options.filters = 0x08  // PNG_FILTER_NONE
-        options.channels = Int32(layout.channels)
-        options.palette_entries = Int32(layout.palette.count / 4)
+        options.channels = channels
+        options.palette_entries = Int32(palette.count / 4)
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         var error = [CChar](repeating: 0, count: 256)
-        let status = layout.pixels.withUnsafeBufferPointer { pixels in
-            layout.palette.withUnsafeBufferPointer { palette in
+        let status = pixels.withUnsafeBufferPointer { pixels in
+            palette.withUnsafeBufferPointer { palette in
                 options.palette = palette.baseAddress
                 return sticker_png_encode(
-                    pixels.baseAddress, UInt32(image.width), UInt32(image.height), options, &output, &size,
-                    &error, error.count)
+                    pixels.baseAddress, UInt32(width), UInt32(height), options, &output, &size, &error, error.count)
             }
         }
         guard status == 0, let output else {
@@ -43,15 +66,6 @@ public enum PNGWriter {
         }
         defer { free(output) }
         return Array(UnsafeBufferPointer(start: output, count: size))
-    }
-
-    /// The zlib stream of the RGBA image data libpng writes for `image`: what an APNG frame's IDAT or fdAT carries.
-    public static func imageData(_ image: RGBAImage, level: Int32 = 9) throws(Failure) -> [UInt8] {
-        let png = try encode(image, level: level, reduce: false)
-        guard let chunks = try? PNGChunkWalker.chunks(of: png).get() else {
-            throw Failure(message: "libpng wrote an unreadable PNG")
-        }
-        return chunks.filter { $0.type == "IDAT" }.flatMap { png[$0.data] }
     }
 
     /// The smallest exact layout of the pixels.

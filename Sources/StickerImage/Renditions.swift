@@ -31,7 +31,8 @@ public enum Renditions {
     /// Bump when the resampler or the encoders change: `stickerd renditions rebuild` redoes older renditions.
     /// 2: 16-bit files read as sRGB, every APNG frame in the file's colour space, animations as changed rectangles.
     /// 3: WebP renditions beside the PNG ones.
-    public static let version = 3
+    /// 4: no rendition larger than a larger picture of its kind; WebP lossless where smaller; a GIF's APNG as a palette.
+    public static let version = 4
 
     /// The formats every sticker is served in.
     public static let formats: [ImageFormat] = [.png, .webp]
@@ -50,8 +51,17 @@ public enum Renditions {
         let isFull: Bool
     }
 
-    /// `still` is handed the sticker's still picture, decoded once for both (the upload's placeholder colour).
+    /// `still` is handed the sticker's still picture, decoded once for both (the upload's placeholder colour). Each
+    /// rendition is the picture fitted in its box, or a larger one of its kind that takes fewer bytes (`smallest`).
     public static func make(
+        _ file: StickerSource, stored: [UInt8], rules: StickerRules = StickerRules(),
+        still: (RGBAImage) -> Void = { _ in }
+    ) throws -> [Rendition] {
+        smallest(try exact(file, stored: stored, rules: rules, still: still))
+    }
+
+    /// Every rendition at the size fitted in its box, whatever its bytes.
+    package static func exact(
         _ file: StickerSource, stored: [UInt8], rules: StickerRules = StickerRules(),
         still: (RGBAImage) -> Void = { _ in }
     ) throws -> [Rendition] {
@@ -65,7 +75,9 @@ public enum Renditions {
         let needs = { (picture: Picture, format: ImageFormat) in !(picture.isFull && format == file.format) }
         var animated = AnimatedRenditions(
             targets: pictures.map {
-                .init(width: $0.width, height: $0.height, png: needs($0, .png), webp: needs($0, .webp))
+                .init(
+                    width: $0.width, height: $0.height, png: needs($0, .png), webp: needs($0, .webp),
+                    layout: file.frameLayout(fullSize: $0.isFull))
             })
         var stillPicture: RGBAImage?
         var failure: (any Error)?
@@ -112,6 +124,25 @@ public enum Renditions {
             }
         }
         return renditions
+    }
+
+    /// `renditions` where each is no larger in bytes than any picture of its kind (format, still or animated) made
+    /// for a larger box, the stored upload among them: a larger picture that takes fewer bytes is served instead, and
+    /// the client fits it in the box (a resized copy of flat art gains the in-between colours of its edges and can
+    /// outgrow its source: the tour's Lemon at 300 px took 21,919 bytes against its 8,904-byte 408 px original).
+    package static func smallest(_ renditions: [Rendition]) -> [Rendition] {
+        var best: [String: Rendition] = [:]
+        var out = renditions
+        for index in renditions.indices.sorted(by: { renditions[$0].edge > renditions[$1].edge }) {
+            let rendition = renditions[index]
+            let kind = "\(rendition.format.rawValue) \(rendition.still)"
+            if let smaller = best[kind], smaller.bytes.count < rendition.bytes.count {
+                out[index] = Rendition(serving: smaller, at: rendition.edge)
+            } else {
+                best[kind] = rendition
+            }
+        }
+        return out
     }
 
     /// A picture and a format.
@@ -216,5 +247,15 @@ public func concurrentMap<T>(_ count: Int, _ body: (Int) throws -> T) throws -> 
     return try results.map { result in
         guard let result else { throw PNGWriter.Failure(message: "a result was not made") }
         return try result.get()
+    }
+}
+
+extension Rendition {
+    /// `other`'s picture served for the box of `edge`.
+    init(serving other: Rendition, at edge: Int) {
+        self.init(
+            edge: edge, still: other.still, format: other.format, bytes: other.bytes, width: other.width,
+            height: other.height, frames: other.frames, durationMs: other.durationMs, loops: other.loops,
+            isOriginal: other.isOriginal)
     }
 }

@@ -33,12 +33,8 @@ public enum StickerRejection: Error, Sendable, Equatable {
             "The file is empty."
         case .tooLarge(let bytes, let limit):
             "The file is \(bytes) bytes; a sticker must be at most \(limit) bytes."
-        case .unsupportedFormat(let format):
-            switch format {
-            case .png, .webp, .unknown: "The file is not a PNG, APNG or WebP image; only those stickers are accepted."
-            default:
-                "The file is a \(format.rawValue.uppercased()) image; only PNG, APNG and WebP stickers are accepted."
-            }
+        case .unsupportedFormat:
+            "The file is not a PNG, APNG, GIF, JPEG or WebP image; only those stickers are accepted."
         case .dimensionsOutOfRange(let width, let height, let range):
             "The image is \(width) x \(height) pixels; each side must be \(range.lowerBound) to \(range.upperBound) pixels."
         case .corrupt(let reason):

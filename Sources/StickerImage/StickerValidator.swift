@@ -68,17 +68,19 @@ public struct StickerValidator: Sendable {
         }
     }
 
+    /// Advice for an accepted image wherever it shows: no transparency (a JPEG never has any).
+    public func warnings(for info: StickerImageInfo) -> [StickerWarning] {
+        guard !info.hasAlpha else { return [] }
+        let detail =
+            info.format == .jpeg
+            ? "A JPEG has no transparency: this sticker is opaque, a rectangle over message bubbles. A PNG, GIF or WebP with a transparent background sits better."
+            : "The image has no transparency; stickers are laid over message bubbles, so a transparent background is recommended."
+        return [StickerWarning(code: "no_alpha_channel", detail: detail)]
+    }
+
     /// Advice for an accepted image that will show in a group of `sizeClass`.
     public func warnings(for info: StickerImageInfo, in sizeClass: SizeClass) -> [StickerWarning] {
-        var warnings: [StickerWarning] = []
-        if !info.hasAlpha {
-            warnings.append(
-                .init(
-                    code: "no_alpha_channel",
-                    detail:
-                        "The image has no transparency; stickers are laid over message bubbles, so a transparent background is recommended."
-                ))
-        }
+        var warnings = warnings(for: info)
         let expected = sizeClass.pixels(scale: 3)
         if info.width != expected || info.height != expected {
             warnings.append(

@@ -1,22 +1,22 @@
-/// `stickerd validate`'s judgement of one file: first as a PNG/APNG or WebP whatever its size, then against the sticker
-/// rules.
+/// `stickerd validate`'s judgement of one file: the verdict an upload of it gets, from the same validator and the
+/// same rules, renditions made and thrown away, nothing stored.
 public struct Verdict: Sendable, Equatable, Encodable {
     public var file: String
-    /// The file is a well-formed PNG, APNG or WebP that decodes completely.
+    /// An upload of the file is accepted.
     public var valid: Bool
-    /// Why it is not valid; nil when it is.
+    /// Why an upload is refused (the problem's `code` and `detail`); nil when it is accepted.
     public var code: String?
     public var detail: String?
-    /// "png", "apng", "webp" (still or animated: see `frames`), or nil when the file is none of them.
+    /// "png", "apng", "webp", "gif" or "jpeg" (animated or still: see `frames`), when the file's structure reads.
     public var format: String?
     public var width: Int?
     public var height: Int?
     public var frames: Int?
-    /// "ok", or the code of the first sticker rule it breaks (size in bytes, dimensions, frames, play time).
-    public var sticker: String
+    /// What an admin is told about an accepted file (a JPEG is opaque, say); empty when refused.
+    public var warnings: [StickerWarning] = []
 
-    public init(file: String, valid: Bool, code: String? = nil, detail: String? = nil, sticker: String) {
-        (self.file, self.valid, self.code, self.detail, self.sticker) = (file, valid, code, detail, sticker)
+    public init(file: String, valid: Bool, code: String? = nil, detail: String? = nil) {
+        (self.file, self.valid, self.code, self.detail) = (file, valid, code, detail)
     }
 
     /// Keeps nulls, so every object has the same keys.
@@ -30,43 +30,51 @@ public struct Verdict: Sendable, Equatable, Encodable {
         try c.encode(width, forKey: .width)
         try c.encode(height, forKey: .height)
         try c.encode(frames, forKey: .frames)
-        try c.encode(sticker, forKey: .sticker)
+        try c.encode(warnings, forKey: .warnings)
     }
 
-    enum CodingKeys: String, CodingKey { case file, valid, code, detail, format, width, height, frames, sticker }
+    enum CodingKeys: String, CodingKey { case file, valid, code, detail, format, width, height, frames, warnings }
 }
 
 extension StickerValidator {
-    /// Largest image `judge` decodes: 64 megapixels (256 MiB of RGBA); larger files are refused, not decoded.
-    public static let maxJudgedPixels = 64 * 1024 * 1024
-
-    /// Judges `bytes` as a PNG/APNG or WebP (structure and full decode, any dimensions up to the decoder's cap),
-    /// then as a sticker.
+    /// Judges `bytes` exactly as an upload is judged (`validateRendering`: size, structure, sticker rules, every frame
+    /// decoded, every rendition made within the size limit), so that a file this passes is a file the service takes.
     public func judge(_ bytes: [UInt8], file: String) -> Verdict {
-        var verdict = Verdict(file: file, valid: false, sticker: "")
-        do throws(StickerRejection) {
-            guard !bytes.isEmpty else { throw StickerRejection.corrupt("the file is empty") }
-            let file = try StickerSource(bytes, rules: rules)
-            verdict.format = file.format == .webp ? "webp" : file.animation == nil ? "png" : "apng"
-            (verdict.width, verdict.height, verdict.frames) = (file.width, file.height, file.frameCount)
-            guard file.width * file.height <= Self.maxJudgedPixels else {
-                throw StickerRejection.corrupt(
-                    "\(file.width) x \(file.height) is more than \(Self.maxJudgedPixels) pixels, too large to decode")
-            }
-            try file.decodeAll(maxPixels: Self.maxJudgedPixels, rules: rules)
+        var verdict = Verdict(file: file, valid: false)
+        if let source = try? StickerSource(bytes, rules: rules) {
+            verdict.format =
+                switch source.format {
+                case .png: source.animation == nil ? "png" : "apng"
+                default: source.format.rawValue
+                }
+            (verdict.width, verdict.height, verdict.frames) = (source.width, source.height, source.frameCount)
+        }
+        do {
+            let (info, _) = try validateRendering(bytes)
             verdict.valid = true
-            if bytes.count > rules.maxBytes {
-                throw StickerRejection.tooLarge(bytes: bytes.count, limit: rules.maxBytes)
-            }
-            try checkStickerLimits(file)
-            verdict.sticker = "ok"
+            verdict.warnings = warnings(for: info)
+        } catch let rejection as StickerRejection {
+            (verdict.code, verdict.detail) = (rejection.code, rejection.detail)
         } catch {
-            if verdict.valid {
-                verdict.sticker = error.code
-            } else {
-                (verdict.code, verdict.detail, verdict.sticker) = (error.code, error.detail, error.code)
-            }
+            (verdict.code, verdict.detail) = ("rendition_failed", "The renditions could not be made: \(error).")
         }
         return verdict
+    }
+
+    /// Largest image `checkFormat` decodes: 64 megapixels (256 MiB of RGBA); larger files are refused, not decoded.
+    public static let maxCheckedPixels = 64 * 1024 * 1024
+
+    /// Checks `bytes` as a well-formed image of its format whatever its size or the sticker rules (structure and full
+    /// decode of every frame): what the PNG conformance corpus, whose files are 32 px, is judged by.
+    public func checkFormat(_ bytes: [UInt8]) throws(StickerRejection) {
+        guard !bytes.isEmpty else { throw .corrupt("the file is empty") }
+        var relaxed = rules
+        relaxed.maxFrames = .max
+        let file = try StickerSource(bytes, rules: relaxed)
+        guard file.width * file.height <= Self.maxCheckedPixels else {
+            throw .corrupt(
+                "\(file.width) x \(file.height) is more than \(Self.maxCheckedPixels) pixels, too large to decode")
+        }
+        try file.decodeAll(maxPixels: Self.maxCheckedPixels, rules: relaxed)
     }
 }

@@ -15,7 +15,7 @@ public struct PackGroup: Sendable {
     var cover: PackSticker? { stickers.first { $0.id == coverStickerId } ?? stickers.first }
 }
 
-/// A sticker as an export reads it: its texts and its upload's bytes (PNG, APNG or WebP).
+/// A sticker as an export reads it: its texts and its upload's bytes (PNG, APNG, WebP, GIF or JPEG).
 public struct PackSticker: Sendable {
     public var id: String
     public var name: String

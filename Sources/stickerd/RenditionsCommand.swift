@@ -88,7 +88,7 @@ struct RenditionsCommand: AsyncParsableCommand {
         @Option(help: "Render each file this many times and print the mean time (benchmarking).")
         var repeatCount = 1
 
-        @Argument(help: "PNG, APNG or WebP stickers.")
+        @Argument(help: "PNG, APNG, WebP, GIF or JPEG stickers.")
         var files: [String]
 
         func run() throws {

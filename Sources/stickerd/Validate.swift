@@ -9,14 +9,15 @@ import StickerImage
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check PNG, APNG and WebP files offline with the upload validator.",
+        abstract: "Check sticker files offline exactly as an upload is checked.",
         discussion: """
-            Each file is judged as a PNG/APNG (every chunk, CRC and APNG rule, a full decode of every frame), then \
-            against the sticker rules (at most 512000 bytes, sides of 300-618 px, at most 100 frames and 10 s). \
-            Exit status 0 when every file is valid, 1 otherwise.
+            Each PNG, APNG, WebP, GIF or JPEG file gets the verdict an upload of it would get, from the same \
+            validator and rules: at most 512000 bytes, sides of 300-618 px, at most 100 frames and 10 s, the whole \
+            structure, every frame decoded and every rendition made within the size limit (and thrown away). \
+            Refusals print the upload's problem code. Exit status 0 when every file would be accepted, 1 otherwise.
             """)
 
-    @Flag(help: "Print one JSON object per file: file, valid, code, detail, format, width, height, frames, sticker.")
+    @Flag(help: "Print one JSON object per file: file, valid, code, detail, format, width, height, frames, warnings.")
     var json = false
 
     @Option(
@@ -38,9 +39,7 @@ struct Validate: ParsableCommand {
             if let data = FileManager.default.contents(atPath: file) {
                 verdict = validator.judge(Array(data), file: file)
             } else {
-                verdict = Verdict(
-                    file: file, valid: false, code: "unreadable", detail: "The file cannot be read.",
-                    sticker: "unreadable")
+                verdict = Verdict(file: file, valid: false, code: "unreadable", detail: "The file cannot be read.")
             }
             allValid = allValid && verdict.valid
             if let repeatCount, let data = FileManager.default.contents(atPath: file) {
@@ -69,10 +68,10 @@ struct Validate: ParsableCommand {
     }
 
     static func line(_ v: Verdict) -> String {
-        guard v.valid else { return "\(v.file): invalid (\(v.code ?? "?")): \(v.detail ?? "")" }
+        guard v.valid else { return "\(v.file): refused (\(v.code ?? "?")): \(v.detail ?? "")" }
         let shape =
             "\(v.format ?? "png") \(v.width ?? 0)x\(v.height ?? 0)"
-            + (v.format == "apng" ? ", \(v.frames ?? 1) frames" : "")
-        return "\(v.file): valid \(shape); sticker \(v.sticker)"
+            + ((v.frames ?? 1) > 1 ? ", \(v.frames ?? 1) frames" : "")
+        return "\(v.file): accepted, \(shape)" + v.warnings.map { "\n  warning (\($0.code)): \($0.detail)" }.joined()
     }
 }

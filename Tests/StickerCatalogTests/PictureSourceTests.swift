@@ -17,14 +17,24 @@ import Testing
             for sticker in stickers {
                 let sources = try #require(sticker["sources"] as? [[String: Any]])
                 let asset = try #require(sticker["asset"] as? [String: Any])
-                let pairs = sources.map { "\($0["format"] as? String ?? "?")@\($0["scale"] as? Int ?? 0)" }
-                #expect(pairs == ["webp@1", "webp@2", "webp@3", "png@1", "png@2", "png@3"])
-                // The 2x PNG is the view's own asset (the default format, at scale 2).
-                let png2 = try #require(sources.first { $0["format"] as? String == "png" && $0["scale"] as? Int == 2 })
-                #expect(png2["url"] as? String == asset["url"] as? String)
-                let widths = sources.prefix(3).compactMap { $0["width"] as? Int }
-                #expect(widths.count == 3 && widths[0] < widths[1] && widths[1] < widths[2])
-                #expect(Set(sources.compactMap { $0["url"] as? String }).count == 6)
+                // WebP first, then PNG; in each, distinct pictures by scale, larger as the scale grows (a larger
+                // picture that takes fewer bytes serves a smaller box too, and is listed once, at the first scale).
+                let formats = sources.map { $0["format"] as? String ?? "?" }
+                #expect(formats == formats.sorted { $0 == "webp" && $1 == "png" }, "\(formats)")
+                #expect(formats.first == "webp" && formats.last == "png")
+                for format in ["webp", "png"] {
+                    let listed = sources.filter { $0["format"] as? String == format }
+                    let scales = listed.compactMap { $0["scale"] as? Int }
+                    let widths = listed.compactMap { $0["width"] as? Int }
+                    #expect(scales.first == 1 && scales == scales.sorted() && Set(scales).count == scales.count)
+                    #expect(widths == widths.sorted() && Set(widths).count == widths.count, "\(widths)")
+                }
+                // The view's own asset (the default format, at scale 2) is among them.
+                #expect(
+                    sources.contains {
+                        $0["format"] as? String == "png" && $0["url"] as? String == asset["url"] as? String
+                    })
+                #expect(Set(sources.compactMap { $0["url"] as? String }).count == sources.count)
             }
             // Without it, no sources: the default answer does not grow.
             let plain = try await client.execute(uri: "/v1/groups/chewy?scale=2", method: .get)

@@ -46,18 +46,22 @@ struct RenditionAPITests {
                     let sticker = try #require(try await manifestSticker(client, id, query: query))
                     let edge = (size ?? .medium).pixels(scale: scale ?? 3)
                     let expected = RenditionEdge.fitted(width: 618, height: 300, edge: edge)
+                    // The picture fitted in the box, or a larger one that takes fewer bytes; its true size is
+                    // reported.
                     let asset = try #require(sticker["asset"] as? [String: Any])
-                    #expect(
-                        asset["width"] as? Int == expected.width && asset["height"] as? Int == expected.height,
-                        "\(query)")
+                    let (width, height) = (asset["width"] as? Int ?? 0, asset["height"] as? Int ?? 0)
+                    #expect(width >= expected.width && height >= expected.height, "\(query)")
+                    let aspect = Double(width) / Double(max(1, height))
+                    #expect(abs(aspect - 618.0 / 300) < 0.02, "\(query)")
                     let bytes = try await client.execute(uri: try #require(asset["url"] as? String), method: .get)
                     let image = try PNGCodec.decode(Array(buffer: bytes.body), maxPixels: 1 << 20)
                     #expect(
-                        (image.width, image.height) == expected && bytes.body.readableBytes == asset["bytes"] as? Int)
+                        (image.width, image.height) == (width, height)
+                            && bytes.body.readableBytes == asset["bytes"] as? Int)
                     let thumbnail = try #require(sticker["thumbnail"] as? [String: Any])
                     #expect(
-                        thumbnail["width"] as? Int
-                            == RenditionEdge.fitted(width: 618, height: 300, edge: 100 * (scale ?? 3)).width)
+                        thumbnail["width"] as? Int ?? 0
+                            >= RenditionEdge.fitted(width: 618, height: 300, edge: 100 * (scale ?? 3)).width)
                 }
             }
         }
@@ -200,11 +204,15 @@ struct RenditionAPITests {
             #expect(try await db.count("SELECT count(*) FROM assets WHERE unreferenced_since IS NOT NULL") == 0)
             // Different renditions for one image: the ones replaced become garbage.
             let sha = try #require(first.first?.sha256)
+            // Its distinct renditions but the upload itself: what the replacement leaves unreferenced.
+            let distinct = try await db.count(
+                "SELECT count(DISTINCT asset_sha256) FROM renditions WHERE source_sha256 = '\(sha)' AND asset_sha256 <> '\(sha)'"
+            )
+            #expect(distinct > 1)
             let other = try Renditions.make(
                 .png(PNGFile(Samples.gradient(408, 408), rules: StickerRules())), stored: Samples.gradient(408, 408))
             try await PostgresMaintenance(store: catalog.store).replaceRenditions(source: sha, other)
-            // Its six smaller PNGs and its seven WebPs (its own PNG is the upload itself).
-            #expect(try await db.count("SELECT count(*) FROM assets WHERE unreferenced_since IS NOT NULL") == 13)
+            #expect(try await db.count("SELECT count(*) FROM assets WHERE unreferenced_since IS NOT NULL") == distinct)
             #expect(try await client.execute(uri: "/v1/manifest", method: .get).status == .ok)
         }
     }

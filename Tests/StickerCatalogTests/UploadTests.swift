@@ -62,9 +62,13 @@ struct UploadTests {
     @Test(
         "Every bad upload gets its problem code and stores nothing",
         arguments: [
-            (Samples.jpeg, "image/png", 415, "unsupported_format"),
-            (Samples.gif, "image/png", 415, "unsupported_format"),
-            (Samples.jpeg, "image/jpeg", 415, "unsupported_format"),
+            // A JPEG or GIF header with nothing behind it is read as the format its bytes say, whatever the
+            // Content-Type, and refused as damaged.
+            (Samples.jpeg, "image/png", 422, "corrupt_image"),
+            (Samples.gif, "image/png", 422, "corrupt_image"),
+            (Samples.jpeg, "image/jpeg", 422, "corrupt_image"),
+            (Samples.heic, "image/png", 415, "unsupported_format"),
+            (Samples.bmp, "image/bmp", 415, "unsupported_format"),
             (Samples.sticker, "text/plain", 415, "unsupported_format"),
             (Samples.sticker + [UInt8](repeating: 0, count: 500 * 1024), "image/png", 413, "too_large"),
             (Samples.tiny, "image/png", 422, "dimensions_out_of_range"),

@@ -41,7 +41,9 @@ struct WebPAPITests {
             let image = try await client.execute(uri: url, method: .get)
             #expect(image.status == .ok && image.headers[.contentType] == "image/webp")
             #expect(image.headers[.cacheControl] == "public, max-age=31536000, immutable")
-            #expect(WebPCodec.decode(Array(buffer: image.body)).map { ($0.width, $0.height) } ?? (0, 0) == (200, 200))
+            // The 200 px picture, or a larger one that takes fewer bytes.
+            let size = WebPCodec.decode(Array(buffer: image.body)).map { ($0.width, $0.height) } ?? (0, 0)
+            #expect(size.0 >= 200 && size.0 == size.1, "\(size)")
             let etag = try #require(image.headers[.eTag])
             #expect(
                 try await client.execute(uri: url, method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)

@@ -10,7 +10,7 @@ struct RenditionTests {
     func renditions(_ bytes: [UInt8]) throws -> (PNGFile, [Rendition]) {
         let info = try StickerValidator().validate(bytes)
         let file = try PNGFile(info.storedBytes, rules: StickerRules())
-        return (file, try Renditions.make(.png(file), stored: info.storedBytes).filter { $0.format == .png })
+        return (file, try Renditions.exact(.png(file), stored: info.storedBytes).filter { $0.format == .png })
     }
 
     @Test(
@@ -192,5 +192,52 @@ struct APNGRenditionTests {
                     return rules
                 }()
             ).validate(still.bytes).frames == 1)
+    }
+}
+
+/// Renditions no larger than they need to be (issue 50): a resized copy of flat art gains the in-between colours of
+/// its edges and can outgrow a larger picture, the upload itself among them.
+@Suite struct SmallestRenditionTests {
+    /// For each kind (format, still or animated), no box gets more bytes than a larger box does, and each picture
+    /// is at least its box's fitted size.
+    func expectMonotone(_ renditions: [Rendition], width: Int, height: Int, _ name: String) {
+        for rendition in renditions {
+            let fitted = RenditionEdge.fitted(width: width, height: height, edge: rendition.edge)
+            #expect(rendition.width >= fitted.width && rendition.height >= fitted.height, "\(name) \(rendition.edge)")
+            for larger in renditions
+            where larger.edge > rendition.edge && larger.format == rendition.format && larger.still == rendition.still {
+                #expect(
+                    rendition.bytes.count <= larger.bytes.count,
+                    "\(name) \(rendition.format) \(rendition.edge): \(rendition.bytes.count) > \(larger.bytes.count)")
+            }
+        }
+    }
+
+    @Test("The tour's Lemon: no PNG rendition is larger than its 408 px source, which the 300 px box now gets")
+    func lemon() throws {
+        let bytes = try #require(DemoArt.png("SourCandy"))
+        let (info, renditions) = try StickerValidator().validateRendering(bytes)
+        expectMonotone(renditions, width: info.width, height: info.height, "Lemon")
+        for rendition in renditions where rendition.format == .png {
+            #expect(rendition.bytes.count <= bytes.count, "PNG \(rendition.edge): \(rendition.bytes.count) bytes")
+        }
+        // Fitted, the 300 px box took more than the source (21,919 against 8,904 bytes when the issue was filed).
+        let exact = try Renditions.exact(StickerSource(bytes, rules: StickerRules()), stored: bytes)
+        let fitted = try #require(exact.first { $0.format == .png && $0.edge == 300 })
+        let served = try #require(renditions.first { $0.format == .png && $0.edge == 300 })
+        #expect(fitted.bytes.count > bytes.count && served.bytes == bytes && served.isOriginal && served.width == 408)
+    }
+
+    @Test("The tour's spinner: no rendition, APNG or animated WebP, is larger than its 618 px APNG source")
+    func spinner() throws {
+        let bytes = try #require(DemoArt.animation("Lollipop"))
+        let (info, renditions) = try StickerValidator().validateRendering(bytes)
+        expectMonotone(renditions, width: info.width, height: info.height, "spinner")
+        for rendition in renditions where !rendition.still {
+            #expect(
+                rendition.bytes.count <= bytes.count,
+                "\(rendition.format) \(rendition.edge): \(rendition.bytes.count) bytes against \(bytes.count)")
+            #expect(rendition.frames == info.frames)
+        }
     }
 }

@@ -30,8 +30,11 @@ struct StickerValidatorTests {
     @Test(
         "Each refusal has its precise reason",
         arguments: [
-            (Samples.jpeg, "unsupported_format"),
-            (Samples.gif, "unsupported_format"),
+            // A JPEG and a GIF header with nothing behind them are read as such, and are damaged.
+            (Samples.jpeg, "corrupt_image"),
+            (Samples.gif, "corrupt_image"),
+            (Samples.bmp, "unsupported_format"),
+            (Samples.heic, "unsupported_format"),
             (Array("just some text".utf8), "unsupported_format"),
             (Samples.tiny, "dimensions_out_of_range"),
             (Samples.claiming(width: 100_000, height: 100_000), "dimensions_out_of_range"),

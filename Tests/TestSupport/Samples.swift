@@ -19,6 +19,9 @@ package enum Samples {
 
     package static let jpeg: [UInt8] =
         [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [UInt8](repeating: 0, count: 64)
+    /// The first bytes of a BMP and of an HEIC (an iPhone's photos): formats no sticker is taken in.
+    package static let bmp: [UInt8] = Array("BM".utf8) + [UInt8](repeating: 0, count: 60)
+    package static let heic: [UInt8] = [0, 0, 0, 24] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 40)
     package static let gif: [UInt8] = Array("GIF89a".utf8) + [0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x3B]
 
     /// The chunks of a PNG as (type, data).
