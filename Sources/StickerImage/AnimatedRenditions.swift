@@ -21,6 +21,8 @@ struct AnimatedRenditions {
     let stride: Int
     let minFrameMs: Int
     let settings: WebPCodec.Settings
+    /// Each target's WebP settings: `settings` for the first frame, then lossless or lossy as it came out smaller.
+    private var webpSettings: [WebPCodec.Settings]
     /// The source frames kept, in order.
     private(set) var kept: [Int] = []
     private(set) var png: [[APNGEncoder.EncodedFrame]]
@@ -41,6 +43,7 @@ struct AnimatedRenditions {
         png = Array(repeating: [], count: targets.count)
         webp = Array(repeating: [], count: targets.count)
         previous = Array(repeating: nil, count: targets.count)
+        webpSettings = Array(repeating: settings, count: targets.count)
     }
 
     /// Adds the picture `canvas` shows for `control`'s delay, at every target size.
@@ -79,7 +82,7 @@ struct AnimatedRenditions {
         }
         let linear =
             targets.contains { $0.width != canvas.width || $0.height != canvas.height } ? LinearImage(canvas) : nil
-        let (targets, previous, settings) = (self.targets, self.previous, self.settings)
+        let (targets, previous, settings) = (self.targets, self.previous, self.webpSettings)
         // Resize, find what changed and compress it: each size on a core of its own.
         let made = try Renditions.parallel(targets.count) { index in
             let target = targets[index]
@@ -89,20 +92,33 @@ struct AnimatedRenditions {
             let region =
                 previous[index].flatMap { Self.changed(from: $0, to: resized) }
                 ?? (first ? (0, 0, resized.width, resized.height) : (0, 0, 1, 1))
-            let data = target.png ? try PNGWriter.imageData(Self.crop(resized, region), layout: target.layout) : []
+            let over = previous[index].flatMap {
+                target.layout.hasTransparent ? Self.over(resized, previous: $0, region: region) : nil
+            }
+            let data =
+                target.png ? try PNGWriter.imageData(over ?? Self.crop(resized, region), layout: target.layout) : []
             // WebP frames sit at even offsets: the region grows left and up by a pixel where it must.
             let even = (
                 x: region.x & ~1, y: region.y & ~1, width: region.width + region.x % 2,
                 height: region.height + region.y % 2
             )
-            let frame = target.webp ? try WebPCodec.encode(Self.crop(resized, even), settings) : []
-            return (resized, region, data, even, frame)
+            let evenOver = previous[index].flatMap { Self.over(resized, previous: $0, region: even) }
+            let frame =
+                target.webp ? try WebPCodec.encode(evenOver ?? Self.crop(resized, even), settings[index]) : []
+            return (resized, region, data, over != nil, even, frame, evenOver != nil)
         }
-        for (index, (resized, region, data, even, frame)) in made.enumerated() {
+        for (index, (resized, region, data, isOver, even, frame, evenOver)) in made.enumerated() {
             self.previous[index] = resized
-            if targets[index].png { append(index, region: region, data: data, control: control) }
+            if targets[index].png { append(index, region: region, data: data, control: control, over: isOver) }
             if targets[index].webp {
-                webp[index].append(.init(data: frame, x: even.x, y: even.y, durationMs: durationMs))
+                webp[index].append(.init(data: frame, x: even.x, y: even.y, durationMs: durationMs, blend: evenOver))
+                // Lossless or lossy, as the first frame (the whole picture) came out smaller: the others follow it.
+                if first, settings[index].losslessWhenSmaller {
+                    webpSettings[index] =
+                        WebPCodec.isLossless(frame)
+                        ? .init(quality: 25, method: settings[index].method, lossless: true)
+                        : .init(quality: settings[index].quality, method: settings[index].method)
+                }
             }
         }
         lastCanvas = canvas.pixels
@@ -126,11 +142,13 @@ struct AnimatedRenditions {
     }
 
     private mutating func append(
-        _ index: Int, region: (x: Int, y: Int, width: Int, height: Int), data: [UInt8], control: Animation.Frame
+        _ index: Int, region: (x: Int, y: Int, width: Int, height: Int), data: [UInt8], control: Animation.Frame,
+        over: Bool = false
     ) {
         var frame = APNGEncoder.EncodedFrame(
             data: data, width: region.width, height: region.height,
             delayNumerator: control.delayNumerator, delayDenominator: control.delayDenominator)
+        frame.blend = over ? 1 : 0
         if stride > 1 || minFrameMs > 0 {
             (frame.delayNumerator, frame.delayDenominator) = (UInt16(clamping: Int(control.delayMs.rounded())), 1000)
         }

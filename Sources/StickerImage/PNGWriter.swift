@@ -8,21 +8,36 @@ import CStickerPNG
 /// when every pixel is opaque, grey when every pixel is grey, a palette when at most 256 colours occur) and zlib at
 /// level 9. Lossless: decoding gives back the same pixels.
 ///
-/// Row filters: none. On sticker art (flat colours, transparent backgrounds, antialiased edges) unfiltered rows
-/// deflate best: over every demo rendition, no filter took 618 KB against 760 KB for libpng's adaptive choice of all
-/// five, and half the time (measured with libvips' writer, which takes the same options).
+/// Row filters: none for art. On sticker art (flat colours, transparent backgrounds, antialiased edges) unfiltered
+/// rows deflate best: over every demo rendition, no filter took 618 KB against 760 KB for libpng's adaptive choice of
+/// all five, and half the time (measured with libvips' writer, which takes the same options). A photo (a JPEG's
+/// picture) is the other way round: its 618 px renditions took 1,090,825 bytes with all five filters at zlib level 4,
+/// against 1,526,279 unfiltered at 9, in half the time (`Encoding.photo`).
 public enum PNGWriter {
     public struct Failure: Error, Sendable {
         public let message: String
     }
 
-    /// zlib level and libpng row filters: 9 and all filters measured smallest on sticker art (README, Renditions).
+    /// zlib level and libpng row filters.
+    public struct Encoding: Sendable, Equatable {
+        public var level: Int32
+        /// PNG_FILTER_* flags: 0x08 none, 0xF8 all five (libpng chooses per row).
+        public var filters: Int32
+
+        /// Sticker art: level 9, no filter.
+        public static let art = Encoding(level: 9, filters: 0x08)
+        /// Photographs: level 4, every filter.
+        public static let photo = Encoding(level: 4, filters: 0xF8)
+    }
+
     /// `reduce` false keeps RGBA, for APNG frames, which must all share one layout.
-    public static func encode(_ image: RGBAImage, level: Int32 = 9, reduce: Bool = true) throws(Failure) -> [UInt8] {
+    public static func encode(
+        _ image: RGBAImage, reduce: Bool = true, encoding: Encoding = .art
+    ) throws(Failure) -> [UInt8] {
         let layout = reduce ? Layout(image) : Layout(rgba: image.pixels)
         return try write(
             width: image.width, height: image.height, channels: Int32(layout.channels), pixels: layout.pixels,
-            palette: layout.palette, level: level)
+            palette: layout.palette, encoding: encoding)
     }
 
     /// The zlib stream of the image data libpng writes for `image` in `layout`: what an APNG frame's IDAT or fdAT
@@ -32,22 +47,22 @@ public enum PNGWriter {
     ) throws(Failure) -> [UInt8] {
         let (channels, pixels, palette) = layout.pixels(of: image)
         let png = try write(
-            width: image.width, height: image.height, channels: channels, pixels: pixels, palette: palette, level: level
-        )
+            width: image.width, height: image.height, channels: channels, pixels: pixels, palette: palette,
+            encoding: Encoding(level: level, filters: Encoding.art.filters))
         guard let chunks = try? PNGChunkWalker.chunks(of: png).get() else {
             throw Failure(message: "libpng wrote an unreadable PNG")
         }
         return chunks.filter { $0.type == "IDAT" }.flatMap { png[$0.data] }
     }
 
-    /// A PNG of `pixels` (`channels` bytes each, or palette indices for 0) through libpng, rows unfiltered.
+    /// A PNG of `pixels` (`channels` bytes each, or palette indices for 0) through libpng.
     private static func write(
-        width: Int, height: Int, channels: Int32, pixels: [UInt8], palette: [UInt8], level: Int32
+        width: Int, height: Int, channels: Int32, pixels: [UInt8], palette: [UInt8], encoding: Encoding
     ) throws(Failure) -> [UInt8] {
         var options = sticker_png_options()
-        options.level = level
+        options.level = encoding.level
         options.strategy = 0  // Z_DEFAULT_STRATEGY
-        options.filters = 0x08  // PNG_FILTER_NONE
+        options.filters = encoding.filters
         options.channels = channels
         options.palette_entries = Int32(palette.count / 4)
         var output: UnsafeMutablePointer<UInt8>?

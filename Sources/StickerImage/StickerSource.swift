@@ -124,7 +124,10 @@ extension StickerSource {
     /// through (a GIF without transparency), RGBA otherwise.
     func frameLayout(fullSize: Bool) -> FrameLayout {
         guard case .gif(let file) = self else { return .rgba }
-        if fullSize, let palette = FrameLayout.palette(of: file.colours) { return palette }
+        // Transparent black too where there is room, so that frames can be drawn over the one before.
+        var colours = file.colours
+        if colours.count < 256 { colours.insert(0) }
+        if fullSize, let palette = FrameLayout.palette(of: colours) { return palette }
         return file.hasAlpha ? .rgba : .rgb
     }
 }

@@ -100,6 +100,22 @@ import Testing
                 let played = try StickerSource(webp.bytes, rules: validator.rules)
                 #expect(played.animation?.frames.count == item.frames, "\(item.name) WebP \(webp.edge)")
                 #expect(played.animation?.durationMs == item.delaysMs.reduce(0, +), "\(item.name) WebP \(webp.edge)")
+                guard webp.width == item.width else { continue }
+                // At its own size, frames drawn over the one before: the alpha of every canvas is the reference's
+                // exactly (WebP keeps alpha lossless), the colour close.
+                var shown: [RGBAImage] = []
+                try played.play(rules: validator.rules) { _ in
+                } canvas: { _, canvas, _ in
+                    shown.append(canvas)
+                }
+                for (index, (ours, theirs)) in zip(shown, reference).enumerated() {
+                    let alpha = Swift.stride(from: 3, to: theirs.count, by: 4).allSatisfy {
+                        ours.pixels[$0] == theirs[$0]
+                    }
+                    #expect(alpha, "\(item.name): WebP frame \(index) alpha")
+                    let image = RGBAImage(width: item.width, height: item.height, pixels: theirs)
+                    #expect(ours.psnr(image) > 30, "\(item.name): WebP frame \(index)")
+                }
             }
             compared += 1
         }
