@@ -8,6 +8,7 @@
 #   validator        the upload validator next to pngcheck and vips
 #   renditions       uploads with renditions next to libvips
 #   webp             WebP renditions next to vips webpsave and cwebp, a WhatsApp export, the packs' PSNR
+#   gif-jpeg         a 24-frame GIF and a JPEG to every rendition next to libvips; rendition bytes beside sources
 #   purchases        App Store notification intake, manifests for 1,000 signed-in users, forged webhooks
 #   manifest-build   manifest builds at 10,000 stickers
 #   search           search at 10,000 and 100,000 stickers
@@ -27,7 +28,7 @@
 #                    (scripts/bench.sh all [stickerd] [baseline-server] [sticker-sync])
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cases=(manifest observability validator renditions webp purchases manifest-build search search-postgres releases export
+cases=(manifest observability validator renditions webp gif-jpeg purchases manifest-build search search-postgres releases export
   bundles usage audience groups cors client library)
 usage() { sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 (($# > 0)) || { usage >&2; exit 2; }

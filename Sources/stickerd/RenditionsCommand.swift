@@ -88,6 +88,12 @@ struct RenditionsCommand: AsyncParsableCommand {
         @Option(help: "Render each file this many times and print the mean time (benchmarking).")
         var repeatCount = 1
 
+        @Flag(
+            help: ArgumentHelp(
+                "Each rendition at its fitted size, before a larger picture that takes fewer bytes stands in for it.",
+                visibility: .hidden))
+        var fitted = false
+
         @Argument(help: "PNG, APNG, WebP, GIF or JPEG stickers.")
         var files: [String]
 
@@ -102,6 +108,10 @@ struct RenditionsCommand: AsyncParsableCommand {
                     for _ in 0..<repeatCount {
                         validation += clock.measure { _ = try? validator.validate(bytes) }
                         made = try validator.validateRendering(bytes).1
+                        if fitted {
+                            let source = try StickerSource(bytes, rules: validator.rules)
+                            made = try Renditions.exact(source, stored: source.strippedBytes, rules: validator.rules)
+                        }
                     }
                 }
                 let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
