@@ -41,8 +41,8 @@ import HTTPTypes
 /// `--body-timeout` (30 s). Text fields count Unicode code points and refuse control characters
 /// (U+0000 included); positions are 0 to 2147483647 and stay 0..n-1 (placing one moves the others).
 ///
-/// Upload limits: PNG, APNG or WebP (still or animated) only, at most 512000 bytes (500 x 1024), each side 300 to 618
-/// pixels (checked from IHDR or the WebP header before any pixel memory is allocated); an animation has at most 100 frames,
+/// Upload limits: PNG, APNG, WebP or GIF (still or animated), or JPEG, only, at most 512000 bytes (500 x 1024), each
+/// side 300 to 618 pixels (checked from IHDR, the WebP, GIF or JPEG header before any pixel memory is allocated); an animation has at most 100 frames,
 /// plays at most 10000 ms a loop, and its frames decode to at most 128 MiB together; an ancillary
 /// chunk is at most 256 KiB and a compressed one (zTXt, iTXt, iCCP) inflates to at most 1 MiB.
 /// Every chunk's length, CRC and order, and the whole APNG layer (acTL, fcTL, fdAT: sequence numbers,
