@@ -110,9 +110,13 @@ struct ManifestAPITests {
                 uri: "/v1/admin/groups/crunchy", method: .patch, headers: admin,
                 body: Body.json(["coverStickerId": last["id"] as Any]))
             #expect(chosen.json["coverStickerId"] as? String == last["id"] as? String)
-            let cover =
-                try await client.execute(uri: "/v1/groups/crunchy", method: .get).json["cover"] as? [String: Any]
-            #expect(cover?["sha256"] as? String == (last["asset"] as? [String: Any])?["sha256"] as? String)
+            // The cover is the chosen sticker's picture in the view (not always its upload's bytes: a smaller exact
+            // encoding of it may be served).
+            let view = try await client.execute(uri: "/v1/groups/crunchy", method: .get).json
+            let cover = view["cover"] as? [String: Any]
+            let shown = (view["stickers"] as? [[String: Any]])?.first { $0["id"] as? String == last["id"] as? String }
+            #expect(cover?["sha256"] != nil)
+            #expect(cover?["sha256"] as? String == (shown?["asset"] as? [String: Any])?["sha256"] as? String)
             let foreign = try await client.execute(
                 uri: "/v1/admin/groups/chocolate", method: .patch, headers: admin,
                 body: Body.json(["coverStickerId": last["id"] as Any]))

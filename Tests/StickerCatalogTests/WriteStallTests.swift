@@ -1,4 +1,6 @@
 import Foundation
+import StickerImage
+import TestSupport
 import Testing
 
 /// A client that stops reading an answer: its connection is closed once the answer makes no progress for
@@ -10,10 +12,21 @@ struct WriteStallTests {
     @Test(.hangLimit) func aBundleNobodyReadsIsClosedAndItsPlaceGivenBack() async throws {
         let (endpoint, drop) = try await TestDatabase.shared.clone(demo: true)
         defer { Task { await drop() } }
+        let token = "write-stall-admin-token-0123456789"
         let server = try StickerdProcess(
             serve: ["--write-stall-timeout", "3", "--max-bundles-per-address", "1"],
-            environment: ["DATABASE_URL": endpoint.url])
+            environment: ["DATABASE_URL": endpoint.url, "STICKER_ADMIN_TOKEN": token])
         #expect(try await server.waitHealthy())
+        // A sticker of noise, so that 256 of it are megabytes: the demo's flat art is a few KB a picture, which the
+        // kernel's buffers hold whole, and then nothing stalls.
+        let noise = Self.noise()
+        let upload = try await RawHTTP.exchange(
+            port: server.port,
+            Array(
+                ("POST /v1/admin/groups/chewy/stickers?name=Noise&description=noise HTTP/1.1\r\nHost: x\r\n"
+                    + "Authorization: Bearer \(token)\r\nContent-Type: image/png\r\nConnection: close\r\n"
+                    + "Content-Length: \(noise.count)\r\n\r\n").utf8) + noise, whole: true)
+        #expect(upload.hasPrefix("HTTP/1.1 201"), "\(upload.prefix(300))")
         let manifest = try await server.get("/v1/manifest?size=large&scale=3")
         let listed = manifest.matches(of: /"sha256":"([0-9a-f]{64})"/).map { "'\($0.1)'" }.joined(separator: ",")
         let largest = try await TestDatabase.withPool(endpoint) { db in
@@ -55,5 +68,21 @@ struct WriteStallTests {
         #expect(next.hasPrefix("HTTP/1.1 200"), "\(next.prefix(300))")
         withExtendedLifetime(greedy) {}
         await server.stop()
+    }
+
+    /// A 300 x 300 PNG whose middle is random colours: about 60 KB that no encoder makes smaller.
+    static func noise() -> [UInt8] {
+        var random = SplitMix(48)
+        var pixels = [UInt8](repeating: 255, count: 300 * 300 * 4)
+        for y in 90..<210 {
+            for x in 30..<270 {
+                let value = random.next()
+                let at = (y * 300 + x) * 4
+                (pixels[at], pixels[at + 1], pixels[at + 2]) = (
+                    UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)
+                )
+            }
+        }
+        return PNGCodec.encode(RGBAImage(width: 300, height: 300, pixels: pixels))
     }
 }
