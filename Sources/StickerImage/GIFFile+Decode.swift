@@ -8,12 +8,7 @@ extension GIFFile {
     public func decodeAllFrames(
         maxPixels: Int, rules: StickerRules, each: (Int, RGBAImage) -> Void = { _, _ in }
     ) throws(StickerRejection) {
-        guard width * height <= maxPixels else { throw .corrupt("the image claims \(width) x \(height) pixels") }
-        let decodedBytes = width * height * 4 * frameCount
-        guard decodedBytes <= rules.maxDecodedBytes else {
-            throw .tooManyFrames(
-                "its \(frameCount) frames decode to \(decodedBytes) bytes; the limit is \(rules.maxDecodedBytes)")
-        }
+        try rules.checkDecodable(width: width, height: height, frames: frameCount, maxPixels: maxPixels)
         var compositor = APNGCompositor(width: width, height: height)
         for (index, image) in images.enumerated() {
             let indices = try decode(image, index: index)

@@ -49,3 +49,16 @@ public struct StickerWarning: Sendable, Equatable, Codable {
         self.detail = detail
     }
 }
+
+extension StickerRules {
+    /// Refuses, before anything is decoded, a canvas past `maxPixels` and canvases past `maxDecodedBytes` together
+    /// (4 bytes a pixel, one canvas a frame).
+    func checkDecodable(width: Int, height: Int, frames: Int, maxPixels: Int) throws(StickerRejection) {
+        guard width * height <= maxPixels else { throw .corrupt("the image claims \(width) x \(height) pixels") }
+        let decodedBytes = width * height * 4 * frames
+        guard decodedBytes <= maxDecodedBytes else {
+            throw .tooManyFrames(
+                "its \(frames) frames decode to \(decodedBytes) bytes; the limit is \(maxDecodedBytes)")
+        }
+    }
+}

@@ -9,12 +9,7 @@ extension WebPFile {
         maxPixels: Int, rules: StickerRules, sRGB: Bool = false,
         each: (Int, RGBAImage) -> Void = { _, _ in }
     ) throws(StickerRejection) {
-        guard width * height <= maxPixels else { throw .corrupt("the image claims \(width) x \(height) pixels") }
-        let decodedBytes = width * height * 4 * frameCount
-        guard decodedBytes <= rules.maxDecodedBytes else {
-            throw .tooManyFrames(
-                "its \(frameCount) frames decode to \(decodedBytes) bytes; the limit is \(rules.maxDecodedBytes)")
-        }
+        try rules.checkDecodable(width: width, height: height, frames: frameCount, maxPixels: maxPixels)
         let conversion = sRGB ? profile.flatMap(SRGBConversion.init(profile:)) : nil
         let result = withoutActuallyEscaping(each) { each in
             let deliver = { (index: Int, image: RGBAImage) in each(index, conversion?.apply(image) ?? image) }
