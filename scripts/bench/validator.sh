@@ -2,7 +2,8 @@
 # Benchmarks the upload validator on a 408 x 408 still sticker and a 618 x 618, 30-frame APNG, next to
 # pngcheck (structure and CRCs, no pixels) and a full decode by vips (`vips avg` reads every pixel; vips decodes
 # only an APNG's default image). Command-level times come from hyperfine; in-process times from
-# `stickerd validate --repeat-count`.
+# `stickerd validate --repeat-count` (the validation an upload runs before its renditions). Since issue 50 the command
+# gives the upload's whole verdict, renditions made and thrown away, so its command-level time includes them.
 # Usage: scripts/bench.sh validator [path/to/stickerd]
 set -euo pipefail
 cd "$(dirname "$0")/../.."

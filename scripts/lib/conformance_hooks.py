@@ -14,6 +14,7 @@ part are touched:
 
 Environment: CONFORMANCE_URL, CONFORMANCE_TOKEN (the run's Authorization token), CONFORMANCE_PNG (a sticker's file).
 """
+import http.client
 import json
 import os
 import random
@@ -41,7 +42,7 @@ def get(path, query=None):
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.load(response)
-    except (urllib.error.URLError, ValueError, OSError):
+    except (urllib.error.URLError, http.client.HTTPException, ValueError, OSError):
         return None
 
 
@@ -54,7 +55,7 @@ def post(path, body, content_type="application/json"):
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.load(response)
-    except (urllib.error.URLError, ValueError, OSError):
+    except (urllib.error.URLError, http.client.HTTPException, ValueError, OSError):
         return None
 
 
